@@ -1,0 +1,45 @@
+#pragma once
+// Template definitions for keras/tensor.hpp.
+#include <algorithm>
+#include <cstring>
+
+namespace keras {
+
+template <class T>
+void Tensor::check_dtype() const {
+  if (dtype() != dtype_of<T>())
+    throw ValueError("Tensor of dtype " + dtype_name(dtype()) + " read as " + dtype_name(dtype_of<T>()) +
+                     "; convert it first with astype()");
+}
+
+template <class T>
+T* Tensor::data() const {
+  check_dtype<T>();
+  return static_cast<T*>(raw_data());
+}
+
+template <class T>
+Tensor Tensor::from_vector(const std::vector<T>& values, const Shape& shape) {
+  if (static_cast<std::int64_t>(values.size()) != shape_size(shape))
+    throw ValueError("from_vector: " + std::to_string(values.size()) + " values do not fill shape " +
+                     shape_str(shape));
+  Tensor t = empty(shape, dtype_of<T>());
+  if (!values.empty()) std::memcpy(t.raw_data(), values.data(), values.size() * sizeof(T));
+  return t;
+}
+
+template <class T>
+Tensor Tensor::from_xarray(const xt::xarray<T>& array) {
+  Shape shape(array.shape().begin(), array.shape().end());
+  Tensor t = empty(shape, dtype_of<T>());
+  std::copy(array.begin(), array.end(), t.data<T>());
+  return t;
+}
+
+template <class T>
+std::vector<T> Tensor::to_vector() const {
+  const T* p = data<T>();
+  return std::vector<T>(p, p + size());
+}
+
+}  // namespace keras
