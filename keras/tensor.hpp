@@ -53,7 +53,7 @@ class Tensor {
   static Tensor from_xarray(const xt::xarray<T>& array);
 
   template <class T> std::vector<T> to_vector() const;
-  template <class T> xt::xarray<T> to_xarray() const { return xt::xarray<T>(xt()); }
+  template <class T> xt::xarray<T> to_xarray() const { return xt::xarray<T>(xt<T>()); }
 
   bool defined() const { return impl_ != nullptr; }
   const Shape& shape() const;

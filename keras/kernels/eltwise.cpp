@@ -1,0 +1,92 @@
+#include "keras/kernels/eltwise.hpp"
+
+#include "keras/kernels/dnnl_context.hpp"
+
+namespace keras::kernels {
+namespace {
+
+dnnl::algorithm to_dnnl(Eltwise f) {
+  using a = dnnl::algorithm;
+  switch (f) {
+    case Eltwise::linear: return a::eltwise_linear;
+    case Eltwise::relu: return a::eltwise_relu;
+    case Eltwise::clip: return a::eltwise_clip;
+    case Eltwise::elu: return a::eltwise_elu;
+    case Eltwise::logistic: return a::eltwise_logistic;
+    case Eltwise::tanh: return a::eltwise_tanh;
+    case Eltwise::gelu_erf: return a::eltwise_gelu_erf;
+    case Eltwise::gelu_tanh: return a::eltwise_gelu_tanh;
+    case Eltwise::swish: return a::eltwise_swish;
+    case Eltwise::soft_relu: return a::eltwise_soft_relu;
+    case Eltwise::exp: return a::eltwise_exp;
+    case Eltwise::log: return a::eltwise_log;
+    case Eltwise::sqrt: return a::eltwise_sqrt;
+    case Eltwise::square: return a::eltwise_square;
+    case Eltwise::abs: return a::eltwise_abs;
+  }
+  return a::eltwise_linear;
+}
+
+dnnl::memory::desc flat_desc(std::int64_t n) {
+  return dnnl::memory::desc({n}, dnnl::memory::data_type::f32, dnnl::memory::format_tag::a);
+}
+
+struct Forward {
+  dnnl::eltwise_forward::primitive_desc pd;
+  dnnl::eltwise_forward prim;
+  dnnl::memory src, dst;
+};
+
+Forward& forward_entry(Eltwise f, float alpha, float beta, std::int64_t n) {
+  auto& cache = primitive_cache<Forward>();
+  auto key = cache_key(f, alpha, beta, n);
+  auto it = cache.find(key);
+  if (it != cache.end()) return it->second;
+  auto md = flat_desc(n);
+  dnnl::eltwise_forward::desc d(dnnl::prop_kind::forward_training, to_dnnl(f), md, alpha, beta);
+  dnnl::eltwise_forward::primitive_desc pd(d, engine());
+  Forward e{pd, dnnl::eltwise_forward(pd), dnnl::memory(md, engine(), DNNL_MEMORY_NONE),
+            dnnl::memory(md, engine(), DNNL_MEMORY_NONE)};
+  return cache.emplace(key, std::move(e)).first->second;
+}
+
+struct Backward {
+  dnnl::eltwise_backward prim;
+  dnnl::memory src, diff_dst, diff_src;
+};
+
+}  // namespace
+
+void eltwise_forward(Eltwise f, float alpha, float beta, const float* src, float* dst, std::int64_t n) {
+  if (n == 0) return;
+  Forward& e = forward_entry(f, alpha, beta, n);
+  e.src.set_data_handle(const_cast<float*>(src));
+  e.dst.set_data_handle(dst);
+  e.prim.execute(stream(), {{DNNL_ARG_SRC, e.src}, {DNNL_ARG_DST, e.dst}});
+  stream().wait();
+}
+
+void eltwise_backward(Eltwise f, float alpha, float beta, const float* src, const float* diff_dst, float* diff_src,
+                      std::int64_t n) {
+  if (n == 0) return;
+  auto& cache = primitive_cache<Backward>();
+  auto key = cache_key(f, alpha, beta, n);
+  auto it = cache.find(key);
+  if (it == cache.end()) {
+    Forward& fwd = forward_entry(f, alpha, beta, n);
+    auto md = flat_desc(n);
+    dnnl::eltwise_backward::desc d(to_dnnl(f), md, md, alpha, beta);
+    dnnl::eltwise_backward::primitive_desc pd(d, engine(), fwd.pd);
+    Backward e{dnnl::eltwise_backward(pd), dnnl::memory(md, engine(), DNNL_MEMORY_NONE),
+               dnnl::memory(md, engine(), DNNL_MEMORY_NONE), dnnl::memory(md, engine(), DNNL_MEMORY_NONE)};
+    it = cache.emplace(key, std::move(e)).first;
+  }
+  Backward& e = it->second;
+  e.src.set_data_handle(const_cast<float*>(src));
+  e.diff_dst.set_data_handle(const_cast<float*>(diff_dst));
+  e.diff_src.set_data_handle(diff_src);
+  e.prim.execute(stream(), {{DNNL_ARG_SRC, e.src}, {DNNL_ARG_DIFF_DST, e.diff_dst}, {DNNL_ARG_DIFF_SRC, e.diff_src}});
+  stream().wait();
+}
+
+}  // namespace keras::kernels

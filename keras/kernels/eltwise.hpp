@@ -1,0 +1,31 @@
+#pragma once
+// Element-wise activation kernels on oneDNN's eltwise primitives, forward and backward.
+#include <cstdint>
+
+namespace keras::kernels {
+
+enum class Eltwise : int {
+  linear,       // alpha * x + beta (alpha 1, beta 0 for identity)
+  relu,         // x > 0 ? x : alpha * x
+  clip,         // min(max(x, alpha), beta)
+  elu,          // x > 0 ? x : alpha * (exp(x) - 1)
+  logistic,     // sigmoid
+  tanh,
+  gelu_erf,
+  gelu_tanh,
+  swish,        // x * sigmoid(alpha * x)
+  soft_relu,    // softplus: log(1 + exp(x))
+  exp,
+  log,
+  sqrt,
+  square,
+  abs,
+};
+
+/// dst[i] = f(src[i]); src and dst may alias.
+void eltwise_forward(Eltwise f, float alpha, float beta, const float* src, float* dst, std::int64_t n);
+/// diff_src[i] = f'(src[i]) * diff_dst[i].
+void eltwise_backward(Eltwise f, float alpha, float beta, const float* src, const float* diff_dst, float* diff_src,
+                      std::int64_t n);
+
+}  // namespace keras::kernels

@@ -1,0 +1,193 @@
+// Element-wise ops from keras/ops/math.hpp: binary arithmetic with broadcasting, unary math.
+#include <cmath>
+
+#include <xtensor/xmath.hpp>
+#include <xtensor/xoperation.hpp>
+
+#include "keras/autodiff/gradient_tape.hpp"
+#include "keras/kernels/eltwise.hpp"
+#include "keras/kernels/parallel.hpp"
+#include "keras/ops/math.hpp"
+#include "keras/ops/nn.hpp"
+
+namespace keras::ops {
+namespace {
+
+Tensor as_float(const Tensor& t) {
+  if (!t.defined()) throw ValueError("An op received an undefined tensor");
+  return t.dtype() == DType::float32 ? t : t.astype(DType::float32);
+}
+
+Shape broadcast_shape(const Shape& a, const Shape& b, const char* op) {
+  Shape out(std::max(a.size(), b.size()));
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    const auto da = i < out.size() - a.size() ? 1 : a[i - (out.size() - a.size())];
+    const auto db = i < out.size() - b.size() ? 1 : b[i - (out.size() - b.size())];
+    if (da != db && da != 1 && db != 1)
+      throw ValueError(std::string(op) + ": shapes " + shape_str(a) + " and " + shape_str(b) +
+                       " cannot be broadcast together");
+    out[i] = da == 1 ? db : da;
+  }
+  return out;
+}
+
+// Applies f element-wise with broadcasting; `scalar_f` for the fast paths, `expr_f` on xtensor expressions.
+template <class ScalarF, class ExprF>
+Tensor broadcast_apply(const Tensor& a, const Tensor& b, ScalarF scalar_f, ExprF expr_f, const char* op) {
+  const Shape out_shape = broadcast_shape(a.shape(), b.shape(), op);
+  Tensor out = Tensor::empty(out_shape);
+  const float* pa = a.data<float>();
+  const float* pb = b.data<float>();
+  float* po = out.data<float>();
+  const auto n = out.size();
+  if (a.shape() == b.shape()) {
+    kernels::parallel_for(n, [&](std::int64_t i) { po[i] = scalar_f(pa[i], pb[i]); });
+  } else if (b.size() == 1 && a.size() == n) {
+    const float s = pb[0];
+    kernels::parallel_for(n, [&](std::int64_t i) { po[i] = scalar_f(pa[i], s); });
+  } else if (a.size() == 1 && b.size() == n) {
+    const float s = pa[0];
+    kernels::parallel_for(n, [&](std::int64_t i) { po[i] = scalar_f(s, pb[i]); });
+  } else if (a.size() == n && b.ndim() >= 1 && b.size() == a.dim(-1) && b.dim(-1) == a.dim(-1)) {
+    const auto cols = b.size();  // a row vector broadcast over the rows of a
+    kernels::parallel_for(n, [&](std::int64_t i) { po[i] = scalar_f(pa[i], pb[i % cols]); });
+  } else {
+    out.xt<float>() = expr_f(a.xt<float>(), b.xt<float>());
+  }
+  return out;
+}
+
+// Records a binary op whose local derivatives are da(a, b, out) and db(a, b, out), element-wise.
+template <class DA, class DB>
+void record_binary(const Tensor& out, const Tensor& a, const Tensor& b, DA da, DB db) {
+  if (!autodiff::recording()) return;
+  autodiff::record(out, {a, b}, [a, b, out, da, db](const Tensor& g, const std::vector<bool>& needs) {
+    std::vector<Tensor> grads(2);
+    if (needs[0]) grads[0] = reduce_to_shape(da(g, a, b, out), a.shape());
+    if (needs[1]) grads[1] = reduce_to_shape(db(g, a, b, out), b.shape());
+    return grads;
+  });
+}
+
+template <class F>
+Tensor map_unary(const Tensor& x, F f) {
+  Tensor out = Tensor::empty(x.shape());
+  const float* px = x.data<float>();
+  float* po = out.data<float>();
+  kernels::parallel_for(x.size(), [&](std::int64_t i) { po[i] = f(px[i]); });
+  return out;
+}
+
+}  // namespace
+
+Tensor add(const Tensor& a0, const Tensor& b0) {
+  Tensor a = as_float(a0), b = as_float(b0);
+  Tensor out = broadcast_apply(a, b, [](float x, float y) { return x + y; },
+                               [](auto&& x, auto&& y) { return x + y; }, "add");
+  record_binary(out, a, b, [](auto& g, auto&, auto&, auto&) { return g; },
+                [](auto& g, auto&, auto&, auto&) { return g; });
+  return out;
+}
+
+Tensor subtract(const Tensor& a0, const Tensor& b0) {
+  Tensor a = as_float(a0), b = as_float(b0);
+  Tensor out = broadcast_apply(a, b, [](float x, float y) { return x - y; },
+                               [](auto&& x, auto&& y) { return x - y; }, "subtract");
+  record_binary(out, a, b, [](auto& g, auto&, auto&, auto&) { return g; },
+                [](auto& g, auto&, auto&, auto&) { return negative(g); });
+  return out;
+}
+
+Tensor multiply(const Tensor& a0, const Tensor& b0) {
+  Tensor a = as_float(a0), b = as_float(b0);
+  Tensor out = broadcast_apply(a, b, [](float x, float y) { return x * y; },
+                               [](auto&& x, auto&& y) { return x * y; }, "multiply");
+  record_binary(out, a, b, [](auto& g, auto&, auto& b, auto&) { return multiply(g, b); },
+                [](auto& g, auto& a, auto&, auto&) { return multiply(g, a); });
+  return out;
+}
+
+Tensor divide(const Tensor& a0, const Tensor& b0) {
+  Tensor a = as_float(a0), b = as_float(b0);
+  Tensor out = broadcast_apply(a, b, [](float x, float y) { return x / y; },
+                               [](auto&& x, auto&& y) { return x / y; }, "divide");
+  record_binary(out, a, b, [](auto& g, auto&, auto& b, auto&) { return divide(g, b); },
+                [](auto& g, auto&, auto& b, auto& out) { return negative(divide(multiply(g, out), b)); });
+  return out;
+}
+
+Tensor maximum(const Tensor& a0, const Tensor& b0) {
+  Tensor a = as_float(a0), b = as_float(b0);
+  Tensor out = broadcast_apply(a, b, [](float x, float y) { return x >= y ? x : y; },
+                               [](auto&& x, auto&& y) { return xt::maximum(x, y); }, "maximum");
+  record_binary(out, a, b, [](auto& g, auto& a, auto& b, auto&) { return multiply(g, ops::greater(a, b) + ops::equal(a, b)); },
+                [](auto& g, auto& a, auto& b, auto&) { return multiply(g, ops::greater(b, a)); });
+  return out;
+}
+
+Tensor minimum(const Tensor& a0, const Tensor& b0) {
+  Tensor a = as_float(a0), b = as_float(b0);
+  Tensor out = broadcast_apply(a, b, [](float x, float y) { return x <= y ? x : y; },
+                               [](auto&& x, auto&& y) { return xt::minimum(x, y); }, "minimum");
+  record_binary(out, a, b, [](auto& g, auto& a, auto& b, auto&) { return multiply(g, ops::greater(b, a) + ops::equal(a, b)); },
+                [](auto& g, auto& a, auto& b, auto&) { return multiply(g, ops::greater(a, b)); });
+  return out;
+}
+
+Tensor equal(const Tensor& a0, const Tensor& b0) {
+  Tensor a = as_float(a0), b = as_float(b0);
+  return broadcast_apply(a, b, [](float x, float y) { return x == y ? 1.f : 0.f; },
+                         [](auto&& x, auto&& y) { return xt::cast<float>(xt::equal(x, y)); }, "equal");
+}
+
+Tensor greater(const Tensor& a0, const Tensor& b0) {
+  Tensor a = as_float(a0), b = as_float(b0);
+  return broadcast_apply(a, b, [](float x, float y) { return x > y ? 1.f : 0.f; },
+                         [](auto&& x, auto&& y) { return xt::cast<float>(x > y); }, "greater");
+}
+
+Tensor negative(const Tensor& x0) { return eltwise(x0, kernels::Eltwise::linear, -1.f, 0.f); }
+Tensor exp(const Tensor& x) { return eltwise(x, kernels::Eltwise::exp); }
+Tensor log(const Tensor& x) { return eltwise(x, kernels::Eltwise::log); }
+Tensor sqrt(const Tensor& x) { return eltwise(x, kernels::Eltwise::sqrt); }
+Tensor square(const Tensor& x) { return eltwise(x, kernels::Eltwise::square); }
+Tensor abs(const Tensor& x) { return eltwise(x, kernels::Eltwise::abs); }
+Tensor clip(const Tensor& x, float lo, float hi) { return eltwise(x, kernels::Eltwise::clip, lo, hi); }
+
+Tensor pow(const Tensor& x0, float exponent) {
+  Tensor x = as_float(x0);
+  Tensor out = map_unary(x, [exponent](float v) { return std::pow(v, exponent); });
+  if (autodiff::recording())
+    autodiff::record(out, {x}, [x, exponent](const Tensor& g, const std::vector<bool>&) {
+      Tensor d = map_unary(x, [exponent](float v) { return exponent * std::pow(v, exponent - 1.f); });
+      return std::vector<Tensor>{multiply(g, d)};
+    });
+  return out;
+}
+
+Tensor stop_gradient(const Tensor& x) { return x.clone(); }
+
+Tensor cast(const Tensor& x, DType dtype) {
+  Tensor out = x.dtype() == dtype ? x.clone() : x.astype(dtype);
+  if (x.dtype() == DType::float32 && dtype == DType::float32 && autodiff::recording())
+    autodiff::record(out, {x}, [](const Tensor& g, const std::vector<bool>&) { return std::vector<Tensor>{g}; });
+  return out;
+}
+
+}  // namespace keras::ops
+
+namespace keras {
+Tensor operator+(const Tensor& a, const Tensor& b) { return ops::add(a, b); }
+Tensor operator-(const Tensor& a, const Tensor& b) { return ops::subtract(a, b); }
+Tensor operator*(const Tensor& a, const Tensor& b) { return ops::multiply(a, b); }
+Tensor operator/(const Tensor& a, const Tensor& b) { return ops::divide(a, b); }
+Tensor operator-(const Tensor& a) { return ops::negative(a); }
+Tensor operator+(const Tensor& a, float b) { return ops::add(a, Tensor::scalar(b)); }
+Tensor operator-(const Tensor& a, float b) { return ops::subtract(a, Tensor::scalar(b)); }
+Tensor operator*(const Tensor& a, float b) { return ops::multiply(a, Tensor::scalar(b)); }
+Tensor operator/(const Tensor& a, float b) { return ops::divide(a, Tensor::scalar(b)); }
+Tensor operator+(float a, const Tensor& b) { return ops::add(Tensor::scalar(a), b); }
+Tensor operator-(float a, const Tensor& b) { return ops::subtract(Tensor::scalar(a), b); }
+Tensor operator*(float a, const Tensor& b) { return ops::multiply(Tensor::scalar(a), b); }
+Tensor operator/(float a, const Tensor& b) { return ops::divide(Tensor::scalar(a), b); }
+}  // namespace keras

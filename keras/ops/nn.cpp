@@ -1,0 +1,184 @@
+#include "keras/ops/nn.hpp"
+
+#include <cmath>
+
+#include "keras/autodiff/gradient_tape.hpp"
+#include "keras/kernels/matmul.hpp"
+#include "keras/kernels/parallel.hpp"
+#include "keras/kernels/softmax.hpp"
+#include "keras/ops/math.hpp"
+
+namespace keras::ops {
+namespace {
+
+using kernels::Eltwise;
+
+Tensor as_float(const Tensor& t, const char* op) {
+  if (!t.defined()) throw ValueError(std::string(op) + " received an undefined tensor");
+  return t.dtype() == DType::float32 ? t : t.astype(DType::float32);
+}
+
+// Shape of a [.., k] tensor as a matrix [rows, k].
+std::int64_t rows_of(const Tensor& x) { return x.ndim() == 0 || x.dim(-1) == 0 ? 0 : x.size() / x.dim(-1); }
+
+void check_last_axis(const Tensor& x, int axis, const char* op) {
+  if (x.ndim() == 0) throw ValueError(std::string(op) + " needs at least one axis, got a scalar");
+  if (axis != -1 && axis != x.ndim() - 1)
+    throw ValueError(std::string(op) + ": only the last axis is supported, got axis " + std::to_string(axis) +
+                     " for shape " + shape_str(x.shape()));
+}
+
+// dz = g * act'(z), written from the activation's output y.
+Tensor activation_grad_from_output(const Tensor& g, const Tensor& y, Eltwise act) {
+  if (act == Eltwise::linear) return g;
+  Tensor dz = Tensor::empty(g.shape());
+  const float* pg = g.data<float>();
+  const float* py = y.data<float>();
+  float* pd = dz.data<float>();
+  switch (act) {
+    case Eltwise::relu: kernels::parallel_for(g.size(), [&](std::int64_t i) { pd[i] = py[i] > 0.f ? pg[i] : 0.f; }); break;
+    case Eltwise::logistic: kernels::parallel_for(g.size(), [&](std::int64_t i) { pd[i] = pg[i] * py[i] * (1.f - py[i]); }); break;
+    case Eltwise::tanh: kernels::parallel_for(g.size(), [&](std::int64_t i) { pd[i] = pg[i] * (1.f - py[i] * py[i]); }); break;
+    default: throw ValueError("dense: this activation cannot be fused; apply it as a separate op");
+  }
+  return dz;
+}
+
+Tensor column_sums(const Tensor& m) {
+  const auto rows = rows_of(m), cols = m.dim(-1);
+  Tensor out = Tensor::zeros({cols});
+  const float* p = m.data<float>();
+  float* o = out.data<float>();
+  for (std::int64_t r = 0; r < rows; ++r)
+#pragma omp simd
+    for (std::int64_t c = 0; c < cols; ++c) o[c] += p[r * cols + c];
+  return out;
+}
+
+}  // namespace
+
+Tensor dense(const Tensor& x0, const Tensor& kernel, const Tensor& bias, Eltwise act) {
+  Tensor x = as_float(x0, "dense");
+  if (kernel.ndim() != 2 || x.ndim() < 1 || x.dim(-1) != kernel.dim(0))
+    throw ValueError("matmul: incompatible shapes " + shape_str(x.shape()) + " and " + shape_str(kernel.shape()) +
+                     "; the last axis of the input must equal the first axis of the kernel");
+  if (bias.defined() && (bias.ndim() != 1 || bias.dim(0) != kernel.dim(1)))
+    throw ValueError("dense: bias of shape " + shape_str(bias.shape()) + " does not match kernel " +
+                     shape_str(kernel.shape()));
+  const auto m = rows_of(x), k = kernel.dim(0), n = kernel.dim(1);
+  Shape out_shape = x.shape();
+  out_shape.back() = n;
+  Tensor y = Tensor::empty(out_shape);
+  kernels::matmul(x.data<float>(), kernel.data<float>(), y.data<float>(),
+                  {.m = m, .n = n, .k = k, .bias = bias.defined() ? bias.data<float>() : nullptr, .activation = act});
+  if (autodiff::recording()) {
+    std::vector<Tensor> inputs{x, kernel};
+    if (bias.defined()) inputs.push_back(bias);
+    autodiff::record(y, inputs, [x, kernel, y, act, m, n, k](const Tensor& g, const std::vector<bool>& needs) {
+      std::vector<Tensor> grads(needs.size());
+      Tensor dz = activation_grad_from_output(g, y, act);
+      if (needs[0]) {
+        grads[0] = Tensor::empty(x.shape());
+        kernels::matmul(dz.data<float>(), kernel.data<float>(), grads[0].data<float>(),
+                        {.m = m, .n = k, .k = n, .trans_b = true});
+      }
+      if (needs[1]) {
+        grads[1] = Tensor::empty(kernel.shape());
+        kernels::matmul(x.data<float>(), dz.data<float>(), grads[1].data<float>(),
+                        {.m = k, .n = n, .k = m, .trans_a = true});
+      }
+      if (needs.size() > 2 && needs[2]) grads[2] = column_sums(dz);
+      return grads;
+    });
+  }
+  return y;
+}
+
+Tensor matmul(const Tensor& a, const Tensor& b) { return dense(a, b, Tensor()); }
+
+Tensor bias_add(const Tensor& x, const Tensor& bias) { return add(x, bias); }
+
+Tensor eltwise(const Tensor& input, Eltwise f, float alpha, float beta) {
+  Tensor x = as_float(input, "activation");
+  Tensor out = Tensor::empty(x.shape());
+  kernels::eltwise_forward(f, alpha, beta, x.data<float>(), out.data<float>(), x.size());
+  if (autodiff::recording())
+    autodiff::record(out, {x}, [x, f, alpha, beta](const Tensor& g, const std::vector<bool>&) {
+      Tensor dx = Tensor::empty(x.shape());
+      kernels::eltwise_backward(f, alpha, beta, x.data<float>(), g.data<float>(), dx.data<float>(), x.size());
+      return std::vector<Tensor>{dx};
+    });
+  return out;
+}
+
+Tensor relu(const Tensor& x, float negative_slope) { return eltwise(x, Eltwise::relu, negative_slope); }
+Tensor sigmoid(const Tensor& x) { return eltwise(x, Eltwise::logistic); }
+Tensor tanh(const Tensor& x) { return eltwise(x, Eltwise::tanh); }
+Tensor softplus(const Tensor& x) { return eltwise(x, Eltwise::soft_relu); }
+
+namespace {
+Tensor softmax_op(const Tensor& input, int axis, bool log) {
+  Tensor x = as_float(input, log ? "log_softmax" : "softmax");
+  check_last_axis(x, axis, log ? "log_softmax" : "softmax");
+  const auto rows = rows_of(x), cols = x.dim(-1);
+  Tensor y = Tensor::empty(x.shape());
+  kernels::softmax_forward(x.data<float>(), y.data<float>(), rows, cols, log);
+  if (autodiff::recording())
+    autodiff::record(y, {x}, [y, rows, cols, log](const Tensor& g, const std::vector<bool>&) {
+      Tensor dx = Tensor::empty(y.shape());
+      kernels::softmax_backward(y.data<float>(), g.data<float>(), dx.data<float>(), rows, cols, log);
+      return std::vector<Tensor>{dx};
+    });
+  return y;
+}
+}  // namespace
+
+Tensor softmax(const Tensor& x, int axis) { return softmax_op(x, axis, false); }
+Tensor log_softmax(const Tensor& x, int axis) { return softmax_op(x, axis, true); }
+
+Tensor sparse_softmax_cross_entropy(const Tensor& labels, const Tensor& logits0) {
+  Tensor logits = as_float(logits0, "sparse_softmax_cross_entropy");
+  check_last_axis(logits, -1, "sparse_softmax_cross_entropy");
+  Shape row_shape(logits.shape().begin(), logits.shape().end() - 1);
+  Tensor ids = labels.astype(DType::int64);
+  if (ids.size() != shape_size(row_shape))
+    throw ValueError("sparse_categorical_crossentropy: labels of shape " + shape_str(labels.shape()) +
+                     " do not match predictions of shape " + shape_str(logits.shape()) +
+                     "; labels must hold one integer class id per prediction row");
+  const auto rows = rows_of(logits), cols = logits.dim(-1);
+  const auto* pid = ids.data<std::int64_t>();
+  for (std::int64_t r = 0; r < rows; ++r)
+    if (pid[r] < 0 || pid[r] >= cols)
+      throw ValueError("sparse_categorical_crossentropy: label " + std::to_string(pid[r]) + " is outside [0, " +
+                       std::to_string(cols) + ") for predictions of shape " + shape_str(logits.shape()));
+  Tensor lsm = Tensor::empty(logits.shape());
+  kernels::softmax_forward(logits.data<float>(), lsm.data<float>(), rows, cols, true);
+  Tensor loss = Tensor::empty(row_shape);
+  const float* pl = lsm.data<float>();
+  float* po = loss.data<float>();
+  for (std::int64_t r = 0; r < rows; ++r) po[r] = -pl[r * cols + pid[r]];
+  if (autodiff::recording())
+    autodiff::record(loss, {logits}, [lsm, ids, rows, cols](const Tensor& g, const std::vector<bool>&) {
+      Tensor d = Tensor::empty(lsm.shape());
+      const float* pl = lsm.data<float>();
+      const float* pg = g.data<float>();
+      const auto* pid = ids.data<std::int64_t>();
+      float* pd = d.data<float>();
+      kernels::parallel_rows(rows, cols, [&](std::int64_t r) {
+        for (std::int64_t c = 0; c < cols; ++c) pd[r * cols + c] = pg[r] * std::exp(pl[r * cols + c]);
+        pd[r * cols + pid[r]] -= pg[r];
+      });
+      return std::vector<Tensor>{d};
+    });
+  return loss;
+}
+
+Tensor softmax_cross_entropy(const Tensor& target, const Tensor& logits) {
+  if (target.shape() != logits.shape())
+    throw ValueError("categorical_crossentropy: targets of shape " + shape_str(target.shape()) +
+                     " do not match predictions of shape " + shape_str(logits.shape()) +
+                     "; use sparse_categorical_crossentropy for integer labels");
+  return negative(sum(multiply(target, log_softmax(logits)), {-1}));
+}
+
+}  // namespace keras::ops

@@ -1,0 +1,155 @@
+// Reductions from keras/ops/math.hpp: sum, mean, max, argmax, and the broadcast-undoing reduce_to_shape.
+#include <algorithm>
+
+#include <limits>
+
+#include "keras/autodiff/gradient_tape.hpp"
+#include "keras/ops/math.hpp"
+
+namespace keras::ops {
+namespace {
+
+std::vector<std::size_t> normalize_axes(const Tensor& x, const std::vector<int>& axes, const char* op) {
+  std::vector<std::size_t> out;
+  if (axes.empty()) {
+    for (int i = 0; i < x.ndim(); ++i) out.push_back(static_cast<std::size_t>(i));
+    return out;
+  }
+  for (int a : axes) {
+    const int n = a < 0 ? a + x.ndim() : a;
+    if (n < 0 || n >= x.ndim())
+      throw ValueError(std::string(op) + ": axis " + std::to_string(a) + " is out of range for shape " +
+                       shape_str(x.shape()));
+    out.push_back(static_cast<std::size_t>(n));
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+Shape reduced_shape(const Shape& s, const std::vector<std::size_t>& axes, bool keepdims) {
+  Shape out;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const bool reduced = std::find(axes.begin(), axes.end(), i) != axes.end();
+    if (!reduced) out.push_back(s[i]);
+    else if (keepdims) out.push_back(1);
+  }
+  return out;
+}
+
+Tensor float_input(const Tensor& x) {
+  if (!x.defined()) throw ValueError("A reduction received an undefined tensor");
+  return x.dtype() == DType::float32 ? x : x.astype(DType::float32);
+}
+
+// Broadcasts a gradient of the reduced shape back over the input's shape.
+Tensor expand_grad(const Tensor& g, const Shape& input_shape, const std::vector<std::size_t>& axes) {
+  Tensor kept = g.reshape(reduced_shape(input_shape, axes, true));
+  return multiply(kept, Tensor::ones(input_shape));
+}
+
+// Reduces x over `axes` into out (shaped with keepdims) with op(acc, v), starting from init.
+template <class Op>
+void reduce_into(const Tensor& x, const std::vector<std::size_t>& axes, Tensor& out, float init, Op op) {
+  const Shape& s = x.shape();
+  const std::size_t nd = s.size();
+  std::vector<std::int64_t> out_stride(nd, 0);
+  std::int64_t stride = 1;
+  for (std::size_t d = nd; d-- > 0;) {
+    if (std::find(axes.begin(), axes.end(), d) == axes.end()) {
+      out_stride[d] = stride;
+      stride *= s[d];
+    }
+  }
+  float* po = out.data<float>();
+  std::fill_n(po, out.size(), init);
+  const float* px = x.data<float>();
+  std::vector<std::int64_t> idx(nd, 0);
+  std::int64_t o = 0;
+  for (std::int64_t i = 0, n = x.size(); i < n; ++i) {
+    po[o] = op(po[o], px[i]);
+    for (std::size_t d = nd; d-- > 0;) {  // advance the multi-index, keeping the output offset in step
+      o += out_stride[d];
+      if (++idx[d] < s[d]) break;
+      o -= out_stride[d] * s[d];
+      idx[d] = 0;
+    }
+  }
+}
+
+}  // namespace
+
+Tensor sum(const Tensor& x0, std::vector<int> axes_in, bool keepdims) {
+  Tensor x = float_input(x0);
+  auto axes = normalize_axes(x, axes_in, "sum");
+  Tensor out = Tensor::empty(reduced_shape(x.shape(), axes, keepdims));
+  reduce_into(x, axes, out, 0.f, [](float acc, float v) { return acc + v; });
+  if (autodiff::recording()) {
+    Shape in_shape = x.shape();
+    autodiff::record(out, {x}, [in_shape, axes](const Tensor& g, const std::vector<bool>&) {
+      return std::vector<Tensor>{expand_grad(g, in_shape, axes)};
+    });
+  }
+  return out;
+}
+
+Tensor mean(const Tensor& x0, std::vector<int> axes_in, bool keepdims) {
+  Tensor x = float_input(x0);
+  auto axes = normalize_axes(x, axes_in, "mean");
+  std::int64_t count = 1;
+  for (auto a : axes) count *= x.shape()[a];
+  return multiply(sum(x, axes_in, keepdims), Tensor::scalar(count ? 1.f / static_cast<float>(count) : 0.f));
+}
+
+Tensor max(const Tensor& x0, std::vector<int> axes_in, bool keepdims) {
+  Tensor x = float_input(x0);
+  if (x.size() == 0) throw ValueError("max of an empty tensor of shape " + shape_str(x.shape()));
+  auto axes = normalize_axes(x, axes_in, "max");
+  Tensor out = Tensor::empty(reduced_shape(x.shape(), axes, keepdims));
+  reduce_into(x, axes, out, -std::numeric_limits<float>::infinity(),
+              [](float acc, float v) { return v > acc ? v : acc; });
+  if (autodiff::recording()) {
+    Shape in_shape = x.shape();
+    autodiff::record(out, {x}, [x, out, in_shape, axes](const Tensor& g, const std::vector<bool>&) {
+      // The gradient goes to the maxima (shared equally between ties).
+      Tensor mask = equal(x, out.reshape(reduced_shape(in_shape, axes, true)));
+      Tensor counts = sum(mask, std::vector<int>(axes.begin(), axes.end()), true);
+      return std::vector<Tensor>{divide(multiply(mask, expand_grad(g, in_shape, axes)), counts)};
+    });
+  }
+  return out;
+}
+
+Tensor argmax(const Tensor& x0, int axis) {
+  Tensor x = float_input(x0);
+  auto axes = normalize_axes(x, {axis}, "argmax");
+  if (x.dim(static_cast<int>(axes[0])) == 0) throw ValueError("argmax over an empty axis of shape " + shape_str(x.shape()));
+  const auto a = static_cast<int>(axes[0]);
+  std::int64_t outer = 1, inner = 1;
+  for (int d = 0; d < a; ++d) outer *= x.dim(d);
+  for (int d = a + 1; d < x.ndim(); ++d) inner *= x.dim(d);
+  const auto len = x.dim(a);
+  Tensor out = Tensor::empty(reduced_shape(x.shape(), axes, false), DType::int64);
+  const float* px = x.data<float>();
+  auto* po = out.data<std::int64_t>();
+  for (std::int64_t o = 0; o < outer; ++o)
+    for (std::int64_t i = 0; i < inner; ++i) {
+      std::int64_t best = 0;
+      for (std::int64_t k = 1; k < len; ++k)
+        if (px[(o * len + k) * inner + i] > px[(o * len + best) * inner + i]) best = k;
+      po[o * inner + i] = best;
+    }
+  return out;
+}
+
+Tensor reduce_to_shape(const Tensor& grad, const Shape& shape) {
+  if (grad.shape() == shape) return grad;
+  const int extra = grad.ndim() - static_cast<int>(shape.size());
+  std::vector<int> axes;
+  for (int i = 0; i < grad.ndim(); ++i)
+    if (i < extra || (shape[i - extra] == 1 && grad.shape()[i] != 1)) axes.push_back(i);
+  Tensor r = axes.empty() ? grad : sum(grad, axes, false);
+  return r.reshape(shape);
+}
+
+}  // namespace keras::ops

@@ -1,0 +1,69 @@
+#include "keras/ops/shape.hpp"
+
+#include <cstring>
+
+#include "keras/autodiff/gradient_tape.hpp"
+
+namespace keras::ops {
+
+Tensor reshape(const Tensor& x, const Shape& shape) {
+  Tensor out = x.reshape(shape);
+  if (autodiff::recording()) {
+    Shape in_shape = x.shape();
+    autodiff::record(out, {x}, [in_shape](const Tensor& g, const std::vector<bool>&) {
+      return std::vector<Tensor>{g.reshape(in_shape)};
+    });
+  }
+  return out;
+}
+
+Tensor take_rows(const Tensor& x, const std::vector<std::int64_t>& idx) {
+  if (x.ndim() == 0) throw ValueError("take_rows needs a tensor with at least one axis, got a scalar");
+  const auto rows = x.dim(0);
+  Shape shape = x.shape();
+  shape[0] = static_cast<std::int64_t>(idx.size());
+  Tensor out = Tensor::empty(shape, x.dtype());
+  const std::size_t row_bytes = rows ? x.nbytes() / static_cast<std::size_t>(rows) : 0;
+  const char* src = static_cast<const char*>(x.raw_data());
+  char* dst = static_cast<char*>(out.raw_data());
+  for (std::size_t i = 0; i < idx.size(); ++i) {
+    if (idx[i] < 0 || idx[i] >= rows)
+      throw ValueError("take_rows: index " + std::to_string(idx[i]) + " is out of range for " +
+                       std::to_string(rows) + " rows");
+    std::memcpy(dst + i * row_bytes, src + static_cast<std::size_t>(idx[i]) * row_bytes, row_bytes);
+  }
+  if (x.dtype() == DType::float32 && autodiff::recording()) {
+    Shape in_shape = x.shape();
+    autodiff::record(out, {x}, [in_shape, idx, row_bytes](const Tensor& g, const std::vector<bool>&) {
+      Tensor dx = Tensor::zeros(in_shape);
+      const std::size_t cols = row_bytes / sizeof(float);
+      const float* pg = g.data<float>();
+      float* pd = dx.data<float>();
+      for (std::size_t i = 0; i < idx.size(); ++i)
+        for (std::size_t c = 0; c < cols; ++c) pd[static_cast<std::size_t>(idx[i]) * cols + c] += pg[i * cols + c];
+      return std::vector<Tensor>{dx};
+    });
+  }
+  return out;
+}
+
+Tensor take_rows(const Tensor& x, const Tensor& indices) {
+  return take_rows(x, indices.astype(DType::int64).to_vector<std::int64_t>());
+}
+
+Tensor one_hot(const Tensor& labels, std::int64_t depth) {
+  Tensor ids = labels.astype(DType::int64);
+  Shape shape = ids.shape();
+  shape.push_back(depth);
+  Tensor out = Tensor::zeros(shape);
+  const auto* p = ids.data<std::int64_t>();
+  float* po = out.data<float>();
+  for (std::int64_t i = 0; i < ids.size(); ++i) {
+    if (p[i] < 0 || p[i] >= depth)
+      throw ValueError("one_hot: label " + std::to_string(p[i]) + " is outside [0, " + std::to_string(depth) + ")");
+    po[i * depth + p[i]] = 1.f;
+  }
+  return out;
+}
+
+}  // namespace keras::ops

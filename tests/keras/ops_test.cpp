@@ -1,0 +1,110 @@
+#include <catch2/catch.hpp>
+
+#include "gradient_check.hpp"
+#include "keras/keras.hpp"
+
+using namespace keras;
+using keras::testing::check_gradients;
+using keras::testing::random_tensor;
+using V = std::vector<Tensor>;
+
+TEST_CASE("binary ops broadcast and match their gradients") {
+  auto a = random_tensor({3, 4}, -1, 1, 1), b = random_tensor({4}, 0.5, 1.5, 2), c = random_tensor({3, 1}, 0.5, 2, 3);
+  check_gradients([](const V& v) { return ops::add(v[0], v[1]); }, {a, b});
+  check_gradients([](const V& v) { return ops::subtract(v[0], v[1]); }, {a, c});
+  check_gradients([](const V& v) { return ops::multiply(v[0], v[1]); }, {a, c});
+  check_gradients([](const V& v) { return ops::divide(v[0], v[1]); }, {a, b});
+  check_gradients([](const V& v) { return ops::maximum(v[0], v[1]); }, {a, random_tensor({3, 4}, -1, 1, 9)}, 1e-3f);
+  check_gradients([](const V& v) { return ops::minimum(v[0], v[1]); }, {a, random_tensor({3, 4}, -1, 1, 9)}, 1e-3f);
+  Tensor s = ops::add(Tensor::from_vector<float>({1, 2, 3}, {3, 1}), Tensor::from_vector<float>({10, 20}, {1, 2}));
+  CHECK(s.shape() == Shape{3, 2});
+  CHECK(s.to_vector<float>() == std::vector<float>{11, 21, 12, 22, 13, 23});
+  CHECK_THROWS_AS(ops::add(Tensor::zeros({2, 3}), Tensor::zeros({4})), ValueError);
+}
+
+TEST_CASE("unary ops match their gradients") {
+  auto x = random_tensor({2, 5}, -2, 2, 4), pos = random_tensor({2, 5}, 0.5, 2, 5);
+  check_gradients([](const V& v) { return ops::negative(v[0]); }, {x});
+  check_gradients([](const V& v) { return ops::exp(v[0]); }, {x});
+  check_gradients([](const V& v) { return ops::log(v[0]); }, {pos}, 1e-3f);
+  check_gradients([](const V& v) { return ops::sqrt(v[0]); }, {pos}, 1e-3f);
+  check_gradients([](const V& v) { return ops::square(v[0]); }, {x});
+  check_gradients([](const V& v) { return ops::abs(v[0]); }, {x}, 1e-3f);
+  check_gradients([](const V& v) { return ops::pow(v[0], 3.f); }, {pos}, 1e-3f);
+  check_gradients([](const V& v) { return ops::clip(v[0], -1.f, 1.f); }, {x}, 1e-3f);
+  check_gradients([](const V& v) { return ops::relu(v[0]); }, {x}, 1e-3f);
+  check_gradients([](const V& v) { return ops::relu(v[0], 0.2f); }, {x}, 1e-3f);
+  check_gradients([](const V& v) { return ops::sigmoid(v[0]); }, {x});
+  check_gradients([](const V& v) { return ops::tanh(v[0]); }, {x});
+  check_gradients([](const V& v) { return ops::softplus(v[0]); }, {x});
+  check_gradients([](const V& v) { return ops::cast(v[0], DType::float32); }, {x});
+}
+
+TEST_CASE("reductions match their gradients") {
+  auto x = random_tensor({2, 3, 4}, -1, 1, 6);
+  check_gradients([](const V& v) { return ops::sum(v[0]); }, {x});
+  check_gradients([](const V& v) { return ops::sum(v[0], {1}); }, {x});
+  check_gradients([](const V& v) { return ops::mean(v[0], {0, 2}, true); }, {x});
+  check_gradients([](const V& v) { return ops::max(v[0], {-1}); }, {x}, 1e-3f);
+  Tensor m = ops::mean(Tensor::from_vector<float>({1, 2, 3, 4}, {2, 2}), {0});
+  CHECK(m.to_vector<float>() == std::vector<float>{2, 3});
+  Tensor am = ops::argmax(Tensor::from_vector<float>({1, 5, 3, 9, 2, 0}, {2, 3}));
+  CHECK(am.to_vector<std::int64_t>() == std::vector<std::int64_t>{1, 0});
+  CHECK_THROWS_AS(ops::sum(x, {3}), ValueError);
+}
+
+TEST_CASE("dense, matmul and softmax ops match their gradients") {
+  auto x = random_tensor({3, 4}, -1, 1, 10), w = random_tensor({4, 5}, -1, 1, 11), b = random_tensor({5}, -1, 1, 12);
+  check_gradients([](const V& v) { return ops::matmul(v[0], v[1]); }, {x, w});
+  check_gradients([](const V& v) { return ops::dense(v[0], v[1], v[2]); }, {x, w, b});
+  check_gradients([](const V& v) { return ops::dense(v[0], v[1], v[2], kernels::Eltwise::relu); }, {x, w, b}, 1e-3f);
+  check_gradients([](const V& v) { return ops::dense(v[0], v[1], v[2], kernels::Eltwise::logistic); }, {x, w, b});
+  check_gradients([](const V& v) { return ops::dense(v[0], v[1], v[2], kernels::Eltwise::tanh); }, {x, w, b});
+  check_gradients([](const V& v) { return ops::softmax(v[0]); }, {x});
+  check_gradients([](const V& v) { return ops::log_softmax(v[0]); }, {x});
+  Tensor labels = Tensor::from_vector<std::int32_t>({0, 3, 1});
+  check_gradients([labels](const V& v) { return ops::sparse_softmax_cross_entropy(labels, v[0]); }, {x});
+  Tensor onehot = ops::one_hot(labels, 4);
+  check_gradients([onehot](const V& v) { return ops::softmax_cross_entropy(onehot, v[0]); }, {x});
+  CHECK_THROWS_AS(ops::matmul(x, random_tensor({5, 2})), ValueError);
+  CHECK_THROWS_AS(ops::sparse_softmax_cross_entropy(Tensor::from_vector<std::int32_t>({0, 4, 1}), x), ValueError);
+}
+
+TEST_CASE("shape ops match their gradients") {
+  auto x = random_tensor({4, 3}, -1, 1, 13);
+  check_gradients([](const V& v) { return ops::reshape(v[0], {2, -1}); }, {x});
+  check_gradients([](const V& v) { return ops::take_rows(v[0], std::vector<std::int64_t>{3, 0, 3}); }, {x});
+  CHECK_THROWS_AS(ops::reshape(x, {5, -1}), ValueError);
+}
+
+TEST_CASE("softmax cross-entropy is stable for logits of +-100") {
+  Tensor logits = Tensor::from_vector<float>({100, -100, 0, -100, 100, 0}, {2, 3});
+  Tensor loss = ops::sparse_softmax_cross_entropy(Tensor::from_vector<std::int32_t>({0, 0}), logits);
+  auto v = loss.to_vector<float>();
+  CHECK(v[0] == Approx(0.f).margin(1e-4));
+  CHECK(v[1] == Approx(200.f));
+}
+
+TEST_CASE("tape: persistent, watch, no dependence, nested use") {
+  Tensor x = Tensor::from_vector<float>({1, 2, 3});
+  GradientTape tape(true);
+  tape.watch(x);
+  Tensor y = ops::sum(ops::multiply(x, x));
+  Tensor unrelated = Tensor::ones({3});
+  auto g = tape.gradient(y, {x, unrelated});
+  CHECK(g[0].to_vector<float>() == std::vector<float>{2, 4, 6});
+  CHECK_FALSE(g[1].defined());
+  Tensor g2 = tape.gradient(y, x);  // one source in, one gradient out
+  CHECK(g2.to_vector<float>() == std::vector<float>{2, 4, 6});
+
+
+  GradientTape once;
+  once.watch(x);
+  Tensor z = ops::sum(x);
+  once.gradient(z, {x});
+  CHECK_THROWS_AS(once.gradient(z, {x}), ValueError);
+  Variable v("v", Tensor::from_vector<float>({3}), true);
+  GradientTape auto_watch;
+  Tensor loss = ops::multiply(v.value(), v.value());
+  CHECK(auto_watch.gradient(loss, v.value()).item() == Approx(6.0));
+}
