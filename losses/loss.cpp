@@ -1,0 +1,57 @@
+#include "losses/loss.hpp"
+
+#include "keras/ops/math.hpp"
+
+namespace keras::losses {
+
+std::string reduction_name(Reduction r) {
+  switch (r) {
+    case Reduction::sum_over_batch_size: return "sum_over_batch_size";
+    case Reduction::sum: return "sum";
+    case Reduction::none: return "none";
+  }
+  return "sum_over_batch_size";
+}
+
+Reduction reduction_from_name(const std::string& s) {
+  if (s == "sum_over_batch_size" || s == "auto") return Reduction::sum_over_batch_size;
+  if (s == "sum") return Reduction::sum;
+  if (s == "none") return Reduction::none;
+  throw ValueError("Unknown loss reduction '" + s + "'; expected one of auto, sum_over_batch_size, sum, none");
+}
+
+Tensor Loss::operator()(const Tensor& y_true, const Tensor& y_pred, const Tensor& sample_weight) const {
+  Tensor losses = call(y_true, y_pred);
+  if (sample_weight.defined()) {
+    Tensor w = sample_weight.astype(DType::float32);
+    // A weight per sample broadcasts over the remaining loss axes.
+    Shape ws = w.shape();
+    while (ws.size() < losses.shape().size()) ws.push_back(1);
+    while (ws.size() > losses.shape().size() && ws.back() == 1) ws.pop_back();
+    losses = ops::multiply(losses, w.reshape(ws));
+  }
+  switch (reduction_) {
+    case Reduction::none: return losses;
+    case Reduction::sum: return ops::sum(losses);
+    case Reduction::sum_over_batch_size: return ops::mean(losses);
+  }
+  return losses;
+}
+
+json Loss::get_config() const { return {{"reduction", reduction_name(reduction_)}, {"name", name_}}; }
+
+std::shared_ptr<Loss> Loss::get(const std::string& identifier) {
+  return Registry<Loss>::instance().create(identifier, json::object(), "loss");
+}
+
+std::shared_ptr<Loss> Loss::deserialize(const json& config) {
+  if (config.is_string()) return get(config.get<std::string>());
+  if (!config.is_object() || !config.contains("class_name"))
+    throw ValueError("Cannot read a loss from " + config.dump() + ": expected {\"class_name\", \"config\"}");
+  return Registry<Loss>::instance().create(config["class_name"].get<std::string>(),
+                                          config.value("config", json::object()), "loss");
+}
+
+json serialize(const Loss& loss) { return serialize_object(loss.class_name(), loss.get_config()); }
+
+}  // namespace keras::losses

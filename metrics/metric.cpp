@@ -1,0 +1,58 @@
+#include "metrics/metric.hpp"
+
+#include "keras/autodiff/gradient_tape.hpp"
+
+namespace keras::metrics {
+
+std::shared_ptr<Metric> Metric::get(const std::string& identifier) {
+  return Registry<Metric>::instance().create(identifier, json::object(), "metric");
+}
+
+std::shared_ptr<Metric> Metric::deserialize(const json& config) {
+  if (config.is_string()) return get(config.get<std::string>());
+  if (!config.is_object() || !config.contains("class_name"))
+    throw ValueError("Cannot read a metric from " + config.dump() + ": expected {\"class_name\", \"config\"}");
+  return Registry<Metric>::instance().create(config["class_name"].get<std::string>(),
+                                            config.value("config", json::object()), "metric");
+}
+
+void Mean::update(const Tensor& values, const Tensor& sample_weight) {
+  Tensor v = values.astype(DType::float32);
+  const float* pv = v.data<float>();
+  const auto n = v.size();
+  if (!sample_weight.defined()) {
+    double s = 0;
+    for (std::int64_t i = 0; i < n; ++i) s += pv[i];
+    total_ += s;
+    count_ += static_cast<double>(n);
+    return;
+  }
+  Tensor w = sample_weight.astype(DType::float32);
+  if (n == 0) return;
+  if (w.size() == 0 || n % w.size() != 0)
+    throw ValueError("Mean metric '" + name() + "': sample_weight of shape " + shape_str(w.shape()) +
+                     " does not match values of shape " + shape_str(v.shape()));
+  const float* pw = w.data<float>();
+  const auto per_weight = n / w.size();  // a weight per sample applies to all of its values
+  for (std::int64_t i = 0; i < n; ++i) {
+    total_ += double(pv[i]) * pw[i / per_weight];
+    count_ += pw[i / per_weight];
+  }
+}
+
+std::shared_ptr<Metric> Mean::from_config(const json& config) {
+  return std::make_shared<Mean>(MeanOptions{.name = config.value("name", "mean")});
+}
+
+void MeanMetricWrapper::update_state(const Tensor& y_true, const Tensor& y_pred, const Tensor& sample_weight) {
+  autodiff::NoGradScope no_grad;
+  mean_.update(fn_(y_true, y_pred), sample_weight);
+}
+
+json serialize(const Metric& metric) { return serialize_object(metric.class_name(), metric.get_config()); }
+
+namespace {
+const bool registered = register_class<Metric, Mean>("Mean", {"mean"});
+}
+
+}  // namespace keras::metrics
