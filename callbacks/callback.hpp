@@ -1,0 +1,95 @@
+#pragma once
+// Callback base with every Keras hook, and CallbackList, which dispatches them in order.
+#include <memory>
+#include <vector>
+
+#include "keras/training/logs.hpp"
+
+namespace keras {
+class Model;
+}
+
+namespace keras::callbacks {
+
+/// What fit/evaluate/predict tell their callbacks (Keras's callback.params).
+struct Params {
+  int epochs = 1;
+  std::int64_t steps = 0;  // batches per epoch (or per evaluate/predict run)
+  int verbose = 1;
+};
+
+class Callback {
+ public:
+  virtual ~Callback() = default;
+
+  virtual void on_train_begin(Logs& logs) {}
+  virtual void on_train_end(Logs& logs) {}
+  virtual void on_epoch_begin(int epoch, Logs& logs) {}
+  virtual void on_epoch_end(int epoch, Logs& logs) {}
+  virtual void on_train_batch_begin(std::int64_t batch, Logs& logs) {}
+  virtual void on_train_batch_end(std::int64_t batch, Logs& logs) {}
+  virtual void on_test_begin(Logs& logs) {}
+  virtual void on_test_end(Logs& logs) {}
+  virtual void on_test_batch_begin(std::int64_t batch, Logs& logs) {}
+  virtual void on_test_batch_end(std::int64_t batch, Logs& logs) {}
+  virtual void on_predict_begin(Logs& logs) {}
+  virtual void on_predict_end(Logs& logs) {}
+  virtual void on_predict_batch_begin(std::int64_t batch, Logs& logs) {}
+  virtual void on_predict_batch_end(std::int64_t batch, Logs& logs) {}
+
+  /// The model being trained (set before on_train_begin).
+  Model& model() const;
+  const Params& params() const { return params_; }
+  void set_model(Model* model) { model_ = model; }
+  void set_params(const Params& params) { params_ = params; }
+
+ private:
+  Model* model_ = nullptr;
+  Params params_;
+};
+
+/// A callback given to fit(): an object (copied in) or a shared pointer you keep to read it later.
+class CallbackRef {
+ public:
+  template <class C>
+    requires std::derived_from<C, Callback>
+  CallbackRef(std::shared_ptr<C> p) : p_(std::move(p)) {}
+  template <class C>
+    requires std::derived_from<std::decay_t<C>, Callback>
+  CallbackRef(C&& c) : p_(std::make_shared<std::decay_t<C>>(std::forward<C>(c))) {}
+  const std::shared_ptr<Callback>& ptr() const { return p_; }
+
+ private:
+  std::shared_ptr<Callback> p_;
+};
+
+class CallbackList {
+ public:
+  CallbackList() = default;
+  explicit CallbackList(const std::vector<CallbackRef>& callbacks);
+  void add(std::shared_ptr<Callback> callback) { callbacks_.push_back(std::move(callback)); }
+  void add_front(std::shared_ptr<Callback> callback) { callbacks_.insert(callbacks_.begin(), std::move(callback)); }
+  void set_model(Model* model);
+  void set_params(const Params& params);
+  const std::vector<std::shared_ptr<Callback>>& callbacks() const { return callbacks_; }
+
+  void on_train_begin(Logs& logs);
+  void on_train_end(Logs& logs);
+  void on_epoch_begin(int epoch, Logs& logs);
+  void on_epoch_end(int epoch, Logs& logs);
+  void on_train_batch_begin(std::int64_t batch, Logs& logs);
+  void on_train_batch_end(std::int64_t batch, Logs& logs);
+  void on_test_begin(Logs& logs);
+  void on_test_end(Logs& logs);
+  void on_test_batch_begin(std::int64_t batch, Logs& logs);
+  void on_test_batch_end(std::int64_t batch, Logs& logs);
+  void on_predict_begin(Logs& logs);
+  void on_predict_end(Logs& logs);
+  void on_predict_batch_begin(std::int64_t batch, Logs& logs);
+  void on_predict_batch_end(std::int64_t batch, Logs& logs);
+
+ private:
+  std::vector<std::shared_ptr<Callback>> callbacks_;
+};
+
+}  // namespace keras::callbacks

@@ -1,0 +1,177 @@
+#include "keras/layer.hpp"
+
+#include <cctype>
+#include <map>
+#include <mutex>
+
+#include "keras/autodiff/gradient_tape.hpp"
+
+namespace keras {
+
+namespace backend {
+namespace {
+std::mutex name_mutex;
+std::map<std::string, int>& counters() {
+  static std::map<std::string, int> c;
+  return c;
+}
+}  // namespace
+
+std::string unique_name(const std::string& prefix, bool zero_based) {
+  std::lock_guard lock(name_mutex);
+  int& n = counters()[prefix];
+  const std::string name = (n == 0 && zero_based) ? prefix : prefix + "_" + std::to_string(zero_based ? n : n + 1);
+  ++n;
+  return name;
+}
+
+void clear_session() {
+  std::lock_guard lock(name_mutex);
+  counters().clear();
+}
+}  // namespace backend
+
+std::string to_snake_case(const std::string& s) {
+  std::string out;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const char c = s[i];
+    if (std::isupper(static_cast<unsigned char>(c))) {
+      const bool prev_lower = i > 0 && (std::islower(static_cast<unsigned char>(s[i - 1])) || std::isdigit(static_cast<unsigned char>(s[i - 1])));
+      const bool next_lower = i + 1 < s.size() && std::islower(static_cast<unsigned char>(s[i + 1]));
+      const bool prev_upper = i > 0 && std::isupper(static_cast<unsigned char>(s[i - 1]));
+      if (i > 0 && (prev_lower || (prev_upper && next_lower)) && !std::isdigit(static_cast<unsigned char>(s[i - 1])))
+        out += '_';
+      out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+Layer::Layer(const std::string& name, const std::string& default_prefix, bool trainable)
+    : name_(name.empty() ? backend::unique_name(default_prefix) : name), trainable_(trainable) {}
+
+void Layer::build(const Shape&) {}
+
+void Layer::ensure_built(const Shape& input_shape) {
+  if (built_) return;
+  Shape s = input_shape;
+  if (!s.empty()) s[0] = -1;
+  build(s);
+  built_input_shape_ = s;
+  built_ = true;
+}
+
+Tensor Layer::operator()(const Tensor& inputs, bool training) {
+  if (!inputs.defined()) throw ValueError("Layer '" + name_ + "' was called on an undefined tensor");
+  if (!built_) {
+    ensure_built(inputs.shape());
+  } else if (built_input_shape_) {
+    const Shape& want = *built_input_shape_;
+    const Shape& got = inputs.shape();
+    bool ok = want.size() == got.size();
+    for (std::size_t i = 1; ok && i < want.size(); ++i) ok = want[i] < 0 || want[i] == got[i];
+    if (!ok)
+      throw ValueError("Input 0 of layer \"" + name_ + "\" is incompatible with the layer: expected shape=" +
+                       shape_str(want) + ", found shape=" + shape_str(got));
+  }
+  return call(inputs, training);
+}
+
+json Layer::get_config() const {
+  json c{{"name", name_}, {"trainable", trainable_}, {"dtype", "float32"}};
+  if (batch_input_shape_) {
+    json s = json::array();
+    for (auto d : *batch_input_shape_) s.push_back(d < 0 ? json(nullptr) : json(d));
+    c["batch_input_shape"] = s;
+  }
+  return c;
+}
+
+void Layer::read_base_config(const json& c) {
+  if (c.contains("trainable")) set_trainable(c["trainable"].get<bool>());
+  const char* key = c.contains("batch_input_shape") ? "batch_input_shape" : "batch_shape";
+  if (c.contains(key) && c[key].is_array()) {
+    Shape s;
+    for (const auto& d : c[key]) s.push_back(d.is_null() ? -1 : d.get<std::int64_t>());
+    batch_input_shape_ = s;
+  }
+}
+
+std::shared_ptr<Layer> Layer::deserialize(const json& config) {
+  if (!config.is_object() || !config.contains("class_name"))
+    throw ValueError("Cannot read a layer from " + config.dump().substr(0, 200) +
+                     ": expected {\"class_name\", \"config\"}");
+  return Registry<Layer>::instance().create(config["class_name"].get<std::string>(),
+                                           config.value("config", json::object()), "layer");
+}
+
+std::shared_ptr<Variable> Layer::add_weight(const std::string& name, const Shape& shape,
+                                            const initializers::InitializerRef& initializer, bool trainable) {
+  autodiff::NoGradScope no_grad;
+  auto v = std::make_shared<Variable>(name, (*initializer)(shape), trainable && trainable_);
+  own_weights_.push_back(v);
+  own_weight_trainable_.push_back(trainable);
+  return v;
+}
+
+std::vector<std::shared_ptr<Variable>> Layer::weights() const {
+  std::vector<std::shared_ptr<Variable>> out = own_weights_;
+  for (const auto& l : sublayers())
+    for (const auto& w : l->weights())
+      if (std::find(out.begin(), out.end(), w) == out.end()) out.push_back(w);  // shared layers count once
+  return out;
+}
+
+std::vector<std::shared_ptr<Variable>> Layer::trainable_weights() const {
+  std::vector<std::shared_ptr<Variable>> out;
+  for (const auto& w : weights())
+    if (w->trainable()) out.push_back(w);
+  return out;
+}
+
+std::vector<std::shared_ptr<Variable>> Layer::non_trainable_weights() const {
+  std::vector<std::shared_ptr<Variable>> out;
+  for (const auto& w : weights())
+    if (!w->trainable()) out.push_back(w);
+  return out;
+}
+
+std::vector<Tensor> Layer::get_weights() const {
+  std::vector<Tensor> out;
+  for (const auto& w : weights()) out.push_back(w->numpy());
+  return out;
+}
+
+void Layer::set_weights(const std::vector<Tensor>& values) {
+  auto ws = weights();
+  if (values.size() != ws.size())
+    throw ValueError("Layer '" + name_ + "' expects " + std::to_string(ws.size()) + " weights, but set_weights got " +
+                     std::to_string(values.size()));
+  for (std::size_t i = 0; i < ws.size(); ++i) {
+    if (values[i].shape() != ws[i]->shape())
+      throw ValueError("Layer '" + name_ + "' weight " + std::to_string(i) + " ('" + ws[i]->name() + "') has shape " +
+                       shape_str(ws[i]->shape()) + ", but set_weights got " + shape_str(values[i].shape()));
+  }
+  for (std::size_t i = 0; i < ws.size(); ++i) ws[i]->assign(values[i]);
+}
+
+std::int64_t Layer::count_params() const {
+  std::int64_t n = 0;
+  for (const auto& w : weights()) n += shape_size(w->shape());
+  return n;
+}
+
+void Layer::set_trainable(bool trainable) {
+  trainable_ = trainable;
+  for (std::size_t i = 0; i < own_weights_.size(); ++i) own_weights_[i]->set_trainable(trainable && own_weight_trainable_[i]);
+  for (const auto& l : sublayers()) l->set_trainable(trainable);
+}
+
+Shape Layer::output_shape() const {
+  if (!built_input_shape_) throw ValueError("Layer '" + name_ + "' has no defined output shape: it is not built yet");
+  return compute_output_shape(*built_input_shape_);
+}
+
+}  // namespace keras

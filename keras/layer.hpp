@@ -1,0 +1,118 @@
+#pragma once
+// Layer base (keras.layers.Layer): weights created in build() through add_weight(), the forward
+// pass in call(), and get_config()/from_config() through the layer registry keyed by class_name.
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "keras/initializers/initializer.hpp"
+#include "keras/registry.hpp"
+#include "keras/tensor.hpp"
+#include "keras/variable.hpp"
+
+namespace keras {
+
+class Layer : public std::enable_shared_from_this<Layer> {
+ public:
+  /// `name` empty → a unique name from `default_prefix` ("dense", "dense_1", ...).
+  Layer(const std::string& name, const std::string& default_prefix, bool trainable = true);
+  virtual ~Layer() = default;
+
+  /// Builds on first use (checking the input against the built shape), then runs call().
+  Tensor operator()(const Tensor& inputs, bool training = false);
+
+  /// Creates the weights for inputs of `input_shape` (batch dimension included, unknown as -1).
+  virtual void build(const Shape& input_shape);
+  virtual Tensor call(const Tensor& inputs, bool training) = 0;
+  /// The output shape for an input shape (batch dimension -1 when unknown).
+  virtual Shape compute_output_shape(const Shape& input_shape) const { return input_shape; }
+
+  /// Keras's class_name ("Dense"): the serialization key.
+  virtual std::string class_name() const = 0;
+  /// {"name", "trainable", "dtype"} plus each subclass's own fields (and batch_input_shape when set).
+  virtual json get_config() const;
+  /// Builds a layer from {"class_name", "config"} through the registry.
+  static std::shared_ptr<Layer> deserialize(const json& config);
+
+  std::shared_ptr<Variable> add_weight(const std::string& name, const Shape& shape,
+                                       const initializers::InitializerRef& initializer = "glorot_uniform",
+                                       bool trainable = true);
+
+  /// Own weights then those of sub-layers, in creation order.
+  std::vector<std::shared_ptr<Variable>> weights() const;
+  std::vector<std::shared_ptr<Variable>> trainable_weights() const;
+  std::vector<std::shared_ptr<Variable>> non_trainable_weights() const;
+  std::vector<Tensor> get_weights() const;
+  void set_weights(const std::vector<Tensor>& values);
+  std::int64_t count_params() const;
+
+  /// Layers this one owns (a model's layers); their weights count as this layer's.
+  virtual std::vector<std::shared_ptr<Layer>> sublayers() const { return {}; }
+
+  const std::string& name() const { return name_; }
+  bool trainable() const { return trainable_; }
+  /// Freezing a layer freezes its weights and those of its sub-layers.
+  virtual void set_trainable(bool trainable);
+  bool built() const { return built_; }
+  /// The input shape given by Input(...) or an input_shape option, batch dimension included.
+  const std::optional<Shape>& batch_input_shape() const { return batch_input_shape_; }
+  void set_batch_input_shape(const Shape& shape) { batch_input_shape_ = shape; }
+  /// The `input_shape` option (batch dimension excluded); empty means not given.
+  void set_input_shape(const Shape& shape) {
+    if (shape.empty()) return;
+    Shape s{-1};
+    s.insert(s.end(), shape.begin(), shape.end());
+    batch_input_shape_ = s;
+  }
+  /// The input shape the layer was built for (batch dimension -1).
+  const std::optional<Shape>& built_input_shape() const { return built_input_shape_; }
+  /// The output shape for the built input shape.
+  Shape output_shape() const;
+
+  /// build() once for `input_shape` (called by operator() and by models).
+  void ensure_built(const Shape& input_shape);
+
+ protected:
+  /// Reads the base fields (name, trainable, batch_input_shape) back from a config.
+  void read_base_config(const json& config);
+
+ private:
+  std::string name_;
+  bool trainable_;
+  bool built_ = false;
+  std::optional<Shape> batch_input_shape_;
+  std::optional<Shape> built_input_shape_;
+  std::vector<std::shared_ptr<Variable>> own_weights_;
+  std::vector<bool> own_weight_trainable_;  // as created; a frozen layer overrides it
+};
+
+using LayerPtr = std::shared_ptr<Layer>;
+
+/// What a model takes as a layer: a layer object (moved in) or a shared pointer to one.
+class LayerRef {
+ public:
+  template <class L>
+    requires std::derived_from<L, Layer>
+  LayerRef(std::shared_ptr<L> p) : p_(std::move(p)) {}
+  template <class L>
+    requires std::derived_from<std::decay_t<L>, Layer>
+  LayerRef(L&& layer) : p_(std::make_shared<std::decay_t<L>>(std::forward<L>(layer))) {}
+  const LayerPtr& ptr() const { return p_; }
+
+ private:
+  LayerPtr p_;
+};
+
+namespace backend {
+/// A unique layer name for `prefix`: "dense", then "dense_1", "dense_2", ... (Keras's naming);
+/// not zero-based: "input_1", "input_2", ...
+std::string unique_name(const std::string& prefix, bool zero_based = true);
+/// Resets the name counters (keras.backend.clear_session).
+void clear_session();
+}  // namespace backend
+
+/// "Conv2D" → "conv2d", "BatchNormalization" → "batch_normalization".
+std::string to_snake_case(const std::string& class_name);
+
+}  // namespace keras

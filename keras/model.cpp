@@ -1,0 +1,181 @@
+#include "keras/model.hpp"
+
+#include <iostream>
+
+#include <fmt/format.h>
+
+#include "keras/autodiff/gradient_tape.hpp"
+#include "keras/training/compiled_metrics.hpp"
+
+namespace keras {
+
+Model::Model(const std::string& name) : Layer(name, "model") {}
+Model::Model(const std::string& name, const std::string& default_prefix) : Layer(name, default_prefix) {}
+
+Tensor Model::call(const Tensor&, bool) {
+  throw ValueError("Model '" + name() + "' has no call(): a subclassed model must override "
+                   "Tensor call(const Tensor& inputs, bool training)");
+}
+
+void Model::build(const Shape& input_shape) {
+  // A subclassed model builds its layers by running one sample through call().
+  Shape sample = input_shape;
+  for (auto& d : sample) {
+    if (d < 0) d = 1;
+  }
+  if (sample.empty()) throw ValueError("Model '" + name() + "' cannot be built for a scalar input shape");
+  autodiff::NoGradScope no_grad;
+  call(Tensor::zeros(sample), false);
+}
+
+void Model::compile(CompileOptions options) {
+  if (!options.loss)
+    throw ValueError("Model '" + name() + "': compile() needs a loss, e.g. "
+                     "{.loss = \"sparse_categorical_crossentropy\"} or a losses:: object");
+  if (!options.optimizer) throw ValueError("Model '" + name() + "': compile() needs an optimizer");
+  state_ = std::make_shared<TrainingState>(TrainingState{.optimizer = options.optimizer.ptr(),
+                                                         .loss = options.loss.ptr(),
+                                                         .metrics = CompiledMetrics(options.metrics)});
+  compiled_ = true;
+}
+
+void Model::check_compiled(const char* what) const {
+  if (!compiled_)
+    throw ValueError(std::string("You must call compile() before using the model in ") + what + " (model '" +
+                     name() + "')");
+}
+
+optimizers::Optimizer& Model::optimizer() const {
+  check_compiled("optimizer()");
+  return *state_->optimizer;
+}
+
+losses::Loss& Model::loss() const {
+  check_compiled("loss()");
+  return *state_->loss;
+}
+
+std::vector<std::string> Model::metrics_names() const {
+  std::vector<std::string> names{"loss"};
+  if (state_)
+    for (auto& n : state_->metrics.names()) names.push_back(n);
+  return names;
+}
+
+Logs Model::current_logs() const {
+  Logs logs;
+  logs["loss"] = state_->loss_tracker.result();
+  state_->metrics.write(logs);
+  return logs;
+}
+
+void Model::reset_metrics() {
+  if (!state_) return;
+  state_->loss_tracker.reset_state();
+  state_->metrics.reset_state();
+}
+
+void Model::update_metrics(const Tensor& y, const Tensor& y_pred, const Tensor& sample_weight, const Tensor& loss,
+                           std::int64_t batch_size) {
+  autodiff::NoGradScope no_grad;
+  state_->loss_tracker.update(loss, Tensor::full({1}, double(batch_size)));
+  state_->metrics.update_state(y, y_pred, sample_weight, state_->loss->class_name());
+}
+
+namespace {
+void check_pair(const Model& m, const Tensor& x, const Tensor& y, const Tensor& sample_weight) {
+  if (!x.defined() || !y.defined()) throw ValueError("Model '" + m.name() + "': x and y must both be given");
+  if (x.ndim() == 0 || y.ndim() == 0 || x.dim(0) != y.dim(0))
+    throw ValueError("Data cardinality is ambiguous: x has shape " + shape_str(x.shape()) + " and y has shape " +
+                     shape_str(y.shape()) + "; make sure all arrays contain the same number of samples");
+  if (sample_weight.defined() && (sample_weight.ndim() == 0 || sample_weight.dim(0) != x.dim(0)))
+    throw ValueError("sample_weight of shape " + shape_str(sample_weight.shape()) + " does not match x of shape " +
+                     shape_str(x.shape()) + "; give one weight per sample");
+}
+}  // namespace
+
+Logs Model::train_on_batch(const Tensor& x, const Tensor& y, const Tensor& sample_weight) {
+  check_compiled("train_on_batch");
+  check_pair(*this, x, y, sample_weight);
+  GradientTape tape;
+  Tensor y_pred = (*this)(x, true);
+  Tensor loss = (*state_->loss)(y, y_pred, sample_weight);
+  auto vars = trainable_weights();
+  auto grads = tape.gradient(loss, vars);
+  state_->optimizer->apply_gradients(grads, vars);
+  update_metrics(y, y_pred, sample_weight, loss, x.dim(0));
+  return current_logs();
+}
+
+Logs Model::test_on_batch(const Tensor& x, const Tensor& y, const Tensor& sample_weight) {
+  check_compiled("test_on_batch");
+  check_pair(*this, x, y, sample_weight);
+  autodiff::NoGradScope no_grad;
+  Tensor y_pred = (*this)(x, false);
+  Tensor loss = (*state_->loss)(y, y_pred, sample_weight);
+  update_metrics(y, y_pred, sample_weight, loss, x.dim(0));
+  return current_logs();
+}
+
+Tensor Model::predict_on_batch(const Tensor& x) {
+  autodiff::NoGradScope no_grad;
+  return (*this)(x, false);
+}
+
+LayerPtr Model::get_layer(const std::string& name) const {
+  std::string names;
+  for (const auto& l : layers()) {
+    if (l->name() == name) return l;
+    names += (names.empty() ? "" : ", ") + l->name();
+  }
+  throw ValueError("No such layer: '" + name + "' in model '" + this->name() + "'. Existing layers are: " + names);
+}
+
+namespace {
+std::string fmt_count(std::int64_t n) {
+  std::string s = std::to_string(n), out;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (i && (s.size() - i) % 3 == 0) out += ',';
+    out += s[i];
+  }
+  return out;
+}
+
+std::string row(const std::vector<std::string>& fields) {
+  const std::size_t positions[] = {29, 55, 65};  // Keras 2: line_length 65 at .45 / .85 / 1.0
+  std::string line;
+  for (std::size_t i = 0; i < fields.size(); ++i) {
+    if (i > 0 && !line.empty()) line.back() = ' ';
+    line += (i == 0 ? " " : "") + fields[i];
+    if (line.size() > positions[i]) line.resize(positions[i]);
+    line += std::string(positions[i] - line.size(), ' ');
+  }
+  return line;
+}
+}  // namespace
+
+void Model::summary(std::ostream& out) const {
+  out << "Model: \"" << name() << "\"\n";
+  out << std::string(65, '_') << '\n';
+  out << row({"Layer (type)", "Output Shape", "Param #"}) << '\n';
+  out << std::string(65, '=') << '\n';
+  const auto ls = layers();
+  for (std::size_t i = 0; i < ls.size(); ++i) {
+    const auto& l = ls[i];
+    const std::string shape = l->built_input_shape() ? shape_str(l->output_shape()) : "multiple";
+    out << row({l->name() + " (" + l->class_name() + ")", shape, std::to_string(l->count_params())}) << '\n';
+    if (i + 1 < ls.size()) out << std::string(65, ' ') << '\n';
+  }
+  out << std::string(65, '=') << '\n';
+  std::int64_t trainable = 0, frozen = 0;
+  for (const auto& w : trainable_weights()) trainable += shape_size(w->shape());
+  for (const auto& w : non_trainable_weights()) frozen += shape_size(w->shape());
+  out << "Total params: " << fmt_count(trainable + frozen) << '\n';
+  out << "Trainable params: " << fmt_count(trainable) << '\n';
+  out << "Non-trainable params: " << fmt_count(frozen) << '\n';
+  out << std::string(65, '_') << '\n';
+}
+
+void Model::summary() const { summary(std::cout); }
+
+}  // namespace keras

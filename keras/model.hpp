@@ -1,0 +1,132 @@
+#pragma once
+// Model: a Layer that trains. compile() picks optimizer, loss and metrics; fit/evaluate/predict run
+// the loops with callbacks. Subclass it and override call() for a subclassed model; Sequential
+// derives from it.
+#include <iosfwd>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "callbacks/callback.hpp"
+#include "callbacks/history.hpp"
+#include "keras/layer.hpp"
+#include "keras/training/logs.hpp"
+#include "losses/loss.hpp"
+#include "metrics/metric.hpp"
+#include "optimizers/optimizer.hpp"
+
+namespace keras {
+
+struct CompileOptions {
+  optimizers::OptimizerRef optimizer = "rmsprop";
+  losses::LossRef loss;
+  std::vector<metrics::MetricRef> metrics;
+};
+
+/// Data for validation or evaluation given as arrays.
+struct ValidationData {
+  Tensor x;
+  Tensor y;
+  Tensor sample_weight;
+};
+
+struct FitOptions {
+  std::int64_t batch_size = 32;
+  int epochs = 1;
+  int verbose = 1;  // 0 silent, 1 progress bar, 2 one line per epoch
+  std::vector<callbacks::CallbackRef> callbacks;
+  double validation_split = 0.0;  // the last fraction of x/y, taken before shuffling
+  std::optional<ValidationData> validation_data;
+  bool shuffle = true;
+  Tensor sample_weight;
+  int initial_epoch = 0;
+  std::optional<std::int64_t> validation_batch_size;
+};
+
+struct EvaluateOptions {
+  std::int64_t batch_size = 32;
+  int verbose = 1;
+  Tensor sample_weight;
+  std::vector<callbacks::CallbackRef> callbacks;
+};
+
+struct PredictOptions {
+  std::int64_t batch_size = 32;
+  int verbose = 0;
+  std::vector<callbacks::CallbackRef> callbacks;
+};
+
+class Model : public Layer {
+ public:
+  explicit Model(const std::string& name = "");
+  Model(const std::string& name, const std::string& default_prefix);
+
+  /// The forward pass; a subclassed model overrides it.
+  Tensor call(const Tensor& inputs, bool training) override;
+  /// Builds the model for inputs of this shape (batch dimension included, -1 when unknown).
+  void build(const Shape& input_shape) override;
+  std::string class_name() const override { return "Model"; }
+
+  void compile(CompileOptions options);
+  /// Trains on arrays (x and y share their first dimension). Returns the History of epoch logs.
+  callbacks::History fit(const Tensor& x, const Tensor& y, FitOptions options = {});
+  /// Loss and metrics on arrays, by name ("loss", "accuracy", ...).
+  Logs evaluate(const Tensor& x, const Tensor& y, EvaluateOptions options = {});
+  /// Outputs for x, computed in batches.
+  Tensor predict(const Tensor& x, PredictOptions options = {});
+
+  /// One gradient step on one batch; returns the loss and metrics (metrics accumulate until reset_metrics()).
+  Logs train_on_batch(const Tensor& x, const Tensor& y, const Tensor& sample_weight = Tensor());
+  Logs test_on_batch(const Tensor& x, const Tensor& y, const Tensor& sample_weight = Tensor());
+  Tensor predict_on_batch(const Tensor& x);
+  void reset_metrics();
+
+  /// Prints Keras 2's summary table.
+  void summary(std::ostream& out) const;
+  void summary() const;
+
+  /// The model's layers, in order.
+  virtual std::vector<LayerPtr> layers() const { return tracked_; }
+  std::vector<LayerPtr> sublayers() const override { return layers(); }
+  LayerPtr get_layer(const std::string& name) const;
+
+  /// Registers a member layer of a subclassed model so its weights are trained and saved.
+  template <class L>
+  std::shared_ptr<L> track(std::shared_ptr<L> layer) {
+    tracked_.push_back(layer);
+    return layer;
+  }
+  template <class L>
+    requires std::derived_from<std::decay_t<L>, Layer>
+  std::shared_ptr<std::decay_t<L>> track(L&& layer) {
+    return track(std::make_shared<std::decay_t<L>>(std::forward<L>(layer)));
+  }
+
+  bool compiled() const { return compiled_; }
+  optimizers::Optimizer& optimizer() const;
+  losses::Loss& loss() const;
+  /// Names of the values train_on_batch/evaluate return: "loss" then each metric.
+  std::vector<std::string> metrics_names() const;
+
+  /// Set by a callback to end fit() after the current batch or epoch.
+  bool stop_training = false;
+
+ protected:
+  /// Builds a Logs from the loss tracker and the compiled metrics.
+  Logs current_logs() const;
+
+ private:
+  struct TrainingState;
+  std::shared_ptr<TrainingState> state_;
+  std::vector<LayerPtr> tracked_;
+  bool compiled_ = false;
+
+  void check_compiled(const char* what) const;
+  void update_metrics(const Tensor& y, const Tensor& y_pred, const Tensor& sample_weight, const Tensor& loss,
+                      std::int64_t batch_size);
+  Logs run_test_loop(const ValidationData& data, std::int64_t batch_size, callbacks::CallbackList& callbacks);
+  void build_from_data(const Tensor& x);
+};
+
+}  // namespace keras

@@ -1,0 +1,37 @@
+#include "keras/training/array_batcher.hpp"
+
+#include <algorithm>
+#include <numeric>
+
+#include "keras/ops/shape.hpp"
+#include "keras/utils/random.hpp"
+
+namespace keras {
+
+ArrayBatcher::ArrayBatcher(Tensor x, Tensor y, Tensor sample_weight, std::int64_t batch_size, bool shuffle)
+    : x_(std::move(x)), y_(std::move(y)), sample_weight_(std::move(sample_weight)), batch_size_(batch_size), shuffle_(shuffle) {
+  if (batch_size_ <= 0) throw ValueError("batch_size must be a positive integer, got " + std::to_string(batch_size_));
+  if (!x_.defined() || x_.ndim() == 0) throw ValueError("Input data must have a batch dimension, got " + x_.str());
+  steps_ = (x_.dim(0) + batch_size_ - 1) / batch_size_;
+}
+
+void ArrayBatcher::start_epoch() {
+  if (!shuffle_) return;
+  order_.resize(static_cast<std::size_t>(x_.dim(0)));
+  std::iota(order_.begin(), order_.end(), 0);
+  std::shuffle(order_.begin(), order_.end(), utils::random_generator());
+}
+
+Batch ArrayBatcher::batch(std::int64_t step) const {
+  const auto begin = step * batch_size_;
+  const auto end = std::min(begin + batch_size_, x_.dim(0));
+  if (!shuffle_ || order_.empty()) {
+    auto view = [&](const Tensor& t) { return t.defined() ? t.slice(begin, end) : Tensor(); };
+    return {view(x_), view(y_), view(sample_weight_)};
+  }
+  std::vector<std::int64_t> idx(order_.begin() + begin, order_.begin() + end);
+  auto gather = [&](const Tensor& t) { return t.defined() ? ops::take_rows(t, idx) : Tensor(); };
+  return {gather(x_), gather(y_), gather(sample_weight_)};
+}
+
+}  // namespace keras

@@ -1,0 +1,31 @@
+#pragma once
+// Splits in-memory arrays into batches, reshuffling the sample order each epoch when asked.
+#include <vector>
+
+#include "keras/tensor.hpp"
+
+namespace keras {
+
+struct Batch {
+  Tensor x, y, sample_weight;
+};
+
+class ArrayBatcher {
+ public:
+  /// y and sample_weight may be undefined (predict). batch_size must be positive.
+  ArrayBatcher(Tensor x, Tensor y, Tensor sample_weight, std::int64_t batch_size, bool shuffle);
+  std::int64_t steps() const { return steps_; }
+  std::int64_t samples() const { return x_.dim(0); }
+  /// Draws a new sample order (when shuffling) for the next pass.
+  void start_epoch();
+  /// Batch `step` of the current pass: a view when not shuffling, a gathered copy otherwise.
+  Batch batch(std::int64_t step) const;
+
+ private:
+  Tensor x_, y_, sample_weight_;
+  std::int64_t batch_size_, steps_;
+  bool shuffle_;
+  std::vector<std::int64_t> order_;
+};
+
+}  // namespace keras

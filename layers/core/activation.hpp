@@ -1,0 +1,25 @@
+#pragma once
+// Activation: applies a named activation function.
+#include "keras/activations.hpp"
+#include "keras/layer.hpp"
+
+namespace keras::layers {
+
+struct ActivationOptions {
+  Shape input_shape;
+  std::string name;
+};
+
+class Activation : public Layer {
+ public:
+  explicit Activation(const std::string& activation, ActivationOptions options = {});
+  Tensor call(const Tensor& inputs, bool training) override { return activation_(inputs); }
+  std::string class_name() const override { return "Activation"; }
+  json get_config() const override;
+  static std::shared_ptr<Layer> from_config(const json& config);
+
+ private:
+  activations::Activation activation_;
+};
+
+}  // namespace keras::layers

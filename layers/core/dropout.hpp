@@ -1,0 +1,31 @@
+#pragma once
+// Dropout: in training, zeroes a fraction `rate` of the inputs and scales the rest by 1 / (1 - rate).
+#include <optional>
+#include <random>
+
+#include "keras/layer.hpp"
+
+namespace keras::layers {
+
+struct DropoutOptions {
+  std::optional<std::uint64_t> seed;
+  Shape input_shape;
+  std::string name;
+};
+
+class Dropout : public Layer {
+ public:
+  explicit Dropout(double rate, DropoutOptions options = {});
+  Tensor call(const Tensor& inputs, bool training) override;
+  std::string class_name() const override { return "Dropout"; }
+  json get_config() const override;
+  static std::shared_ptr<Layer> from_config(const json& config);
+  double rate() const { return rate_; }
+
+ private:
+  double rate_;
+  std::optional<std::uint64_t> seed_;
+  std::mt19937_64 seeded_generator_;  // used when a seed is given
+};
+
+}  // namespace keras::layers

@@ -1,0 +1,38 @@
+#include "layers/core/flatten.hpp"
+
+#include "keras/ops/shape.hpp"
+
+namespace keras::layers {
+
+Flatten::Flatten(FlattenOptions options) : Layer(options.name, "flatten") { set_input_shape(options.input_shape); }
+
+Tensor Flatten::call(const Tensor& inputs, bool) {
+  if (inputs.ndim() < 1) throw ValueError("Flatten \"" + name() + "\" needs an input with a batch axis, got a scalar");
+  const auto batch = inputs.dim(0);
+  return ops::reshape(inputs, {batch, batch == 0 ? 0 : inputs.size() / batch});
+}
+
+Shape Flatten::compute_output_shape(const Shape& s) const {
+  if (s.empty()) throw ValueError("Flatten \"" + name() + "\" needs an input with a batch axis");
+  std::int64_t n = 1;
+  for (std::size_t i = 1; i < s.size(); ++i) n = (n < 0 || s[i] < 0) ? -1 : n * s[i];
+  return {s[0], n};
+}
+
+json Flatten::get_config() const {
+  json c = Layer::get_config();
+  c["data_format"] = "channels_last";
+  return c;
+}
+
+std::shared_ptr<Layer> Flatten::from_config(const json& c) {
+  auto layer = std::make_shared<Flatten>(FlattenOptions{.name = c.value("name", "")});
+  layer->read_base_config(c);
+  return layer;
+}
+
+namespace {
+const bool registered = register_class<Layer, Flatten>("Flatten");
+}
+
+}  // namespace keras::layers

@@ -1,0 +1,22 @@
+#pragma once
+// Flatten: (batch, d1, d2, ...) → (batch, d1 * d2 * ...).
+#include "keras/layer.hpp"
+
+namespace keras::layers {
+
+struct FlattenOptions {
+  Shape input_shape;
+  std::string name;
+};
+
+class Flatten : public Layer {
+ public:
+  explicit Flatten(FlattenOptions options = {});
+  Tensor call(const Tensor& inputs, bool training) override;
+  Shape compute_output_shape(const Shape& input_shape) const override;
+  std::string class_name() const override { return "Flatten"; }
+  json get_config() const override;
+  static std::shared_ptr<Layer> from_config(const json& config);
+};
+
+}  // namespace keras::layers

@@ -1,0 +1,41 @@
+#include "layers/core/input_layer.hpp"
+
+namespace keras::layers {
+
+InputLayer::InputLayer(const Shape& shape, InputLayerOptions options)
+    : Layer(options.name.empty() ? backend::unique_name("input", false) : options.name, "input", true) {
+  for (auto d : shape)
+    if (d == 0 || d < -1)
+      throw ValueError("Input shape " + shape_str(shape) + " is invalid: dimensions must be positive (or -1 for unknown)");
+  Shape batch{options.batch_size};
+  batch.insert(batch.end(), shape.begin(), shape.end());
+  set_batch_input_shape(batch);
+}
+
+json InputLayer::get_config() const {
+  json c{{"name", name()}, {"dtype", "float32"}, {"sparse", false}, {"ragged", false}};
+  json s = json::array();
+  for (auto d : *batch_input_shape()) s.push_back(d < 0 ? json(nullptr) : json(d));
+  c["batch_input_shape"] = s;
+  return c;
+}
+
+std::shared_ptr<Layer> InputLayer::from_config(const json& c) {
+  const char* key = c.contains("batch_input_shape") ? "batch_input_shape" : "batch_shape";
+  if (!c.contains(key) || !c[key].is_array() || c[key].empty())
+    throw ValueError("InputLayer config needs batch_input_shape (or batch_shape): " + c.dump());
+  Shape shape;
+  for (std::size_t i = 1; i < c[key].size(); ++i) shape.push_back(c[key][i].is_null() ? -1 : c[key][i].get<std::int64_t>());
+  const auto batch = c[key][0].is_null() ? -1 : c[key][0].get<std::int64_t>();
+  return std::make_shared<InputLayer>(shape, InputLayerOptions{.name = c.value("name", ""), .batch_size = batch});
+}
+
+std::shared_ptr<InputLayer> Input(const Shape& shape, InputLayerOptions options) {
+  return std::make_shared<InputLayer>(shape, options);
+}
+
+namespace {
+const bool registered = register_class<Layer, InputLayer>("InputLayer");
+}
+
+}  // namespace keras::layers

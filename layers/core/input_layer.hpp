@@ -1,0 +1,25 @@
+#pragma once
+// InputLayer and Input(): declare a model's input shape (batch dimension excluded).
+#include "keras/layer.hpp"
+
+namespace keras::layers {
+
+struct InputLayerOptions {
+  std::string name;
+  std::int64_t batch_size = -1;  // -1: unknown
+  std::string dtype = "float32";
+};
+
+class InputLayer : public Layer {
+ public:
+  explicit InputLayer(const Shape& shape, InputLayerOptions options = {});
+  Tensor call(const Tensor& inputs, bool training) override { return inputs; }
+  std::string class_name() const override { return "InputLayer"; }
+  json get_config() const override;
+  static std::shared_ptr<Layer> from_config(const json& config);
+};
+
+/// Input(shape): in a Sequential model, the first entry fixes the input shape (and builds the model).
+std::shared_ptr<InputLayer> Input(const Shape& shape, InputLayerOptions options = {});
+
+}  // namespace keras::layers

@@ -1,0 +1,8 @@
+#pragma once
+// All layers.
+#include "layers/core/activation.hpp"
+#include "layers/core/dense.hpp"
+#include "layers/core/dropout.hpp"
+#include "layers/core/flatten.hpp"
+#include "layers/core/input_layer.hpp"
+#include "layers/core/reshape.hpp"
