@@ -1,0 +1,40 @@
+#pragma once
+// keras.losses.SparseCategoricalCrossentropy: cross-entropy between integer class ids and
+// probabilities or logits.
+#include <memory>
+#include <string>
+
+#include "losses/loss.hpp"
+
+namespace keras::losses {
+
+/// Per-sample -log(y_pred[y_true]) (keras.losses.sparse_categorical_crossentropy). y_true holds one
+/// class id per row of y_pred (int32, int64, uint8 or integral floats), shaped like y_pred without its
+/// last axis, or with a last axis of 1. Probabilities are clipped to [1e-7, 1 - 1e-7] (and so
+/// renormalized) as in Keras 2; logits go through a stable log-softmax, exact for logits of +-100.
+Tensor sparse_categorical_crossentropy(const Tensor& y_true, const Tensor& y_pred, bool from_logits = false);
+
+struct SparseCategoricalCrossentropyOptions {
+  bool from_logits = false;
+  Reduction reduction = Reduction::sum_over_batch_size;
+  std::string name = "sparse_categorical_crossentropy";
+};
+
+class SparseCategoricalCrossentropy : public Loss {
+ public:
+  explicit SparseCategoricalCrossentropy(SparseCategoricalCrossentropyOptions options = {})
+      : Loss(options.name, options.reduction), options_(std::move(options)) {}
+  Tensor call(const Tensor& y_true, const Tensor& y_pred) const override {
+    return sparse_categorical_crossentropy(y_true, y_pred, options_.from_logits);
+  }
+  std::string class_name() const override { return "SparseCategoricalCrossentropy"; }
+  /// {"reduction", "name", "from_logits", "ignore_class"}; ignore_class is always null (not supported).
+  json get_config() const override;
+  static std::shared_ptr<Loss> from_config(const json& config);
+  const SparseCategoricalCrossentropyOptions& options() const { return options_; }
+
+ private:
+  SparseCategoricalCrossentropyOptions options_;
+};
+
+}  // namespace keras::losses
