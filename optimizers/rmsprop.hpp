@@ -1,0 +1,45 @@
+#pragma once
+// RMSprop (keras.optimizers.RMSprop, the tf.keras 2.11+ formulation).
+#include <optional>
+#include <string>
+
+#include "optimizers/optimizer.hpp"
+
+namespace keras::optimizers {
+
+struct RMSpropOptions {
+  double learning_rate = 0.001;
+  double rho = 0.9;
+  double momentum = 0.0;
+  double epsilon = 1e-7;
+  bool centered = false;
+  std::optional<double> clipnorm = std::nullopt;
+  std::optional<double> clipvalue = std::nullopt;
+  std::optional<double> global_clipnorm = std::nullopt;
+  std::string name = "RMSprop";
+};
+
+/// velocity = rho * velocity + (1 - rho) g^2; increment = lr * g / sqrt(velocity + epsilon)
+/// (centered: lr * g / sqrt(velocity - avg_g^2 + epsilon) with avg_g the running mean of g);
+/// with momentum: mom = momentum * mom + increment, var -= mom; else var -= increment.
+class RMSprop : public Optimizer {
+ public:
+  explicit RMSprop(RMSpropOptions options = {});
+
+  double rho() const { return options_.rho; }
+  double momentum() const { return options_.momentum; }
+  double epsilon() const { return options_.epsilon; }
+  bool centered() const { return options_.centered; }
+
+  std::string class_name() const override { return "RMSprop"; }
+  json get_config() const override;
+  static std::shared_ptr<Optimizer> from_config(const json& config);
+
+ protected:
+  void update_step(const Tensor& grad, Variable& var, double lr, std::int64_t step) override;
+
+ private:
+  RMSpropOptions options_;
+};
+
+}  // namespace keras::optimizers
