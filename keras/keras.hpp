@@ -8,7 +8,7 @@
 #include "keras/activations.hpp"
 #include "keras/autodiff/gradient_tape.hpp"
 #include "keras/errors.hpp"
-#include "keras/initializers/initializer.hpp"
+#include "keras/initializers/initializers.hpp"
 #include "keras/layer.hpp"
 #include "keras/model.hpp"
 #include "keras/ops/math.hpp"

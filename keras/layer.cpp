@@ -67,7 +67,7 @@ Tensor Layer::operator()(const Tensor& inputs, bool training) {
   if (!inputs.defined()) throw ValueError("Layer '" + name_ + "' was called on an undefined tensor");
   if (!built_) {
     ensure_built(inputs.shape());
-  } else if (built_input_shape_) {
+  } else if (strict_input_shape_ && built_input_shape_) {
     const Shape& want = *built_input_shape_;
     const Shape& got = inputs.shape();
     bool ok = want.size() == got.size();

@@ -76,6 +76,9 @@ class Layer : public std::enable_shared_from_this<Layer> {
  protected:
   /// Reads the base fields (name, trainable, batch_input_shape) back from a config.
   void read_base_config(const json& config);
+  /// When set, calls after build must match the built input shape in rank and known dimensions
+  /// (models set it; single layers check what they need in call()).
+  bool strict_input_shape_ = false;
 
  private:
   std::string name_;

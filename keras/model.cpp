@@ -9,8 +9,10 @@
 
 namespace keras {
 
-Model::Model(const std::string& name) : Layer(name, "model") {}
-Model::Model(const std::string& name, const std::string& default_prefix) : Layer(name, default_prefix) {}
+Model::Model(const std::string& name) : Model(name, "model") {}
+Model::Model(const std::string& name, const std::string& default_prefix) : Layer(name, default_prefix) {
+  strict_input_shape_ = true;
+}
 
 Tensor Model::call(const Tensor&, bool) {
   throw ValueError("Model '" + name() + "' has no call(): a subclassed model must override "

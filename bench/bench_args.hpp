@@ -1,0 +1,27 @@
+#pragma once
+// Command-line flags shared by the benchmark programs: --model, --batch-size, --epochs, --threads.
+#include <cstdlib>
+#include <stdexcept>
+#include <string>
+
+struct BenchArgs {
+  std::string model = "mlp";
+  long batch_size = 128;
+  int epochs = 1;
+  int threads = 2;
+};
+
+inline BenchArgs parse_bench_args(int argc, char** argv) {
+  BenchArgs a;
+  for (int i = 1; i < argc; ++i) {
+    const std::string flag = argv[i];
+    if (i + 1 >= argc) throw std::invalid_argument("flag " + flag + " needs a value");
+    const std::string value = argv[++i];
+    if (flag == "--model") a.model = value;
+    else if (flag == "--batch-size") a.batch_size = std::stol(value);
+    else if (flag == "--epochs") a.epochs = std::stoi(value);
+    else if (flag == "--threads") a.threads = std::stoi(value);
+    else throw std::invalid_argument("unknown flag " + flag + " (use --model, --batch-size, --epochs, --threads)");
+  }
+  return a;
+}

@@ -1,0 +1,38 @@
+// Training throughput of kerascpp on Fashion-MNIST: prints "samples_per_sec: N".
+//   build/bin/train_throughput --model mlp --batch-size 128 --epochs 1 --threads 2
+#include <chrono>
+#include <cstdio>
+
+#include <keras/keras.hpp>
+
+#include "bench_args.hpp"
+
+namespace k = keras;
+
+int main(int argc, char** argv) try {
+  const BenchArgs args = parse_bench_args(argc, argv);
+  k::utils::set_num_threads(args.threads);
+  k::utils::set_random_seed(1);
+  auto [train, test] = k::datasets::fashion_mnist::load_data();
+  auto x = train.x / 255.f;
+  if (args.model != "mlp") throw std::invalid_argument("unknown --model " + args.model + " (available: mlp)");
+  k::Sequential model({
+      k::layers::Input({28, 28}),
+      k::layers::Flatten(),
+      k::layers::Dense(512, {.activation = "relu"}),
+      k::layers::Dense(256, {.activation = "relu"}),
+      k::layers::Dense(10),
+  });
+  model.compile({.optimizer = k::optimizers::Adam({.learning_rate = 1e-3}),
+                 .loss = k::losses::SparseCategoricalCrossentropy({.from_logits = true}),
+                 .metrics = {"accuracy"}});
+  const auto start = std::chrono::steady_clock::now();
+  auto history = model.fit(x, train.y, {.batch_size = args.batch_size, .epochs = args.epochs, .verbose = 0});
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::printf("model: %s\nthreads: %d\nbatch_size: %ld\nepochs: %d\nfinal_loss: %.4f\nseconds: %.3f\nsamples_per_sec: %.0f\n",
+              args.model.c_str(), args.threads, args.batch_size, args.epochs, history.history["loss"].back(), seconds,
+              double(x.dim(0)) * args.epochs / seconds);
+} catch (const std::exception& e) {
+  std::fprintf(stderr, "train_throughput: %s\n", e.what());
+  return 1;
+}
