@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages kerascpp needs to build, test and run its examples.
+# Only missing packages are installed; run as root (or with sudo available).
+set -euo pipefail
+
+packages=(
+  g++ cmake ninja-build pkg-config
+  xtensor-dev libxtensor-blas-dev libdnnl-dev libhdf5-dev nlohmann-json3-dev libfmt-dev catch2 zlib1g-dev
+  dataset-fashion-mnist
+)
+packages+=("$@")  # extra packages a caller needs (bench/run.sh adds libtorch-dev)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+
+echo "Installing missing packages: ${missing[*]}"
+sudo_cmd=""
+if [ "$(id -u)" -ne 0 ]; then
+  command -v sudo >/dev/null || { echo "error: run as root to install ${missing[*]}" >&2; exit 1; }
+  sudo_cmd="sudo"
+fi
+export DEBIAN_FRONTEND=noninteractive
+$sudo_cmd apt-get update -qq
+$sudo_cmd apt-get install -y -qq --no-install-recommends "${missing[@]}"
