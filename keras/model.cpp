@@ -157,6 +157,9 @@ std::string row(const std::vector<std::string>& fields) {
 }  // namespace
 
 void Model::summary(std::ostream& out) const {
+  if (!built() && !batch_input_shape())
+    throw ValueError("This model (\"" + name() + "\") has not yet been built. Build the model first by calling "
+                     "build(input_shape), by calling it on a batch of data, or by starting it with layers::Input(shape)");
   out << "Model: \"" << name() << "\"\n";
   out << std::string(65, '_') << '\n';
   out << row({"Layer (type)", "Output Shape", "Param #"}) << '\n';

@@ -24,12 +24,9 @@ void Sequential::add(const LayerRef& ref) {
   layers_.push_back(layer);
   if (layers_.size() == 1 && layer->batch_input_shape()) set_batch_input_shape(*layer->batch_input_shape());
   if (batch_input_shape()) {
-    // The input shape is known: build now so summary() and errors show up at once, as in Keras.
-    Shape shape = *batch_input_shape();
-    for (const auto& l : layers_) {
-      l->ensure_built(shape);
-      shape = l->compute_output_shape(shape);
-    }
+    // The input shape is known: build now so summary() and shape errors show up at once, as in Keras.
+    if (built()) build(*batch_input_shape());
+    else ensure_built(*batch_input_shape());
   }
 }
 

@@ -1,0 +1,219 @@
+#include <sstream>
+
+#include <catch2/catch.hpp>
+
+#include "keras/keras.hpp"
+
+using namespace keras;
+namespace k = keras;
+
+namespace {
+// Two Gaussian blobs per class in 4-D: an easy 3-class problem.
+std::pair<Tensor, Tensor> blobs(std::int64_t n, unsigned seed = 0) {
+  std::mt19937 gen(seed);
+  std::normal_distribution<float> noise(0.f, 0.3f);
+  Tensor x = Tensor::empty({n, 4});
+  Tensor y = Tensor::empty({n}, DType::int32);
+  for (std::int64_t i = 0; i < n; ++i) {
+    const int c = int(i % 3);
+    y.data<std::int32_t>()[i] = c;
+    for (int j = 0; j < 4; ++j) x.data<float>()[i * 4 + j] = (j == c ? 2.f : 0.f) + noise(gen);
+  }
+  return {x, y};
+}
+
+Sequential small_model() {
+  return Sequential({layers::Input({4}), layers::Dense(16, {.activation = "relu"}), layers::Dense(3)});
+}
+
+CompileOptions classifier() {
+  return {.optimizer = optimizers::Adam({.learning_rate = 0.01}),
+          .loss = losses::SparseCategoricalCrossentropy({.from_logits = true}),
+          .metrics = {"accuracy"}};
+}
+}  // namespace
+
+TEST_CASE("Sequential builds from Input, names itself and prints Keras's summary") {
+  backend::clear_session();
+  Sequential model({layers::Input({28, 28}), layers::Flatten(), layers::Dense(512, {.activation = "relu"}),
+                    layers::Dense(10)});
+  CHECK(model.name() == "sequential");
+  CHECK(model.layers().size() == 3);
+  CHECK(model.count_params() == 784 * 512 + 512 + 512 * 10 + 10);
+  std::ostringstream out;
+  model.summary(out);
+  const std::string expected =
+      "Model: \"sequential\"\n"
+      "_________________________________________________________________\n"
+      " Layer (type)                Output Shape              Param #   \n"
+      "=================================================================\n"
+      " flatten (Flatten)           (None, 784)               0         \n"
+      "                                                                 \n"
+      " dense (Dense)               (None, 512)               401920    \n"
+      "                                                                 \n"
+      " dense_1 (Dense)             (None, 10)                5130      \n"
+      "=================================================================\n"
+      "Total params: 407,050\n"
+      "Trainable params: 407,050\n"
+      "Non-trainable params: 0\n"
+      "_________________________________________________________________\n";
+  CHECK(out.str() == expected);
+  CHECK(model.get_layer("dense_1")->class_name() == "Dense");
+  CHECK_THROWS_WITH(model.get_layer("nope"), Catch::Contains("dense_1"));
+}
+
+TEST_CASE("Sequential add, pop and summary before build") {
+  Sequential model;
+  model.add(layers::Dense(4));
+  model.add(std::make_shared<layers::Dense>(2));
+  CHECK(model.layers().size() == 2);
+  std::ostringstream out;
+  CHECK_THROWS_WITH(model.summary(out), Catch::Contains("not yet been built"));
+  model.pop();
+  CHECK(model.layers().size() == 1);
+  model.build({-1, 3});
+  CHECK(model.layers()[0]->output_shape() == Shape{-1, 4});
+  CHECK_THROWS_AS(model.add(layers::Input({3})), ValueError);
+}
+
+TEST_CASE("fit learns, reports Keras's log names, and evaluate/predict agree") {
+  utils::set_random_seed(1);
+  auto [x, y] = blobs(600);
+  Sequential model = small_model();
+  model.compile(classifier());
+  auto history = model.fit(x, y, {.batch_size = 32, .epochs = 8, .verbose = 0, .validation_split = 0.2});
+  REQUIRE(history.history.size() == 4);
+  CHECK(history.history.count("val_accuracy") == 1);
+  CHECK(history.epoch == std::vector<int>{0, 1, 2, 3, 4, 5, 6, 7});
+  CHECK(history.history["loss"].back() < history.history["loss"].front());
+  CHECK(history.history["val_accuracy"].back() > 0.9);
+  Logs results = model.evaluate(x, y, {.verbose = 0});
+  CHECK(results.keys_str() == "loss, accuracy");
+  CHECK(results.at("accuracy") > 0.9);
+  Tensor probs = model.predict(x, {.batch_size = 7});
+  CHECK(probs.shape() == Shape{600, 3});
+  Tensor classes = ops::argmax(probs);
+  int correct = 0;
+  for (int i = 0; i < 600; ++i) correct += classes.data<std::int64_t>()[i] == y.data<std::int32_t>()[i];
+  CHECK(double(correct) / 600 == Approx(results.at("accuracy")).margin(1e-9));
+  CHECK(model.metrics_names() == std::vector<std::string>{"loss", "accuracy"});
+}
+
+TEST_CASE("validation_data, sample weights and train/test/predict_on_batch") {
+  auto [x, y] = blobs(90);
+  Sequential model = small_model();
+  model.compile({.optimizer = optimizers::SGD({.learning_rate = 0.1}), .loss = "sparse_categorical_crossentropy",
+                 .metrics = {"sparse_categorical_accuracy"}});
+  auto h = model.fit(x, y, {.batch_size = 16, .epochs = 2, .verbose = 0, .validation_data = ValidationData{x, y}});
+  CHECK(h.history.count("val_sparse_categorical_accuracy") == 1);
+  Logs a = model.train_on_batch(x.slice(0, 10), y.slice(0, 10));
+  CHECK(a.contains("loss"));
+  model.reset_metrics();
+  Logs b = model.test_on_batch(x.slice(0, 10), y.slice(0, 10), Tensor::ones({10}));
+  Logs c = model.test_on_batch(x.slice(0, 10), y.slice(0, 10));
+  CHECK(b.at("loss") == Approx(c.at("loss")));
+  CHECK(model.predict_on_batch(x.slice(0, 5)).shape() == Shape{5, 3});
+  // A zero weight removes a sample from the loss.
+  model.reset_metrics();
+  Tensor w = Tensor::ones({10});
+  w.data<float>()[0] = 0;
+  Logs weighted = model.test_on_batch(x.slice(0, 10), y.slice(0, 10), w);
+  CHECK(weighted.at("loss") != Approx(c.at("loss")));
+}
+
+TEST_CASE("compile accepts Keras string identifiers and rejects unknown ones with the valid list") {
+  Sequential model = small_model();
+  model.compile({.optimizer = "rmsprop", .loss = "mse", .metrics = {"mae"}});
+  CHECK(model.optimizer().class_name() == "RMSprop");
+  CHECK(model.loss().class_name() == "MeanSquaredError");
+  CHECK_THROWS_WITH(model.compile({.optimizer = "adamm", .loss = "mse"}), Catch::Contains("adam"));
+  CHECK_THROWS_WITH(model.compile({.optimizer = "adam", .loss = "msee"}), Catch::Contains("mean_squared_error"));
+  CHECK_THROWS_AS(model.compile({.optimizer = "adam"}), ValueError);
+  Sequential fresh = small_model();
+  auto [x, y] = blobs(10);
+  CHECK_THROWS_WITH(fresh.fit(x, y, {.verbose = 0}), Catch::Contains("compile"));
+}
+
+TEST_CASE("bad data gives errors that name the shapes") {
+  Sequential model = small_model();
+  model.compile(classifier());
+  CHECK_THROWS_WITH(model.fit(Tensor::zeros({10, 4}), Tensor::zeros({9}, DType::int32), {.verbose = 0}),
+                    Catch::Contains("(10, 4)") && Catch::Contains("(9,)"));
+  CHECK_THROWS_WITH(model.predict(Tensor::zeros({2, 5})), Catch::Contains("sequential") && Catch::Contains("(2, 5)"));
+  CHECK_THROWS_AS(model.fit(Tensor::zeros({10, 4}), Tensor::zeros({10}, DType::int32), {.verbose = 0, .validation_split = 1.5}),
+                  ValueError);
+  CHECK_THROWS_AS(model.fit(Tensor::zeros({10, 4}), Tensor::zeros({10}, DType::int32), {.batch_size = 0, .verbose = 0}),
+                  ValueError);
+  CHECK_THROWS_WITH(model.fit(Tensor::zeros({4, 4}), Tensor::full({4}, 7, DType::int32), {.verbose = 0}),
+                    Catch::Contains("label 7"));
+}
+
+TEST_CASE("training is reproducible with set_random_seed on one thread") {
+  auto run = [] {
+    utils::set_num_threads(1);
+    utils::set_random_seed(42);
+    auto [x, y] = blobs(64);
+    Sequential model = small_model();
+    model.compile(classifier());
+    model.fit(x, y, {.batch_size = 8, .epochs = 2, .verbose = 0});
+    return model.get_weights();
+  };
+  auto a = run(), b = run();
+  utils::set_num_threads(2);
+  REQUIRE(a.size() == b.size());
+  for (std::size_t i = 0; i < a.size(); ++i) CHECK(a[i].to_vector<float>() == b[i].to_vector<float>());
+}
+
+TEST_CASE("a custom training loop uses GradientTape and apply_gradients") {
+  auto [x, y] = blobs(96);
+  Sequential model = small_model();
+  optimizers::Adam opt({.learning_rate = 0.01});
+  losses::SparseCategoricalCrossentropy loss_fn({.from_logits = true});
+  double first = 0, last = 0;
+  for (int step = 0; step < 60; ++step) {
+    GradientTape tape;
+    Tensor loss = loss_fn(y, model(x, true));
+    auto grads = tape.gradient(loss, model.trainable_weights());
+    opt.apply_gradients(grads, model.trainable_weights());
+    (step == 0 ? first : last) = loss.item();
+  }
+  CHECK(last < first * 0.5);
+  CHECK(opt.iterations() == 60);
+}
+
+namespace {
+class TwoLayer : public Model {
+ public:
+  TwoLayer() : Model("two_layer") {
+    hidden_ = track(layers::Dense(8, {.activation = "tanh"}));
+    out_ = track(layers::Dense(3));
+  }
+  Tensor call(const Tensor& x, bool training) override { return (*out_)((*hidden_)(x, training), training); }
+
+ private:
+  std::shared_ptr<layers::Dense> hidden_, out_;
+};
+}  // namespace
+
+TEST_CASE("a subclassed model trains, counts and freezes its tracked layers") {
+  auto [x, y] = blobs(120);
+  TwoLayer model;
+  model.compile(classifier());
+  auto h = model.fit(x, y, {.batch_size = 16, .epochs = 15, .verbose = 0});
+  CHECK(model.trainable_weights().size() == 4);
+  CHECK(model.count_params() == 4 * 8 + 8 + 8 * 3 + 3);
+  CHECK(h.history["accuracy"].back() > 0.8);
+  model.set_trainable(false);
+  CHECK(model.trainable_weights().empty());
+}
+
+TEST_CASE("a custom loss is any callable built from ops") {
+  auto [x, y] = blobs(60);
+  Tensor onehot = ops::one_hot(y, 3);
+  Sequential model({layers::Input({4}), layers::Dense(3, {.activation = "softmax"})});
+  model.compile({.optimizer = "adam",
+                 .loss = [](const Tensor& t, const Tensor& p) { return ops::mean(ops::square(t - p), {-1}); },
+                 .metrics = {"accuracy"}});
+  auto h = model.fit(x, onehot, {.batch_size = 10, .epochs = 3, .verbose = 0});
+  CHECK(h.history["loss"].back() < h.history["loss"].front());
+}
