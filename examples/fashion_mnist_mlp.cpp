@@ -7,6 +7,7 @@
 namespace k = keras;
 
 int main() try {
+  k::utils::set_random_seed(1);  // the same weights, shuffles and result on every run
   auto [train, test] = k::datasets::fashion_mnist::load_data();
   auto x_train = train.x / 255.f, x_test = test.x / 255.f;
 

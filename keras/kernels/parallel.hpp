@@ -12,6 +12,7 @@ constexpr std::int64_t kParallelGrain = 1 << 15;
 template <class Fn>
 inline void parallel_for(std::int64_t n, Fn&& fn) {
   if (n < kParallelGrain || omp_get_max_threads() == 1) {
+#pragma omp simd
     for (std::int64_t i = 0; i < n; ++i) fn(i);
     return;
   }
