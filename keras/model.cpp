@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "keras/autodiff/gradient_tape.hpp"
+#include "keras/training/array_batcher.hpp"
 #include "keras/training/compiled_metrics.hpp"
 
 namespace keras {
@@ -84,21 +85,9 @@ void Model::update_metrics(const Tensor& y, const Tensor& y_pred, const Tensor& 
   state_->metrics.update_state(y, y_pred, sample_weight, state_->loss->class_name());
 }
 
-namespace {
-void check_pair(const Model& m, const Tensor& x, const Tensor& y, const Tensor& sample_weight) {
-  if (!x.defined() || !y.defined()) throw ValueError("Model '" + m.name() + "': x and y must both be given");
-  if (x.ndim() == 0 || y.ndim() == 0 || x.dim(0) != y.dim(0))
-    throw ValueError("Data cardinality is ambiguous: x has shape " + shape_str(x.shape()) + " and y has shape " +
-                     shape_str(y.shape()) + "; make sure all arrays contain the same number of samples");
-  if (sample_weight.defined() && (sample_weight.ndim() == 0 || sample_weight.dim(0) != x.dim(0)))
-    throw ValueError("sample_weight of shape " + shape_str(sample_weight.shape()) + " does not match x of shape " +
-                     shape_str(x.shape()) + "; give one weight per sample");
-}
-}  // namespace
-
 Logs Model::train_on_batch(const Tensor& x, const Tensor& y, const Tensor& sample_weight) {
   check_compiled("train_on_batch");
-  check_pair(*this, x, y, sample_weight);
+  check_same_samples(x, y, sample_weight);
   GradientTape tape;
   Tensor y_pred = (*this)(x, true);
   Tensor loss = (*state_->loss)(y, y_pred, sample_weight);
@@ -111,7 +100,7 @@ Logs Model::train_on_batch(const Tensor& x, const Tensor& y, const Tensor& sampl
 
 Logs Model::test_on_batch(const Tensor& x, const Tensor& y, const Tensor& sample_weight) {
   check_compiled("test_on_batch");
-  check_pair(*this, x, y, sample_weight);
+  check_same_samples(x, y, sample_weight);
   autodiff::NoGradScope no_grad;
   Tensor y_pred = (*this)(x, false);
   Tensor loss = (*state_->loss)(y, y_pred, sample_weight);

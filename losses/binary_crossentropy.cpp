@@ -11,23 +11,6 @@ namespace {
 
 constexpr float kEpsilon = 1e-7f;  // keras.backend.epsilon()
 
-// Keras's squeeze_or_expand_dimensions: (N,) against (N, 1) is reshaped; other shapes must broadcast.
-Tensor match_target(const Tensor& y_true, const Tensor& y_pred) {
-  if (y_pred.ndim() > 0 && y_true.ndim() + 1 == y_pred.ndim() && y_pred.dim(-1) == 1)
-    return ops::reshape(y_true, y_pred.shape());
-  if (y_true.ndim() > 0 && y_true.ndim() == y_pred.ndim() + 1 && y_true.dim(-1) == 1)
-    return ops::reshape(y_true, y_pred.shape());
-  const auto& a = y_true.shape();
-  const auto& b = y_pred.shape();
-  for (std::size_t i = 1; i <= std::min(a.size(), b.size()); ++i) {
-    const auto da = a[a.size() - i], db = b[b.size() - i];
-    if (da != db && da != 1 && db != 1)
-      throw ValueError("binary_crossentropy: y_true of shape " + shape_str(a) + " and y_pred of shape " +
-                       shape_str(b) + " are incompatible; give one 0/1 target per prediction, of the same shape");
-  }
-  return y_true;
-}
-
 void check_label_smoothing(float ls) {
   if (!(ls >= 0.f && ls <= 1.f))
     throw ValueError("binary_crossentropy: label_smoothing must be in [0, 1], got " + std::to_string(ls));
@@ -38,7 +21,7 @@ void check_label_smoothing(float ls) {
 Tensor binary_crossentropy(const Tensor& y_true, const Tensor& y_pred, bool from_logits, float label_smoothing,
                            int axis) {
   check_label_smoothing(label_smoothing);
-  Tensor t = ops::cast(match_target(y_true, y_pred), DType::float32);
+  Tensor t = ops::cast(match_target(y_true, y_pred, "binary_crossentropy"), DType::float32);
   if (label_smoothing > 0.f) t = t * (1.f - label_smoothing) + 0.5f * label_smoothing;
   Tensor per_element;
   if (from_logits) {

@@ -67,4 +67,8 @@ class LossRef : public Ref<Loss> {
 
 json serialize(const Loss& loss);
 
+/// Keras's squeeze_or_expand_dimensions: a (N,) target against (N, 1) predictions (or the reverse) is
+/// reshaped to match; other shapes must broadcast, or a ValueError names `loss_name` and both shapes.
+Tensor match_target(const Tensor& y_true, const Tensor& y_pred, const std::string& loss_name);
+
 }  // namespace keras::losses

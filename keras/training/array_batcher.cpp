@@ -8,6 +8,16 @@
 
 namespace keras {
 
+void check_same_samples(const Tensor& x, const Tensor& y, const Tensor& sample_weight) {
+  auto describe = [](const Tensor& t) { return t.defined() ? shape_str(t.shape()) : std::string("undefined"); };
+  if (!x.defined() || !y.defined() || x.ndim() == 0 || y.ndim() == 0 || x.dim(0) != y.dim(0))
+    throw ValueError("Data cardinality is ambiguous: x has shape " + describe(x) + " and y has shape " + describe(y) +
+                     "; make sure all arrays contain the same number of samples");
+  if (sample_weight.defined() && (sample_weight.ndim() == 0 || sample_weight.dim(0) != x.dim(0)))
+    throw ValueError("sample_weight of shape " + describe(sample_weight) + " does not match x of shape " + describe(x) +
+                     "; give one weight per sample");
+}
+
 ArrayBatcher::ArrayBatcher(Tensor x, Tensor y, Tensor sample_weight, std::int64_t batch_size, bool shuffle)
     : x_(std::move(x)), y_(std::move(y)), sample_weight_(std::move(sample_weight)), batch_size_(batch_size), shuffle_(shuffle) {
   if (batch_size_ <= 0) throw ValueError("batch_size must be a positive integer, got " + std::to_string(batch_size_));

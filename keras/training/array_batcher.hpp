@@ -10,6 +10,9 @@ struct Batch {
   Tensor x, y, sample_weight;
 };
 
+/// Throws unless x and y (and sample_weight, when defined) hold the same number of samples.
+void check_same_samples(const Tensor& x, const Tensor& y, const Tensor& sample_weight = Tensor());
+
 class ArrayBatcher {
  public:
   /// y and sample_weight may be undefined (predict). batch_size must be positive.

@@ -28,10 +28,7 @@ void Model::build_from_data(const Tensor& x) {
 
 callbacks::History Model::fit(const Tensor& x, const Tensor& y, FitOptions o) {
   check_compiled("fit");
-  if (!x.defined() || !y.defined() || x.ndim() == 0 || y.ndim() == 0 || x.dim(0) != y.dim(0))
-    throw ValueError("Data cardinality is ambiguous: x has shape " + (x.defined() ? shape_str(x.shape()) : "undefined") +
-                     " and y has shape " + (y.defined() ? shape_str(y.shape()) : "undefined") +
-                     "; make sure all arrays contain the same number of samples");
+  check_same_samples(x, y, o.sample_weight);
   if (o.validation_split < 0.0 || o.validation_split >= 1.0)
     throw ValueError("validation_split must be in [0, 1), got " + std::to_string(o.validation_split));
   if (o.epochs < 0 || o.initial_epoch < 0) throw ValueError("epochs and initial_epoch must be >= 0");
@@ -105,10 +102,7 @@ Logs Model::run_test_loop(const ValidationData& data, std::int64_t batch_size, c
 
 Logs Model::evaluate(const Tensor& x, const Tensor& y, EvaluateOptions o) {
   check_compiled("evaluate");
-  if (!x.defined() || !y.defined() || x.ndim() == 0 || y.ndim() == 0 || x.dim(0) != y.dim(0))
-    throw ValueError("Data cardinality is ambiguous: x has shape " + (x.defined() ? shape_str(x.shape()) : "undefined") +
-                     " and y has shape " + (y.defined() ? shape_str(y.shape()) : "undefined") +
-                     "; make sure all arrays contain the same number of samples");
+  check_same_samples(x, y, o.sample_weight);
   build_from_data(x);
   auto cbs = make_callbacks(o.callbacks, o.verbose, nullptr);
   cbs.set_model(this);
