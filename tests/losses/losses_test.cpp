@@ -3,29 +3,19 @@
 #include <cmath>
 #include <fstream>
 
+#include "golden.hpp"
 #include "gradient_check.hpp"
 #include "keras/keras.hpp"
 #include "losses/losses.hpp"
 
 using namespace keras;
+using keras::testing::golden_tensor;
+using keras::testing::load_golden;
 using keras::testing::check_gradients;
 using keras::testing::random_tensor;
 using V = std::vector<Tensor>;
 
 namespace {
-
-json load_golden(const std::string& file) {
-  std::ifstream in(std::string(KERAS_GOLDEN_DIR) + "/" + file);
-  REQUIRE(in.good());
-  return json::parse(in);
-}
-
-// {"dtype", "shape", "data"} as written by tests/golden/make_loss_metric_golden.py.
-Tensor golden_tensor(const json& j) {
-  if (j.is_null()) return Tensor();
-  Tensor t = Tensor::from_vector<float>(j["data"].get<std::vector<float>>(), j["shape"].get<Shape>());
-  return t.astype(dtype_from_name(j["dtype"].get<std::string>()));
-}
 
 // Relative tolerance 1e-5, with an absolute floor of 1e-5 for values near zero: oneDNN's eltwise log and
 // log-softmax are accurate to about 1.5e-6 absolute near log(1) (measured: log(0.99999994f) gives -1.4e-6),

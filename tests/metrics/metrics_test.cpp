@@ -2,28 +2,18 @@
 
 #include <fstream>
 
+#include "golden.hpp"
 #include "gradient_check.hpp"
 #include "keras/keras.hpp"
 #include "losses/losses.hpp"
 #include "metrics/metrics.hpp"
 
 using namespace keras;
+using keras::testing::golden_tensor;
+using keras::testing::load_golden;
 using keras::testing::random_tensor;
 
 namespace {
-
-json load_golden(const std::string& file) {
-  std::ifstream in(std::string(KERAS_GOLDEN_DIR) + "/" + file);
-  REQUIRE(in.good());
-  return json::parse(in);
-}
-
-// {"dtype", "shape", "data"} as written by tests/golden/make_loss_metric_golden.py.
-Tensor golden_tensor(const json& j) {
-  if (j.is_null()) return Tensor();
-  Tensor t = Tensor::from_vector<float>(j["data"].get<std::vector<float>>(), j["shape"].get<Shape>());
-  return t.astype(dtype_from_name(j["dtype"].get<std::string>()));
-}
 
 Tensor call_function(const std::string& fn, const json& args, const Tensor& y_true, const Tensor& y_pred) {
   if (fn == "binary_accuracy") return metrics::binary_accuracy(y_true, y_pred, args.value("threshold", 0.5f));
