@@ -22,20 +22,20 @@ class Callback {
  public:
   virtual ~Callback() = default;
 
-  virtual void on_train_begin(Logs& logs) {}
-  virtual void on_train_end(Logs& logs) {}
-  virtual void on_epoch_begin(int epoch, Logs& logs) {}
-  virtual void on_epoch_end(int epoch, Logs& logs) {}
-  virtual void on_train_batch_begin(std::int64_t batch, Logs& logs) {}
-  virtual void on_train_batch_end(std::int64_t batch, Logs& logs) {}
-  virtual void on_test_begin(Logs& logs) {}
-  virtual void on_test_end(Logs& logs) {}
-  virtual void on_test_batch_begin(std::int64_t batch, Logs& logs) {}
-  virtual void on_test_batch_end(std::int64_t batch, Logs& logs) {}
-  virtual void on_predict_begin(Logs& logs) {}
-  virtual void on_predict_end(Logs& logs) {}
-  virtual void on_predict_batch_begin(std::int64_t batch, Logs& logs) {}
-  virtual void on_predict_batch_end(std::int64_t batch, Logs& logs) {}
+  virtual void on_train_begin(Logs& /*logs*/) {}
+  virtual void on_train_end(Logs& /*logs*/) {}
+  virtual void on_epoch_begin(int /*epoch*/, Logs& /*logs*/) {}
+  virtual void on_epoch_end(int /*epoch*/, Logs& /*logs*/) {}
+  virtual void on_train_batch_begin(std::int64_t /*batch*/, Logs& /*logs*/) {}
+  virtual void on_train_batch_end(std::int64_t /*batch*/, Logs& /*logs*/) {}
+  virtual void on_test_begin(Logs& /*logs*/) {}
+  virtual void on_test_end(Logs& /*logs*/) {}
+  virtual void on_test_batch_begin(std::int64_t /*batch*/, Logs& /*logs*/) {}
+  virtual void on_test_batch_end(std::int64_t /*batch*/, Logs& /*logs*/) {}
+  virtual void on_predict_begin(Logs& /*logs*/) {}
+  virtual void on_predict_end(Logs& /*logs*/) {}
+  virtual void on_predict_batch_begin(std::int64_t /*batch*/, Logs& /*logs*/) {}
+  virtual void on_predict_batch_end(std::int64_t /*batch*/, Logs& /*logs*/) {}
 
   /// The model being trained (set before on_train_begin).
   Model& model() const;

@@ -10,7 +10,7 @@ namespace keras::callbacks {
 
 class History : public Callback {
  public:
-  void on_train_begin(Logs& logs) override { epoch.clear(); history.clear(); }
+  void on_train_begin(Logs& /*logs*/) override { epoch.clear(); history.clear(); }
   void on_epoch_end(int e, Logs& logs) override {
     epoch.push_back(e);
     for (const auto& [k, v] : logs) history[k].push_back(v);

@@ -17,8 +17,8 @@ class ProgbarLogger : public Callback {
  public:
   explicit ProgbarLogger(ProgbarLoggerOptions options = {}) : options_(options) {}
 
-  void on_train_begin(Logs& logs) override { in_fit_ = true; }
-  void on_train_end(Logs& logs) override { in_fit_ = false; }
+  void on_train_begin(Logs& /*logs*/) override { in_fit_ = true; }
+  void on_train_end(Logs& /*logs*/) override { in_fit_ = false; }
   void on_epoch_begin(int epoch, Logs& logs) override;
   void on_train_batch_end(std::int64_t batch, Logs& logs) override;
   void on_epoch_end(int epoch, Logs& logs) override;
@@ -32,7 +32,7 @@ class ProgbarLogger : public Callback {
  private:
   void start_bar();
   ProgbarLoggerOptions options_;
-  std::optional<utils::Progbar> bar_;
+  std::optional<utils::Progbar> bar_{};
   std::int64_t seen_ = 0;
   bool in_fit_ = false;
 };

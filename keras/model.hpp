@@ -20,41 +20,41 @@ namespace keras {
 
 struct CompileOptions {
   optimizers::OptimizerRef optimizer = "rmsprop";
-  losses::LossRef loss;
-  std::vector<metrics::MetricRef> metrics;
+  losses::LossRef loss{};
+  std::vector<metrics::MetricRef> metrics{};
 };
 
 /// Data for validation or evaluation given as arrays.
 struct ValidationData {
-  Tensor x;
-  Tensor y;
-  Tensor sample_weight;
+  Tensor x{};
+  Tensor y{};
+  Tensor sample_weight{};
 };
 
 struct FitOptions {
   std::int64_t batch_size = 32;
   int epochs = 1;
   int verbose = 1;  // 0 silent, 1 progress bar, 2 one line per epoch
-  std::vector<callbacks::CallbackRef> callbacks;
+  std::vector<callbacks::CallbackRef> callbacks{};
   double validation_split = 0.0;  // the last fraction of x/y, taken before shuffling
-  std::optional<ValidationData> validation_data;
+  std::optional<ValidationData> validation_data{};
   bool shuffle = true;
-  Tensor sample_weight;
+  Tensor sample_weight{};
   int initial_epoch = 0;
-  std::optional<std::int64_t> validation_batch_size;
+  std::optional<std::int64_t> validation_batch_size{};
 };
 
 struct EvaluateOptions {
   std::int64_t batch_size = 32;
   int verbose = 1;
-  Tensor sample_weight;
-  std::vector<callbacks::CallbackRef> callbacks;
+  Tensor sample_weight{};
+  std::vector<callbacks::CallbackRef> callbacks{};
 };
 
 struct PredictOptions {
   std::int64_t batch_size = 32;
   int verbose = 0;
-  std::vector<callbacks::CallbackRef> callbacks;
+  std::vector<callbacks::CallbackRef> callbacks{};
 };
 
 class Model : public Layer {
@@ -119,7 +119,7 @@ class Model : public Layer {
  private:
   struct TrainingState;
   std::shared_ptr<TrainingState> state_;
-  std::vector<LayerPtr> tracked_;
+  std::vector<LayerPtr> tracked_{};
   bool compiled_ = false;
 
   void check_compiled(const char* what) const;

@@ -44,7 +44,7 @@ class Mean : public Metric {
   /// Adds values (any shape), each weighted by sample_weight (broadcast) when given.
   void update(const Tensor& values, const Tensor& sample_weight = Tensor());
   /// Metric interface: averages y_pred (y_true is ignored).
-  void update_state(const Tensor& y_true, const Tensor& y_pred, const Tensor& sample_weight = Tensor()) override {
+  void update_state(const Tensor& /*y_true*/, const Tensor& y_pred, const Tensor& sample_weight = Tensor()) override {
     update(y_pred, sample_weight);
   }
   double result() const override { return count_ > 0 ? total_ / count_ : 0.0; }

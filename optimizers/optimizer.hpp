@@ -15,9 +15,9 @@ namespace keras::optimizers {
 
 /// Arguments every optimizer takes (Keras names and defaults).
 struct CommonOptions {
-  std::optional<double> clipnorm;         // clip each gradient to this L2 norm
-  std::optional<double> clipvalue;        // clip each gradient element to [-v, v]
-  std::optional<double> global_clipnorm;  // clip all gradients together to this L2 norm
+  std::optional<double> clipnorm{};         // clip each gradient to this L2 norm
+  std::optional<double> clipvalue{};        // clip each gradient element to [-v, v]
+  std::optional<double> global_clipnorm{};  // clip all gradients together to this L2 norm
 };
 
 class Optimizer {
@@ -55,12 +55,12 @@ class Optimizer {
   static CommonOptions common_from_config(const json& config);
 
  private:
-  std::string name_;
+  std::string name_{};
   double learning_rate_;
   CommonOptions common_;
   std::int64_t iterations_ = 0;
   std::map<std::pair<const Variable*, std::string>, std::shared_ptr<Variable>> slots_;
-  std::vector<std::shared_ptr<Variable>> slot_list_;
+  std::vector<std::shared_ptr<Variable>> slot_list_{};
 };
 
 using OptimizerRef = Ref<Optimizer>;

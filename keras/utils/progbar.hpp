@@ -16,7 +16,7 @@ struct ProgbarOptions {
   double interval = 0.05;   // minimum seconds between redraws
   std::string unit_name = "step";
   std::ostream* out = nullptr;  // std::cout when null
-  std::optional<bool> dynamic_display;  // default: whether the output is a terminal
+  std::optional<bool> dynamic_display{};  // default: whether the output is a terminal
 };
 
 class Progbar {
@@ -32,12 +32,12 @@ class Progbar {
   static std::string format_values(const Logs& values);
 
  private:
-  std::optional<std::int64_t> target_;
+  std::optional<std::int64_t> target_{};
   ProgbarOptions options_;
   std::ostream& out_;
   bool dynamic_;
   std::chrono::steady_clock::time_point start_;
-  std::optional<std::chrono::steady_clock::time_point> after_first_step_;
+  std::optional<std::chrono::steady_clock::time_point> after_first_step_{};
   double last_update_ = -1.0;
   std::size_t total_width_ = 0;
   double seconds_since_start() const;

@@ -6,14 +6,14 @@
 namespace keras::layers {
 
 struct ActivationOptions {
-  Shape input_shape;
-  std::string name;
+  Shape input_shape{};
+  std::string name{};
 };
 
 class Activation : public Layer {
  public:
   explicit Activation(const std::string& activation, ActivationOptions options = {});
-  Tensor call(const Tensor& inputs, bool training) override { return activation_(inputs); }
+  Tensor call(const Tensor& inputs, bool /*training*/) override { return activation_(inputs); }
   std::string class_name() const override { return "Activation"; }
   json get_config() const override;
   static std::shared_ptr<Layer> from_config(const json& config);

@@ -10,8 +10,8 @@ struct DenseOptions {
   bool use_bias = true;
   initializers::InitializerRef kernel_initializer = "glorot_uniform";
   initializers::InitializerRef bias_initializer = "zeros";
-  Shape input_shape;  // optional, batch dimension excluded
-  std::string name;
+  Shape input_shape{};  // optional, batch dimension excluded
+  std::string name{};
   bool trainable = true;
 };
 

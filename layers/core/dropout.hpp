@@ -8,9 +8,9 @@
 namespace keras::layers {
 
 struct DropoutOptions {
-  std::optional<std::uint64_t> seed;
-  Shape input_shape;
-  std::string name;
+  std::optional<std::uint64_t> seed{};
+  Shape input_shape{};
+  std::string name{};
 };
 
 class Dropout : public Layer {
@@ -24,7 +24,7 @@ class Dropout : public Layer {
 
  private:
   double rate_;
-  std::optional<std::uint64_t> seed_;
+  std::optional<std::uint64_t> seed_{};
   std::mt19937_64 seeded_generator_;  // used when a seed is given
 };
 

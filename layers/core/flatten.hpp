@@ -5,8 +5,8 @@
 namespace keras::layers {
 
 struct FlattenOptions {
-  Shape input_shape;
-  std::string name;
+  Shape input_shape{};
+  std::string name{};
 };
 
 class Flatten : public Layer {

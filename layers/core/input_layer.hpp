@@ -5,7 +5,7 @@
 namespace keras::layers {
 
 struct InputLayerOptions {
-  std::string name;
+  std::string name{};
   std::int64_t batch_size = -1;  // -1: unknown
   std::string dtype = "float32";
 };
@@ -13,7 +13,7 @@ struct InputLayerOptions {
 class InputLayer : public Layer {
  public:
   explicit InputLayer(const Shape& shape, InputLayerOptions options = {});
-  Tensor call(const Tensor& inputs, bool training) override { return inputs; }
+  Tensor call(const Tensor& inputs, bool /*training*/) override { return inputs; }
   std::string class_name() const override { return "InputLayer"; }
   json get_config() const override;
   static std::shared_ptr<Layer> from_config(const json& config);

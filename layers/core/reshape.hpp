@@ -5,8 +5,8 @@
 namespace keras::layers {
 
 struct ReshapeOptions {
-  Shape input_shape;
-  std::string name;
+  Shape input_shape{};
+  std::string name{};
 };
 
 class Reshape : public Layer {
@@ -19,7 +19,7 @@ class Reshape : public Layer {
   static std::shared_ptr<Layer> from_config(const json& config);
 
  private:
-  Shape target_shape_;
+  Shape target_shape_{};
 };
 
 }  // namespace keras::layers
