@@ -113,6 +113,8 @@ Logs Model::evaluate(const Tensor& x, const Tensor& y, EvaluateOptions o) {
 
 Tensor Model::predict(const Tensor& x, PredictOptions o) {
   ArrayBatcher batches(x, Tensor(), Tensor(), o.batch_size, false);
+  if (batches.samples() == 0)
+    throw ValueError("predict() received no samples (x has shape " + shape_str(x.shape()) + ") for model '" + name() + "'");
   build_from_data(x);
   auto cbs = make_callbacks(o.callbacks, o.verbose, nullptr);
   cbs.set_model(this);

@@ -144,6 +144,8 @@ TEST_CASE("bad data gives errors that name the shapes") {
   CHECK_THROWS_WITH(model.fit(Tensor::zeros({10, 4}), Tensor::zeros({9}, DType::int32), {.verbose = 0}),
                     Catch::Contains("(10, 4)") && Catch::Contains("(9,)"));
   CHECK_THROWS_WITH(model.predict(Tensor::zeros({2, 5})), Catch::Contains("sequential") && Catch::Contains("(2, 5)"));
+  CHECK_THROWS_WITH(model.predict(Tensor::zeros({0, 4})), Catch::Contains("no samples"));
+  CHECK_THROWS_WITH(Sequential().predict(Tensor::zeros({2, 4})), Catch::Contains("no layers"));
   CHECK_THROWS_AS(model.fit(Tensor::zeros({10, 4}), Tensor::zeros({10}, DType::int32), {.verbose = 0, .validation_split = 1.5}),
                   ValueError);
   CHECK_THROWS_AS(model.fit(Tensor::zeros({10, 4}), Tensor::zeros({10}, DType::int32), {.batch_size = 0, .verbose = 0}),
