@@ -4,6 +4,7 @@
 #include <memory>
 #include <vector>
 
+#include "keras/model.hpp"
 #include "keras/training/logs.hpp"
 #include "losses/loss.hpp"
 #include "metrics/metric.hpp"
