@@ -78,34 +78,50 @@ void Model::reset_metrics() {
   state_->metrics.reset_state();
 }
 
-void Model::update_metrics(const Tensor& y, const Tensor& y_pred, const Tensor& sample_weight, const Tensor& loss,
-                           std::int64_t batch_size) {
-  autodiff::NoGradScope no_grad;
-  state_->loss_tracker.update(loss, Tensor::full({1}, double(batch_size)));
-  state_->metrics.update_state(y, y_pred, sample_weight, state_->loss->class_name());
+Tensor Model::compute_loss(const Tensor& x, const Tensor& y, const Tensor& y_pred, const Tensor& sample_weight) {
+  check_compiled("compute_loss");
+  Tensor loss = (*state_->loss)(y, y_pred, sample_weight);
+  state_->loss_tracker.update(loss, Tensor::full({1}, double(x.dim(0))));  // weighted by batch size, as Keras
+  return loss;
 }
 
-Logs Model::train_on_batch(const Tensor& x, const Tensor& y, const Tensor& sample_weight) {
-  check_compiled("train_on_batch");
-  check_same_samples(x, y, sample_weight);
+Logs Model::compute_metrics(const Tensor&, const Tensor& y, const Tensor& y_pred, const Tensor& sample_weight) {
+  check_compiled("compute_metrics");
+  autodiff::NoGradScope no_grad;
+  state_->metrics.update_state(y, y_pred, sample_weight, state_->loss->class_name());
+  return current_logs();
+}
+
+Logs Model::train_step(const Tensor& x, const Tensor& y, const Tensor& sample_weight) {
   GradientTape tape;
   Tensor y_pred = (*this)(x, true);
-  Tensor loss = (*state_->loss)(y, y_pred, sample_weight);
+  Tensor loss = compute_loss(x, y, y_pred, sample_weight);
   auto vars = trainable_weights();
-  auto grads = tape.gradient(loss, vars);
-  state_->optimizer->apply_gradients(grads, vars);
-  update_metrics(y, y_pred, sample_weight, loss, x.dim(0));
-  return current_logs();
+  state_->optimizer->apply_gradients(tape.gradient(loss, vars), vars);
+  return compute_metrics(x, y, y_pred, sample_weight);
 }
 
-Logs Model::test_on_batch(const Tensor& x, const Tensor& y, const Tensor& sample_weight) {
-  check_compiled("test_on_batch");
-  check_same_samples(x, y, sample_weight);
+Logs Model::test_step(const Tensor& x, const Tensor& y, const Tensor& sample_weight) {
   autodiff::NoGradScope no_grad;
   Tensor y_pred = (*this)(x, false);
-  Tensor loss = (*state_->loss)(y, y_pred, sample_weight);
-  update_metrics(y, y_pred, sample_weight, loss, x.dim(0));
-  return current_logs();
+  compute_loss(x, y, y_pred, sample_weight);
+  return compute_metrics(x, y, y_pred, sample_weight);
+}
+
+Logs Model::train_on_batch(const Tensor& x, const Tensor& y, const Tensor& sample_weight, bool reset) {
+  check_compiled("train_on_batch");
+  check_same_samples(x, y, sample_weight);
+  Logs logs = train_step(x, y, sample_weight);
+  if (reset) reset_metrics();
+  return logs;
+}
+
+Logs Model::test_on_batch(const Tensor& x, const Tensor& y, const Tensor& sample_weight, bool reset) {
+  check_compiled("test_on_batch");
+  check_same_samples(x, y, sample_weight);
+  Logs logs = test_step(x, y, sample_weight);
+  if (reset) reset_metrics();
+  return logs;
 }
 
 Tensor Model::predict_on_batch(const Tensor& x) {

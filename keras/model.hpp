@@ -3,6 +3,7 @@
 // the loops with callbacks. Subclass it and override call() for a subclassed model; Sequential
 // derives from it.
 #include <iosfwd>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -42,6 +43,8 @@ struct FitOptions {
   Tensor sample_weight{};
   int initial_epoch = 0;
   std::optional<std::int64_t> validation_batch_size{};
+  /// Weight of each class (by integer label) in the loss, as sample weights.
+  std::map<std::int64_t, double> class_weight{};
 };
 
 struct EvaluateOptions {
@@ -76,11 +79,24 @@ class Model : public Layer {
   /// Outputs for x, computed in batches.
   Tensor predict(const Tensor& x, PredictOptions options = {});
 
-  /// One gradient step on one batch; returns the loss and metrics (metrics accumulate until reset_metrics()).
-  Logs train_on_batch(const Tensor& x, const Tensor& y, const Tensor& sample_weight = Tensor());
-  Logs test_on_batch(const Tensor& x, const Tensor& y, const Tensor& sample_weight = Tensor());
+  /// One gradient step on one batch; returns the loss and metrics. With reset_metrics (Keras's
+  /// default) they describe this batch only; without it they accumulate until reset_metrics().
+  Logs train_on_batch(const Tensor& x, const Tensor& y, const Tensor& sample_weight = Tensor(),
+                      bool reset_metrics = true);
+  Logs test_on_batch(const Tensor& x, const Tensor& y, const Tensor& sample_weight = Tensor(),
+                     bool reset_metrics = true);
   Tensor predict_on_batch(const Tensor& x);
   void reset_metrics();
+
+  /// What fit() does with one batch: forward under a GradientTape, compute_loss, apply the gradients,
+  /// compute_metrics. Override it in a subclassed model to customise training, as in Keras.
+  virtual Logs train_step(const Tensor& x, const Tensor& y, const Tensor& sample_weight);
+  /// What evaluate() does with one batch.
+  virtual Logs test_step(const Tensor& x, const Tensor& y, const Tensor& sample_weight);
+  /// The compiled loss for a batch (also tracked as the "loss" log).
+  Tensor compute_loss(const Tensor& x, const Tensor& y, const Tensor& y_pred, const Tensor& sample_weight);
+  /// Updates the compiled metrics and returns every log ("loss" and each metric).
+  Logs compute_metrics(const Tensor& x, const Tensor& y, const Tensor& y_pred, const Tensor& sample_weight);
 
   /// Prints Keras 2's summary table.
   void summary(std::ostream& out) const;
@@ -123,8 +139,6 @@ class Model : public Layer {
   bool compiled_ = false;
 
   void check_compiled(const char* what) const;
-  void update_metrics(const Tensor& y, const Tensor& y_pred, const Tensor& sample_weight, const Tensor& loss,
-                      std::int64_t batch_size);
   Logs run_test_loop(const ValidationData& data, std::int64_t batch_size, callbacks::CallbackList& callbacks);
   void build_from_data(const Tensor& x);
 };

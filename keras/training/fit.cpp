@@ -5,6 +5,7 @@
 #include "callbacks/progbar_logger.hpp"
 #include "keras/autodiff/gradient_tape.hpp"
 #include "keras/model.hpp"
+#include "keras/ops/math.hpp"
 #include "keras/training/array_batcher.hpp"
 #include "keras/training/compiled_metrics.hpp"
 
@@ -18,6 +19,25 @@ callbacks::CallbackList make_callbacks(const std::vector<callbacks::CallbackRef>
   if (verbose) list.add_front(std::make_shared<callbacks::ProgbarLogger>());
   if (history) list.add(history);
   return list;
+}
+
+// Keras's class_weight: each sample weighs as its class (the integer label, or the argmax of a
+// one-hot row), times its own sample weight when one is given.
+Tensor with_class_weight(const Tensor& y, const Tensor& sample_weight, const std::map<std::int64_t, double>& class_weight) {
+  if (class_weight.empty()) return sample_weight;
+  Tensor labels = (y.ndim() >= 2 && y.dim(-1) > 1) ? ops::argmax(y) : y.reshape({y.dim(0)}).astype(DType::int64);
+  Tensor w = sample_weight.defined() ? sample_weight.astype(DType::float32).clone() : Tensor::ones({y.dim(0)});
+  if (labels.astype(DType::float32).size() != w.size())
+    throw ValueError("class_weight needs one label per sample; y has shape " + shape_str(y.shape()));
+  const Tensor ids = labels.astype(DType::int64);
+  for (std::int64_t i = 0; i < ids.size(); ++i) {
+    auto it = class_weight.find(ids.data<std::int64_t>()[i]);
+    if (it == class_weight.end())
+      throw ValueError("class_weight has no entry for class " + std::to_string(ids.data<std::int64_t>()[i]) +
+                       "; give a weight for every class that appears in y");
+    w.data<float>()[i] *= static_cast<float>(it->second);
+  }
+  return w;
 }
 
 }  // namespace
@@ -68,7 +88,7 @@ callbacks::History Model::fit(const Tensor& x, const Tensor& y, FitOptions o) {
       Logs batch_logs;
       cbs.on_train_batch_begin(step, batch_logs);
       Batch b = batches.batch(step);
-      batch_logs = train_on_batch(b.x, b.y, b.sample_weight);
+      batch_logs = train_step(b.x, b.y, with_class_weight(b.y, b.sample_weight, o.class_weight));
       cbs.on_train_batch_end(step, batch_logs);
       epoch_logs = batch_logs;
       if (stop_training) break;
@@ -92,7 +112,7 @@ Logs Model::run_test_loop(const ValidationData& data, std::int64_t batch_size, c
     Logs batch_logs;
     cbs.on_test_batch_begin(step, batch_logs);
     Batch b = batches.batch(step);
-    batch_logs = test_on_batch(b.x, b.y, b.sample_weight);
+    batch_logs = test_step(b.x, b.y, b.sample_weight);
     cbs.on_test_batch_end(step, batch_logs);
     logs = batch_logs;
   }

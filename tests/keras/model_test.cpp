@@ -223,3 +223,59 @@ TEST_CASE("a custom loss is any callable built from ops") {
   auto h = model.fit(x, onehot, {.batch_size = 10, .epochs = 3, .verbose = 0});
   CHECK(h.history["loss"].back() < h.history["loss"].front());
 }
+
+TEST_CASE("class_weight weighs each sample's loss by its class") {
+  auto [x, y] = blobs(30);
+  Sequential model = small_model();
+  model.compile({.optimizer = optimizers::SGD({.learning_rate = 0.0}), .loss = losses::SparseCategoricalCrossentropy({.from_logits = true})});
+  auto plain = model.fit(x, y, {.batch_size = 30, .verbose = 0, .shuffle = false});
+  auto weighted = model.fit(x, y, {.batch_size = 30, .verbose = 0, .shuffle = false, .class_weight = {{0, 3.0}, {1, 0.0}, {2, 0.0}}});
+  losses::SparseCategoricalCrossentropy per_sample({.from_logits = true, .reduction = losses::Reduction::none});
+  auto l = per_sample(y, model.predict(x)).to_vector<float>();
+  double class0 = 0;
+  for (int i = 0; i < 30; i += 3) class0 += l[i];
+  CHECK(weighted.history["loss"][0] == Approx(3.0 * class0 / 30).epsilon(1e-5));
+  CHECK(plain.history["loss"][0] != Approx(weighted.history["loss"][0]));
+  CHECK_THROWS_WITH(model.fit(x, y, {.verbose = 0, .class_weight = {{0, 1.0}}}), Catch::Contains("class 1"));
+}
+
+TEST_CASE("train_on_batch reports one batch by default and accumulates with reset_metrics = false") {
+  auto [x, y] = blobs(20);
+  Sequential model = small_model();
+  model.compile({.optimizer = optimizers::SGD({.learning_rate = 0.0}), .loss = "sparse_categorical_crossentropy"});
+  const double a = model.test_on_batch(x.slice(0, 10), y.slice(0, 10)).at("loss");
+  const double b = model.test_on_batch(x.slice(10, 20), y.slice(10, 20)).at("loss");
+  model.test_on_batch(x.slice(0, 10), y.slice(0, 10), Tensor(), false);
+  const double both = model.test_on_batch(x.slice(10, 20), y.slice(10, 20), Tensor(), false).at("loss");
+  CHECK(both == Approx((a + b) / 2));
+  model.optimizer().set_learning_rate(0.5);
+  CHECK(model.optimizer().learning_rate() == 0.5);
+}
+
+namespace {
+// A subclassed model whose train_step also counts the batches it saw.
+class CountingModel : public Model {
+ public:
+  CountingModel() : Model("counting") { dense_ = track(layers::Dense(3)); }
+  Tensor call(const Tensor& x, bool training) override { return (*dense_)(x, training); }
+  Logs train_step(const Tensor& x, const Tensor& y, const Tensor& sample_weight) override {
+    ++steps;
+    Logs logs = Model::train_step(x, y, sample_weight);
+    logs["steps"] = steps;
+    return logs;
+  }
+  int steps = 0;
+
+ private:
+  std::shared_ptr<layers::Dense> dense_;
+};
+}  // namespace
+
+TEST_CASE("a subclassed model can override train_step") {
+  auto [x, y] = blobs(40);
+  CountingModel model;
+  model.compile(classifier());
+  auto h = model.fit(x, y, {.batch_size = 10, .epochs = 2, .verbose = 0});
+  CHECK(model.steps == 8);
+  CHECK(h.history["steps"] == std::vector<double>{4, 8});
+}
