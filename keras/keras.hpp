@@ -11,6 +11,7 @@
 #include "keras/initializers/initializers.hpp"
 #include "keras/layer.hpp"
 #include "keras/model.hpp"
+#include "keras/models.hpp"
 #include "keras/ops/math.hpp"
 #include "keras/ops/nn.hpp"
 #include "keras/ops/shape.hpp"

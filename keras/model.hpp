@@ -60,6 +60,15 @@ struct PredictOptions {
   std::vector<callbacks::CallbackRef> callbacks{};
 };
 
+struct SaveOptions {
+  bool include_optimizer = true;
+};
+
+struct LoadWeightsOptions {
+  bool by_name = false;        // match layers by name instead of by position
+  bool skip_mismatch = false;  // with by_name: skip layers whose weights do not fit
+};
+
 class Model : public Layer {
  public:
   explicit Model(const std::string& name = "");
@@ -97,6 +106,18 @@ class Model : public Layer {
   Tensor compute_loss(const Tensor& x, const Tensor& y, const Tensor& y_pred, const Tensor& sample_weight);
   /// Updates the compiled metrics and returns every log ("loss" and each metric).
   Logs compute_metrics(const Tensor& x, const Tensor& y, const Tensor& y_pred, const Tensor& sample_weight);
+
+  /// Saves architecture, weights and training configuration in Keras's HDF5 format (".h5"); the file
+  /// opens in h5py and real Keras. Written to a temporary file first: a failure keeps the old file.
+  void save(const std::string& path, SaveOptions options = {}) const;
+  /// Weights only, in Keras's HDF5 layout.
+  void save_weights(const std::string& path) const;
+  /// Weights from a file written by save_weights, save, or real Keras (2.x or 3.x .h5).
+  void load_weights(const std::string& path, LoadWeightsOptions options = {});
+  /// The architecture as Keras 2 JSON ({"class_name", "config", "keras_version", "backend"}).
+  std::string to_json() const;
+  /// compile() arguments as Keras writes them into training_config (null when not compiled).
+  json training_config() const;
 
   /// Prints Keras 2's summary table.
   void summary(std::ostream& out) const;

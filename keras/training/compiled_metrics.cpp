@@ -31,4 +31,11 @@ std::vector<std::string> CompiledMetrics::names() const {
   return out;
 }
 
+json CompiledMetrics::serialize() const {
+  json out = json::array();
+  for (const auto& spec : specs_)
+    out.push_back(spec.metric() ? metrics::serialize(*spec.metric()) : json(spec.identifier()));
+  return out;
+}
+
 }  // namespace keras

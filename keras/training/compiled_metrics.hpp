@@ -21,6 +21,8 @@ class CompiledMetrics {
   void write(Logs& logs) const;
   /// Names known so far (all of them once the first batch has been seen).
   std::vector<std::string> names() const;
+  /// The metrics as compile() received them: identifiers as strings, objects serialized.
+  json serialize() const;
 
  private:
   std::vector<metrics::MetricRef> specs_;
