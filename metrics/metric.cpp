@@ -1,6 +1,7 @@
 #include "metrics/metric.hpp"
 
 #include "keras/autodiff/gradient_tape.hpp"
+#include "metrics/metric_utils.hpp"
 
 namespace keras::metrics {
 
@@ -44,15 +45,53 @@ std::shared_ptr<Metric> Mean::from_config(const json& config) {
   return std::make_shared<Mean>(MeanOptions{.name = config.value("name", "mean")});
 }
 
+MeanMetricWrapper::MeanMetricWrapper(std::shared_ptr<losses::Loss> loss, std::string name)
+    : MeanMetricWrapper(
+          [loss](const Tensor& y_true, const Tensor& y_pred) {
+            if (!loss) throw ValueError("MeanMetricWrapper: the loss is null");
+            return loss->call(y_true, y_pred);
+          },
+          name.empty() && loss ? loss->name() : name) {
+  if (loss) fn_name_ = loss->name();
+}
+
 void MeanMetricWrapper::update_state(const Tensor& y_true, const Tensor& y_pred, const Tensor& sample_weight) {
   autodiff::NoGradScope no_grad;
-  mean_.update(fn_(y_true, y_pred), sample_weight);
+  mean_.update(fn_(detail::match_rank(y_true, y_pred), y_pred), sample_weight);
+}
+
+json MeanMetricWrapper::get_config() const {
+  json config = Metric::get_config();
+  if (class_name_ == "MeanMetricWrapper" && !fn_name_.empty()) config["fn"] = fn_name_;
+  return config;
+}
+
+std::shared_ptr<Metric> MeanMetricWrapper::from_config(const json& config) {
+  const std::string name = config.value("name", "mean_metric_wrapper");
+  if (!config.contains("fn") || !config["fn"].is_string())
+    throw ValueError("MeanMetricWrapper config " + config.dump() +
+                     " has no \"fn\": give the name of a metric or loss function, such as \"mae\"");
+  const std::string fn = config["fn"].get<std::string>();
+  std::shared_ptr<MeanMetricWrapper> out;
+  if (Registry<Metric>::instance().contains(fn)) {
+    if (auto wrapped = std::dynamic_pointer_cast<MeanMetricWrapper>(Metric::get(fn)))
+      out = std::make_shared<MeanMetricWrapper>(wrapped->fn(), name);
+  }
+  if (!out) {
+    if (!Registry<losses::Loss>::instance().contains(fn))
+      throw ValueError("MeanMetricWrapper: unknown function '" + fn +
+                       "'; \"fn\" must name a per-sample metric (\"mae\", \"binary_accuracy\") or a loss");
+    out = std::make_shared<MeanMetricWrapper>(losses::Loss::get(fn), name);
+  }
+  out->set_fn_name(fn);
+  return out;
 }
 
 json serialize(const Metric& metric) { return serialize_object(metric.class_name(), metric.get_config()); }
 
 namespace {
 const bool registered = register_class<Metric, Mean>("Mean", {"mean"});
+const bool registered_wrapper = register_class<Metric, MeanMetricWrapper>("MeanMetricWrapper", {"mean_metric_wrapper"});
 }
 
 }  // namespace keras::metrics

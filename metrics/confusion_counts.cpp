@@ -1,0 +1,96 @@
+#include "metrics/confusion_counts.hpp"
+
+#include "keras/autodiff/gradient_tape.hpp"
+#include "metrics/metric_utils.hpp"
+
+namespace keras::metrics {
+namespace {
+
+const char* default_name(ConfusionCount::Cell cell) {
+  switch (cell) {
+    case ConfusionCount::Cell::true_positives: return "true_positives";
+    case ConfusionCount::Cell::true_negatives: return "true_negatives";
+    case ConfusionCount::Cell::false_positives: return "false_positives";
+    case ConfusionCount::Cell::false_negatives: return "false_negatives";
+  }
+  return "";
+}
+
+}  // namespace
+
+ConfusionCount::ConfusionCount(Cell cell, ConfusionCountOptions options)
+    : Metric(options.name.empty() ? default_name(cell) : options.name),
+      cell_(cell),
+      init_thresholds_(options.thresholds) {
+  detail::check_thresholds(init_thresholds_, class_name());
+  update_.thresholds = init_thresholds_.empty() ? std::vector<double>{0.5} : init_thresholds_;
+  update_.evenly_distributed = is_evenly_distributed(update_.thresholds);
+  counts_.resize(static_cast<std::int64_t>(update_.thresholds.size()));
+}
+
+void ConfusionCount::update_state(const Tensor& y_true, const Tensor& y_pred, const Tensor& sample_weight) {
+  autodiff::NoGradScope no_grad;
+  update_confusion_counts(counts_, y_true, y_pred, sample_weight, update_, class_name() + " '" + name() + "'");
+}
+
+const std::vector<double>& ConfusionCount::cell() const {
+  switch (cell_) {
+    case Cell::true_positives: return counts_.tp;
+    case Cell::true_negatives: return counts_.tn;
+    case Cell::false_positives: return counts_.fp;
+    case Cell::false_negatives: return counts_.fn;
+  }
+  return counts_.tp;
+}
+
+double ConfusionCount::result() const { return cell().front(); }
+
+Tensor ConfusionCount::result_tensor() const {
+  const auto& v = cell();
+  std::vector<float> out(v.begin(), v.end());
+  if (out.size() == 1) return Tensor::scalar(out[0]);
+  return Tensor::from_vector<float>(out);
+}
+
+std::string ConfusionCount::class_name() const {
+  switch (cell_) {
+    case Cell::true_positives: return "TruePositives";
+    case Cell::true_negatives: return "TrueNegatives";
+    case Cell::false_positives: return "FalsePositives";
+    case Cell::false_negatives: return "FalseNegatives";
+  }
+  return "";
+}
+
+json ConfusionCount::get_config() const {
+  json config = Metric::get_config();
+  config["thresholds"] = detail::thresholds_to_json(init_thresholds_);
+  return config;
+}
+
+ConfusionCountOptions ConfusionCount::options_from_config(const json& config, const char* default_name) {
+  return ConfusionCountOptions{.thresholds = detail::thresholds_from_json(config.value("thresholds", json(nullptr))),
+                               .name = config.value("name", default_name)};
+}
+
+std::shared_ptr<Metric> TruePositives::from_config(const json& config) {
+  return std::make_shared<TruePositives>(options_from_config(config, "true_positives"));
+}
+std::shared_ptr<Metric> TrueNegatives::from_config(const json& config) {
+  return std::make_shared<TrueNegatives>(options_from_config(config, "true_negatives"));
+}
+std::shared_ptr<Metric> FalsePositives::from_config(const json& config) {
+  return std::make_shared<FalsePositives>(options_from_config(config, "false_positives"));
+}
+std::shared_ptr<Metric> FalseNegatives::from_config(const json& config) {
+  return std::make_shared<FalseNegatives>(options_from_config(config, "false_negatives"));
+}
+
+namespace {
+const bool registered_tp = register_class<Metric, TruePositives>("TruePositives", {"true_positives"});
+const bool registered_tn = register_class<Metric, TrueNegatives>("TrueNegatives", {"true_negatives"});
+const bool registered_fp = register_class<Metric, FalsePositives>("FalsePositives", {"false_positives"});
+const bool registered_fn = register_class<Metric, FalseNegatives>("FalseNegatives", {"false_negatives"});
+}  // namespace
+
+}  // namespace keras::metrics

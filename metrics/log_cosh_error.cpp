@@ -1,0 +1,27 @@
+#include "metrics/log_cosh_error.hpp"
+
+#include <cmath>
+
+#include "keras/ops/math.hpp"
+#include "keras/ops/nn.hpp"
+#include "losses/loss.hpp"
+
+namespace keras::metrics {
+
+Tensor logcosh(const Tensor& y_true, const Tensor& y_pred) {
+  const Tensor t = losses::match_target(y_true, y_pred, "logcosh");
+  const Tensor x = ops::subtract(y_pred, t);
+  const Tensor per_element = x + ops::softplus(x * -2.f) - static_cast<float>(std::log(2.0));
+  return ops::mean(per_element, {-1});
+}
+
+std::shared_ptr<Metric> LogCoshError::from_config(const json& config) {
+  return std::make_shared<LogCoshError>(LogCoshErrorOptions{.name = config.value("name", "logcosh")});
+}
+
+namespace {
+const bool registered =
+    register_class<Metric, LogCoshError>("LogCoshError", {"logcosh", "log_cosh", "log_cosh_error"});
+}
+
+}  // namespace keras::metrics

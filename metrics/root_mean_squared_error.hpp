@@ -1,0 +1,27 @@
+#pragma once
+// keras.metrics.RootMeanSquaredError: the square root of the running weighted mean of squared errors.
+#include <cmath>
+#include <memory>
+#include <string>
+
+#include "metrics/metric.hpp"
+
+namespace keras::metrics {
+
+struct RootMeanSquaredErrorOptions {
+  std::string name = "root_mean_squared_error";
+};
+
+/// sqrt(sum(w * (y_pred - y_true)^2) / sum(w)) over every element seen; a per-sample weight applies to
+/// all of the sample's elements. Registered as "RootMeanSquaredError" and "root_mean_squared_error"
+/// (Keras has no "rmse" alias).
+class RootMeanSquaredError : public Mean {
+ public:
+  explicit RootMeanSquaredError(RootMeanSquaredErrorOptions options = {}) : Mean({.name = options.name}) {}
+  void update_state(const Tensor& y_true, const Tensor& y_pred, const Tensor& sample_weight = Tensor()) override;
+  double result() const override { return std::sqrt(Mean::result()); }
+  std::string class_name() const override { return "RootMeanSquaredError"; }
+  static std::shared_ptr<Metric> from_config(const json& config);
+};
+
+}  // namespace keras::metrics

@@ -1,0 +1,23 @@
+#include "metrics/sum.hpp"
+
+#include "metrics/metric_utils.hpp"
+
+namespace keras::metrics {
+
+void Sum::update(const Tensor& values, const Tensor& sample_weight) {
+  const std::vector<float> v = detail::float_values(values);
+  const std::vector<float> w = detail::broadcast_weights(sample_weight, values.shape(), "Sum metric '" + name() + "'");
+  double s = 0;
+  for (std::size_t i = 0; i < v.size(); ++i) s += double(v[i]) * w[i];
+  total_ += s;
+}
+
+std::shared_ptr<Metric> Sum::from_config(const json& config) {
+  return std::make_shared<Sum>(SumOptions{.name = config.value("name", "sum")});
+}
+
+namespace {
+const bool registered = register_class<Metric, Sum>("Sum", {"sum"});
+}
+
+}  // namespace keras::metrics
