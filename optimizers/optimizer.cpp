@@ -1,9 +1,11 @@
 #include "optimizers/optimizer.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <regex>
 
 #include "keras/autodiff/gradient_tape.hpp"
-#include "keras/ops/math.hpp"
+#include "keras/kernels/parallel.hpp"
 
 namespace keras::optimizers {
 namespace {
@@ -15,45 +17,87 @@ double l2_norm_squared(const Tensor& t) {
   return s;
 }
 
-Tensor scaled(const Tensor& t, double factor) { return ops::multiply(t, Tensor::scalar(static_cast<float>(factor))); }
+// New tensors: the caller's gradients are never written to.
+Tensor scaled(const Tensor& t, double factor) {
+  Tensor out = Tensor::empty(t.shape());
+  const float* src = t.data<float>();
+  float* dst = out.data<float>();
+  const float k = static_cast<float>(factor);
+  kernels::parallel_for(t.size(), [=](std::int64_t i) { dst[i] = src[i] * k; });
+  return out;
+}
+
+Tensor clipped(const Tensor& t, double limit) {
+  Tensor out = Tensor::empty(t.shape());
+  const float* src = t.data<float>();
+  float* dst = out.data<float>();
+  const float hi = static_cast<float>(limit), lo = -hi;
+  kernels::parallel_for(t.size(), [=](std::int64_t i) { dst[i] = std::min(std::max(src[i], lo), hi); });
+  return out;
+}
+
+json optional_json(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }
+
+constexpr const char* kAverage = "average";
 
 }  // namespace
 
-Optimizer::Optimizer(std::string name, double learning_rate, CommonOptions common)
-    : name_(std::move(name)), learning_rate_(learning_rate), common_(common) {
+Optimizer::Optimizer(std::string name, LearningRate learning_rate, CommonOptions common)
+    : name_(std::move(name)), learning_rate_(std::move(learning_rate)), common_(common) {
   if (common_.clipnorm && common_.global_clipnorm)
     throw ValueError("Optimizer '" + name_ + "': set at most one of clipnorm and global_clipnorm");
+  if (common_.use_ema) {
+    if (common_.ema_momentum < 0 || common_.ema_momentum > 1)
+      throw ValueError("Optimizer '" + name_ + "': `ema_momentum` must be in the range [0, 1], got " +
+                       std::to_string(common_.ema_momentum));
+    if (common_.ema_overwrite_frequency && *common_.ema_overwrite_frequency < 1)
+      throw ValueError("Optimizer '" + name_ + "': `ema_overwrite_frequency` must be an integer >= 1 or unset, got " +
+                       std::to_string(*common_.ema_overwrite_frequency));
+  }
 }
 
 void Optimizer::apply_gradients(const std::vector<Tensor>& grads_in, const std::vector<std::shared_ptr<Variable>>& vars) {
   if (grads_in.size() != vars.size())
     throw ValueError("apply_gradients: got " + std::to_string(grads_in.size()) + " gradients for " +
                      std::to_string(vars.size()) + " variables");
+  for (std::size_t i = 0; i < vars.size(); ++i)
+    if (!vars[i]) throw ValueError("apply_gradients: variable " + std::to_string(i) + " is null");
   autodiff::NoGradScope no_grad;
-  std::vector<Tensor> grads = grads_in;
-  for (std::size_t i = 0; i < grads.size(); ++i) {
-    if (!grads[i].defined()) continue;
-    if (grads[i].shape() != vars[i]->shape())
-      throw ValueError("apply_gradients: gradient of shape " + shape_str(grads[i].shape()) + " for variable '" +
+  const double lr = learning_rate();
+  // Keras builds the optimizer state for every variable passed, before dropping missing gradients.
+  for (const auto& v : vars) track(v);
+  std::vector<Tensor> grads;
+  std::vector<std::shared_ptr<Variable>> active;
+  for (std::size_t i = 0; i < grads_in.size(); ++i) {
+    if (!grads_in[i].defined()) continue;
+    if (grads_in[i].shape() != vars[i]->shape())
+      throw ValueError("apply_gradients: gradient of shape " + shape_str(grads_in[i].shape()) + " for variable '" +
                        vars[i]->name() + "' of shape " + shape_str(vars[i]->shape()));
-    if (common_.clipvalue)
-      grads[i] = ops::clip(grads[i], -float(*common_.clipvalue), float(*common_.clipvalue));
-    if (common_.clipnorm) {
-      const double norm = std::sqrt(l2_norm_squared(grads[i]));
-      if (norm > *common_.clipnorm) grads[i] = scaled(grads[i], *common_.clipnorm / norm);
+    check_float32(grads_in[i], *vars[i]);
+    grads.push_back(grads_in[i]);
+    active.push_back(vars[i]);
+  }
+  if (active.empty()) return;
+  clip(grads);
+  if (common_.weight_decay && *common_.weight_decay != 0) {
+    const float k = static_cast<float>(*common_.weight_decay * lr);
+    for (const auto& v : active) {
+      if (!uses_weight_decay(*v)) continue;
+      float* w = v->value().data<float>();
+      kernels::parallel_for(v->value().size(), [=](std::int64_t i) { w[i] -= w[i] * k; });
     }
   }
-  if (common_.global_clipnorm) {
-    double total = 0;
-    for (const auto& g : grads)
-      if (g.defined()) total += l2_norm_squared(g);
-    const double norm = std::sqrt(total);
-    if (norm > *common_.global_clipnorm)
-      for (auto& g : grads)
-        if (g.defined()) g = scaled(g, *common_.global_clipnorm / norm);
+  for (std::size_t i = 0; i < grads.size(); ++i) update_step(grads[i], *active[i], lr, iterations_ + 1);
+  if (common_.use_ema) {
+    const float mom = static_cast<float>(common_.ema_momentum), rest = static_cast<float>(1 - common_.ema_momentum);
+    for (const auto& v : active) {
+      float* a = slot(*v, kAverage).value().data<float>();
+      const float* w = v->value().data<float>();
+      kernels::parallel_for(v->value().size(), [=](std::int64_t i) { a[i] = mom * a[i] + rest * w[i]; });
+    }
+    const auto freq = common_.ema_overwrite_frequency;
+    if (freq && (iterations_ + 1) % *freq == 0) overwrite_with_averages(active);
   }
-  for (std::size_t i = 0; i < grads.size(); ++i)
-    if (grads[i].defined()) update_step(grads[i], *vars[i], learning_rate_, iterations_ + 1);
   ++iterations_;
 }
 
@@ -64,31 +108,203 @@ void Optimizer::minimize(const std::function<Tensor()>& loss, const std::vector<
   apply_gradients(tape.gradient(value, vars), vars);
 }
 
-Variable& Optimizer::slot(const Variable& var, const std::string& slot_name) {
-  auto key = std::make_pair(&var, slot_name);
-  auto it = slots_.find(key);
-  if (it == slots_.end()) {
-    auto v = std::make_shared<Variable>(slot_name + "/" + var.name(), Tensor::zeros(var.shape()), false);
-    it = slots_.emplace(key, v).first;
-    slot_list_.push_back(v);
+void Optimizer::clip(std::vector<Tensor>& grads) const {
+  // As Keras: only one kind of clipping applies, clipnorm first, then global_clipnorm, then clipvalue.
+  if (common_.clipnorm && *common_.clipnorm > 0) {
+    const double limit = *common_.clipnorm;
+    for (auto& g : grads) {
+      const double norm = std::sqrt(l2_norm_squared(g));
+      if (norm > limit) g = scaled(g, limit / norm);
+    }
+  } else if (common_.global_clipnorm && *common_.global_clipnorm > 0) {
+    double total = 0;
+    for (const auto& g : grads) total += l2_norm_squared(g);
+    const double norm = std::sqrt(total), limit = *common_.global_clipnorm;
+    if (norm > limit)
+      for (auto& g : grads) g = scaled(g, limit / norm);
+  } else if (common_.clipvalue && *common_.clipvalue > 0) {
+    for (auto& g : grads) g = clipped(g, *common_.clipvalue);
   }
-  return *it->second;
+}
+
+Optimizer::Tracked& Optimizer::track(const std::shared_ptr<Variable>& var) {
+  auto it = index_.find(var.get());
+  Tracked* t;
+  if (it == index_.end()) {
+    index_.emplace(var.get(), tracked_.size());
+    t = &tracked_.emplace_back();
+  } else {
+    t = &tracked_[it->second];
+    if (t->has_ref && t->ref.lock() == var) return *t;
+    // A variable that died and a new one at the same address: its old state must not leak into the new one.
+    if (t->has_ref) *t = Tracked{};
+  }
+  t->ref = var;
+  t->has_ref = true;
+  if (common_.use_ema && !t->slots.count(kAverage)) make_slot(*t, *var, kAverage, var->value());
+  for (const auto& group : slot_layout())
+    for (const auto& kind : group)
+      if (!t->slots.count(kind.name)) make_slot(*t, *var, kind.name, Tensor::full(var->shape(), kind.initial_value));
+  return *t;
+}
+
+Variable& Optimizer::make_slot(Tracked& t, const Variable& var, const std::string& slot_name, const Tensor& initial) {
+  auto v = std::make_shared<Variable>(slot_name + "/" + var.name(), initial, false);
+  t.slots[slot_name] = v;
+  if (std::find(slot_names_.begin(), slot_names_.end(), slot_name) == slot_names_.end())
+    slot_names_.push_back(slot_name);
+  return *v;
+}
+
+Variable& Optimizer::slot(const Variable& var, const std::string& slot_name) {
+  auto it = index_.find(&var);
+  Tracked* t;
+  if (it == index_.end()) {
+    index_.emplace(&var, tracked_.size());
+    t = &tracked_.emplace_back();
+  } else {
+    t = &tracked_[it->second];
+  }
+  auto s = t->slots.find(slot_name);
+  if (s != t->slots.end()) return *s->second;
+  double initial = 0.0;
+  for (const auto& group : slot_layout())
+    for (const auto& kind : group)
+      if (kind.name == slot_name) initial = kind.initial_value;
+  return make_slot(*t, var, slot_name, Tensor::full(var.shape(), initial));
+}
+
+std::vector<std::shared_ptr<Variable>> Optimizer::variables() const {
+  std::vector<std::vector<std::string>> groups;
+  if (common_.use_ema) groups.push_back({kAverage});
+  for (const auto& group : slot_layout()) {
+    groups.emplace_back();
+    for (const auto& kind : group) groups.back().push_back(kind.name);
+  }
+  for (const auto& name : slot_names_) {
+    bool listed = false;
+    for (const auto& g : groups) listed = listed || std::find(g.begin(), g.end(), name) != g.end();
+    if (!listed) groups.push_back({name});
+  }
+  std::vector<std::shared_ptr<Variable>> out;
+  for (const auto& group : groups)
+    for (const auto& t : tracked_)
+      for (const auto& name : group) {
+        auto s = t.slots.find(name);
+        if (s != t.slots.end()) out.push_back(s->second);
+      }
+  return out;
+}
+
+void Optimizer::check_float32(const Tensor& grad, const Variable& var) const {
+  if (grad.dtype() != DType::float32 || var.value().dtype() != DType::float32)
+    throw ValueError(class_name() + ": variable '" + var.name() + "' and its gradient must be float32");
+}
+
+void Optimizer::exclude_from_weight_decay(const std::vector<std::shared_ptr<Variable>>& vars,
+                                          const std::vector<std::string>& name_patterns) {
+  for (const auto& v : vars) excluded_.push_back(v.get());
+  for (const auto& p : name_patterns) {
+    try {
+      (void)std::regex(p);
+    } catch (const std::regex_error& e) {
+      throw ValueError("exclude_from_weight_decay: '" + p + "' is not a valid regular expression (" + e.what() + ")");
+    }
+    excluded_patterns_.push_back(p);
+  }
+  decay_cache_.clear();
+}
+
+bool Optimizer::uses_weight_decay(const Variable& var) const {
+  if (excluded_.empty() && excluded_patterns_.empty()) return true;
+  auto cached = decay_cache_.find(&var);
+  if (cached != decay_cache_.end() && cached->second.first == var.name()) return cached->second.second;
+  bool use = std::find(excluded_.begin(), excluded_.end(), &var) == excluded_.end();
+  for (const auto& p : excluded_patterns_) use = use && !std::regex_search(var.name(), std::regex(p));
+  decay_cache_[&var] = {var.name(), use};
+  return use;
+}
+
+void Optimizer::overwrite_with_averages(const std::vector<std::shared_ptr<Variable>>& vars) {
+  for (const auto& v : vars) {
+    auto it = index_.find(v.get());
+    const Tracked* t = it == index_.end() ? nullptr : &tracked_[it->second];
+    auto s = t ? t->slots.find(kAverage) : std::map<std::string, std::shared_ptr<Variable>>::const_iterator{};
+    if (!t || s == t->slots.end())
+      throw ValueError("finalize_variable_values: optimizer '" + name_ + "' has no moving average of variable '" +
+                       v->name() + "'; it never updated it");
+    v->assign(s->second->value());
+  }
+}
+
+void Optimizer::finalize_variable_values(const std::vector<std::shared_ptr<Variable>>& vars) {
+  if (common_.use_ema) overwrite_with_averages(vars);
+}
+
+void Optimizer::finalize_variable_values() {
+  if (!common_.use_ema) return;
+  std::vector<std::shared_ptr<Variable>> live;
+  for (const auto& t : tracked_)
+    if (auto v = t.ref.lock(); v && t.slots.count(kAverage)) live.push_back(v);
+  overwrite_with_averages(live);
 }
 
 json Optimizer::get_config() const {
-  json c{{"name", name_}, {"learning_rate", learning_rate_}};
-  c["clipnorm"] = common_.clipnorm ? json(*common_.clipnorm) : json(nullptr);
-  c["global_clipnorm"] = common_.global_clipnorm ? json(*common_.global_clipnorm) : json(nullptr);
-  c["clipvalue"] = common_.clipvalue ? json(*common_.clipvalue) : json(nullptr);
+  json c{{"name", name_},
+         {"weight_decay", optional_json(common_.weight_decay)},
+         {"clipnorm", optional_json(common_.clipnorm)},
+         {"global_clipnorm", optional_json(common_.global_clipnorm)},
+         {"clipvalue", optional_json(common_.clipvalue)},
+         {"use_ema", common_.use_ema},
+         {"ema_momentum", common_.ema_momentum},
+         {"ema_overwrite_frequency",
+          common_.ema_overwrite_frequency ? json(*common_.ema_overwrite_frequency) : json(nullptr)},
+         {"jit_compile", false},
+         {"is_legacy_optimizer", false}};
+  c["learning_rate"] = learning_rate_.to_json(iterations_);
   return c;
 }
 
-CommonOptions Optimizer::common_from_config(const json& c) {
+double Optimizer::read_number(const json& c, const char* key, double fallback, const std::string& owner) {
+  if (!c.contains(key) || c[key].is_null()) return fallback;
+  if (!c[key].is_number())
+    throw ValueError(owner + " config: '" + key + "' must be a number, got " + c[key].dump());
+  return c[key].get<double>();
+}
+
+bool Optimizer::read_bool(const json& c, const char* key, bool fallback, const std::string& owner) {
+  if (!c.contains(key) || c[key].is_null()) return fallback;
+  if (!c[key].is_boolean()) throw ValueError(owner + " config: '" + key + "' must be true or false, got " + c[key].dump());
+  return c[key].get<bool>();
+}
+
+std::string Optimizer::read_name(const json& c, const std::string& fallback) {
+  return c.contains("name") && c["name"].is_string() ? c["name"].get<std::string>() : fallback;
+}
+
+LearningRate Optimizer::read_learning_rate(const json& c, const LearningRate& fallback) {
+  for (const char* key : {"learning_rate", "lr"})
+    if (c.contains(key) && !c[key].is_null()) return LearningRate::from_json(c[key]);
+  return fallback;
+}
+
+CommonOptions Optimizer::common_from_config(const json& c, const std::string& owner) {
+  if (read_number(c, "decay", 0, owner) != 0)
+    throw ValueError(owner + " config: the legacy `decay` argument is not supported by the tf.keras 2.11+ "
+                     "optimizers; use a learning-rate schedule (e.g. InverseTimeDecay) instead. Config: " + c.dump());
   auto opt = [&](const char* key) -> std::optional<double> {
     if (!c.contains(key) || c[key].is_null()) return std::nullopt;
-    return c[key].get<double>();
+    return read_number(c, key, 0, owner);
   };
-  return {.clipnorm = opt("clipnorm"), .clipvalue = opt("clipvalue"), .global_clipnorm = opt("global_clipnorm")};
+  const CommonOptions d;
+  CommonOptions out{.weight_decay = opt("weight_decay"),
+                    .clipnorm = opt("clipnorm"),
+                    .clipvalue = opt("clipvalue"),
+                    .global_clipnorm = opt("global_clipnorm"),
+                    .use_ema = read_bool(c, "use_ema", d.use_ema, owner),
+                    .ema_momentum = read_number(c, "ema_momentum", d.ema_momentum, owner)};
+  if (auto f = opt("ema_overwrite_frequency")) out.ema_overwrite_frequency = static_cast<std::int64_t>(*f);
+  return out;
 }
 
 std::shared_ptr<Optimizer> Optimizer::get(const std::string& identifier) {

@@ -1,66 +1,164 @@
 #pragma once
-// Optimizer base (keras.optimizers.Optimizer): gradient clipping, the iteration counter, slot
-// variables created on first use, and apply_gradients / minimize. Subclasses write update_step only.
+// Optimizer base (keras.optimizers.Optimizer, tf.keras 2.11+): the learning rate (a number or a schedule),
+// gradient clipping, decoupled weight decay, the iteration counter, slot variables, the exponential moving
+// average of the weights, and apply_gradients / minimize. Subclasses write update_step only.
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
 #include <optional>
 #include <string>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "keras/registry.hpp"
 #include "keras/variable.hpp"
+#include "optimizers/learning_rate.hpp"
 
 namespace keras::optimizers {
 
 /// Arguments every optimizer takes (Keras names and defaults).
 struct CommonOptions {
+  std::optional<double> weight_decay{};     // decoupled: var -= var * weight_decay * lr before each update
   std::optional<double> clipnorm{};         // clip each gradient to this L2 norm
   std::optional<double> clipvalue{};        // clip each gradient element to [-v, v]
   std::optional<double> global_clipnorm{};  // clip all gradients together to this L2 norm
+  bool use_ema = false;                     // keep an exponential moving average of the variables
+  double ema_momentum = 0.99;               // average = ema_momentum * average + (1 - ema_momentum) * var
+  std::optional<std::int64_t> ema_overwrite_frequency{};  // copy the averages into the variables every n steps
 };
 
 class Optimizer {
  public:
-  Optimizer(std::string name, double learning_rate, CommonOptions common = {});
+  Optimizer(std::string name, LearningRate learning_rate, CommonOptions common = {});
   virtual ~Optimizer() = default;
 
-  /// One update of each variable from its gradient (undefined gradients are skipped).
+  /// One update of each variable from its gradient (undefined gradients are skipped; if every gradient is
+  /// undefined nothing happens and iterations() does not move). In Keras's order: learning rate at
+  /// iterations(), clipping (clipnorm, else global_clipnorm, else clipvalue), weight decay, update_step,
+  /// moving averages.
   void apply_gradients(const std::vector<Tensor>& grads, const std::vector<std::shared_ptr<Variable>>& vars);
   /// Computes d loss / d vars with a GradientTape and applies them (the seed's optimizer.minimize(f, [x])).
   void minimize(const std::function<Tensor()>& loss, const std::vector<std::shared_ptr<Variable>>& vars);
 
-  double learning_rate() const { return learning_rate_; }
+  /// The learning rate of the next update: the constant, or the schedule at iterations().
+  double learning_rate() const { return learning_rate_.at(iterations_); }
+  /// Sets a constant learning rate (replacing a schedule if there was one).
   void set_learning_rate(double lr) { learning_rate_ = lr; }
-  /// Number of apply_gradients calls so far.
+  /// Sets a number or a schedule.
+  void set_learning_rate(LearningRate lr) { learning_rate_ = std::move(lr); }
+  /// The schedule, or null when the learning rate is a constant.
+  const std::shared_ptr<schedules::LearningRateSchedule>& learning_rate_schedule() const {
+    return learning_rate_.schedule();
+  }
+  /// Number of apply_gradients calls that updated something.
   std::int64_t iterations() const { return iterations_; }
   void set_iterations(std::int64_t n) { iterations_ = n; }
   const std::string& name() const { return name_; }
-  /// Slot variables in creation order (for saving optimizer state).
-  std::vector<std::shared_ptr<Variable>> variables() const { return slot_list_; }
+  const CommonOptions& common_options() const { return common_; }
+  std::optional<double> weight_decay() const { return common_.weight_decay; }
+  bool use_ema() const { return common_.use_ema; }
+
+  /// Variables that weight decay must skip: these ones, and any whose name contains a match of one of the
+  /// regular expressions (Keras: call before the first apply_gradients).
+  void exclude_from_weight_decay(const std::vector<std::shared_ptr<Variable>>& vars = {},
+                                 const std::vector<std::string>& name_patterns = {});
+  /// With use_ema, copies each variable's moving average into it (call when training ends); else nothing.
+  void finalize_variable_values(const std::vector<std::shared_ptr<Variable>>& vars);
+  /// The same for every variable this optimizer has updated and that is still alive.
+  void finalize_variable_values();
+
+  /// Optimizer state in Keras's order (for saving): the EMA averages, then the slots in the order the
+  /// optimizer's Keras build() creates them. The iteration counter is iterations().
+  std::vector<std::shared_ptr<Variable>> variables() const;
 
   virtual std::string class_name() const = 0;
-  /// {"name", "learning_rate", clip options} plus each subclass's own fields.
+  /// The Keras 2.11 base keys (name, weight_decay, clipnorm, global_clipnorm, clipvalue, use_ema,
+  /// ema_momentum, ema_overwrite_frequency, jit_compile, is_legacy_optimizer, learning_rate) plus each
+  /// subclass's own fields.
   virtual json get_config() const;
 
-  /// By name ("adam", "sgd", "rmsprop", "Adam").
+  /// By name ("adam", "sgd", "rmsprop", "Adam", ...).
   static std::shared_ptr<Optimizer> get(const std::string& identifier);
   static std::shared_ptr<Optimizer> deserialize(const json& config);
 
  protected:
-  /// Updates one variable in place; `step` is iterations() + 1 (Keras's local_step).
+  /// Updates one variable in place; `lr` is learning_rate() and `step` is iterations() + 1 (Keras's local_step).
   virtual void update_step(const Tensor& grad, Variable& var, double lr, std::int64_t step) = 0;
-  /// A zero-initialized slot (e.g. "m") shaped like var, created on first use.
+
+  /// A slot kind and the value its slots start from.
+  struct SlotKind {
+    std::string name;
+    double initial_value = 0.0;
+  };
+  /// The slots the optimizer keeps, as Keras's build() creates them: each inner list is created for every
+  /// variable in turn (interleaved: m0, v0, m1, v1), the lists one after another. They are created for
+  /// every variable the first time apply_gradients sees it, and variables() lists them in this order.
+  /// Slots asked for through slot() but absent here follow, one kind after another, zero-initialized.
+  virtual std::vector<std::vector<SlotKind>> slot_layout() const { return {}; }
+  /// The slot `slot_name` of var (created on first use, named "<slot_name>/<var name>").
   Variable& slot(const Variable& var, const std::string& slot_name);
-  static CommonOptions common_from_config(const json& config);
+  /// Throws unless var and grad are float32 (the update loops run on raw floats).
+  void check_float32(const Tensor& grad, const Variable& var) const;
+
+  // Config readers for from_config: a missing or null key keeps the fallback; `owner` names the class in
+  // error messages.
+  static double read_number(const json& c, const char* key, double fallback, const std::string& owner);
+  static bool read_bool(const json& c, const char* key, bool fallback, const std::string& owner);
+  static std::string read_name(const json& c, const std::string& fallback);
+  /// "learning_rate" (or the legacy "lr"): a number or a serialized schedule.
+  static LearningRate read_learning_rate(const json& c, const LearningRate& fallback);
+  /// The common arguments; rejects a legacy non-zero "decay" it cannot honour.
+  static CommonOptions common_from_config(const json& c, const std::string& owner);
+  /// The common arguments of an options struct (every optimizer's options repeat them).
+  template <class Options>
+  static CommonOptions common_of(const Options& o) {
+    return {.weight_decay = o.weight_decay,
+            .clipnorm = o.clipnorm,
+            .clipvalue = o.clipvalue,
+            .global_clipnorm = o.global_clipnorm,
+            .use_ema = o.use_ema,
+            .ema_momentum = o.ema_momentum,
+            .ema_overwrite_frequency = o.ema_overwrite_frequency};
+  }
+  /// Fills an options struct's learning rate, common arguments and name from a config.
+  template <class Options>
+  static void read_common(const json& c, Options& o, const std::string& owner) {
+    o.learning_rate = read_learning_rate(c, o.learning_rate);
+    const CommonOptions common = common_from_config(c, owner);
+    if (c.contains("weight_decay") && !c["weight_decay"].is_null()) o.weight_decay = *common.weight_decay;
+    o.clipnorm = common.clipnorm;
+    o.clipvalue = common.clipvalue;
+    o.global_clipnorm = common.global_clipnorm;
+    o.use_ema = common.use_ema;
+    o.ema_momentum = common.ema_momentum;
+    o.ema_overwrite_frequency = common.ema_overwrite_frequency;
+    o.name = read_name(c, o.name);
+  }
 
  private:
+  struct Tracked {
+    std::weak_ptr<Variable> ref{};
+    bool has_ref = false;  // false while only slot() has seen the variable
+    std::map<std::string, std::shared_ptr<Variable>> slots{};
+  };
+  Tracked& track(const std::shared_ptr<Variable>& var);
+  Variable& make_slot(Tracked& t, const Variable& var, const std::string& slot_name, const Tensor& initial);
+  bool uses_weight_decay(const Variable& var) const;
+  void clip(std::vector<Tensor>& grads) const;
+  void overwrite_with_averages(const std::vector<std::shared_ptr<Variable>>& vars);
+
   std::string name_{};
-  double learning_rate_;
+  LearningRate learning_rate_;
   CommonOptions common_;
   std::int64_t iterations_ = 0;
-  std::map<std::pair<const Variable*, std::string>, std::shared_ptr<Variable>> slots_;
-  std::vector<std::shared_ptr<Variable>> slot_list_{};
+  std::vector<Tracked> tracked_{};  // in the order apply_gradients first saw them
+  std::unordered_map<const Variable*, std::size_t> index_{};
+  std::vector<std::string> slot_names_{};  // every slot kind, in creation order
+  std::vector<const Variable*> excluded_{};
+  std::vector<std::string> excluded_patterns_{};
+  mutable std::unordered_map<const Variable*, std::pair<std::string, bool>> decay_cache_{};  // name, decays
 };
 
 using OptimizerRef = Ref<Optimizer>;

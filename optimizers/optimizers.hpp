@@ -1,6 +1,15 @@
 #pragma once
-// keras::optimizers: the base class and every built-in optimizer.
+// keras::optimizers: the base class, every built-in optimizer and the learning-rate schedules.
+#include "optimizers/adadelta.hpp"
+#include "optimizers/adagrad.hpp"
 #include "optimizers/adam.hpp"
+#include "optimizers/adamax.hpp"
+#include "optimizers/adamw.hpp"
+#include "optimizers/ftrl.hpp"
+#include "optimizers/learning_rate.hpp"
+#include "optimizers/lion.hpp"
+#include "optimizers/nadam.hpp"
 #include "optimizers/optimizer.hpp"
 #include "optimizers/rmsprop.hpp"
+#include "optimizers/schedules/schedules.hpp"
 #include "optimizers/sgd.hpp"

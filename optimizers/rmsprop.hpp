@@ -1,5 +1,6 @@
 #pragma once
 // RMSprop (keras.optimizers.RMSprop, the tf.keras 2.11+ formulation).
+#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -8,20 +9,25 @@
 namespace keras::optimizers {
 
 struct RMSpropOptions {
-  double learning_rate = 0.001;
+  LearningRate learning_rate = 0.001;
   double rho = 0.9;
   double momentum = 0.0;
   double epsilon = 1e-7;
   bool centered = false;
+  std::optional<double> weight_decay = std::nullopt;
   std::optional<double> clipnorm = std::nullopt;
   std::optional<double> clipvalue = std::nullopt;
   std::optional<double> global_clipnorm = std::nullopt;
+  bool use_ema = false;
+  double ema_momentum = 0.99;
+  std::optional<std::int64_t> ema_overwrite_frequency = std::nullopt;
   std::string name = "RMSprop";
 };
 
 /// velocity = rho * velocity + (1 - rho) g^2; increment = lr * g / sqrt(velocity + epsilon)
 /// (centered: lr * g / sqrt(velocity - avg_g^2 + epsilon) with avg_g the running mean of g);
 /// with momentum: mom = momentum * mom + increment, var -= mom; else var -= increment.
+/// Slots: "velocity", "momentum" (momentum > 0), "average_gradient" (centered).
 class RMSprop : public Optimizer {
  public:
   explicit RMSprop(RMSpropOptions options = {});
@@ -37,6 +43,7 @@ class RMSprop : public Optimizer {
 
  protected:
   void update_step(const Tensor& grad, Variable& var, double lr, std::int64_t step) override;
+  std::vector<std::vector<SlotKind>> slot_layout() const override;
 
  private:
   RMSpropOptions options_;

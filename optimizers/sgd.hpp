@@ -1,5 +1,6 @@
 #pragma once
 // Gradient descent with optional (Nesterov) momentum (keras.optimizers.SGD).
+#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -8,17 +9,21 @@
 namespace keras::optimizers {
 
 struct SGDOptions {
-  double learning_rate = 0.01;
+  LearningRate learning_rate = 0.01;
   double momentum = 0.0;  // in [0, 1]
   bool nesterov = false;
+  std::optional<double> weight_decay = std::nullopt;
   std::optional<double> clipnorm = std::nullopt;
   std::optional<double> clipvalue = std::nullopt;
   std::optional<double> global_clipnorm = std::nullopt;
+  bool use_ema = false;
+  double ema_momentum = 0.99;
+  std::optional<std::int64_t> ema_overwrite_frequency = std::nullopt;
   std::string name = "SGD";
 };
 
 /// m = momentum * m - lr * g; var += m (Nesterov: var += momentum * m - lr * g).
-/// Without momentum: var -= lr * g.
+/// Without momentum: var -= lr * g. Slots: "m".
 class SGD : public Optimizer {
  public:
   explicit SGD(SGDOptions options = {});
@@ -32,6 +37,7 @@ class SGD : public Optimizer {
 
  protected:
   void update_step(const Tensor& grad, Variable& var, double lr, std::int64_t step) override;
+  std::vector<std::vector<SlotKind>> slot_layout() const override { return {{{"m"}}}; }
 
  private:
   SGDOptions options_;

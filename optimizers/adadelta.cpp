@@ -1,0 +1,44 @@
+#include "optimizers/adadelta.hpp"
+
+#include <cmath>
+
+#include "keras/kernels/parallel.hpp"
+
+namespace keras::optimizers {
+namespace {
+const bool registered = register_class<Optimizer, Adadelta>("Adadelta", {"adadelta"});
+}  // namespace
+
+Adadelta::Adadelta(AdadeltaOptions o) : Optimizer(o.name, o.learning_rate, common_of(o)), options_(std::move(o)) {}
+
+void Adadelta::update_step(const Tensor& grad, Variable& var, double lr, std::int64_t /*step*/) {
+  float* acc_g = slot(var, "accumulated_grad").value().data<float>();
+  float* acc_d = slot(var, "accumulated_delta_var").value().data<float>();
+  float* w = var.value().data<float>();
+  const float* g = grad.data<float>();
+  const float rate = static_cast<float>(lr), rho = static_cast<float>(options_.rho);
+  const float k = static_cast<float>(1 - options_.rho), eps = static_cast<float>(options_.epsilon);
+  kernels::parallel_for(grad.size(), [=](std::int64_t i) {
+    acc_g[i] = rho * acc_g[i] + k * g[i] * g[i];
+    const float delta = -std::sqrt(acc_d[i] + eps) * g[i] / std::sqrt(acc_g[i] + eps);
+    acc_d[i] = rho * acc_d[i] + k * delta * delta;
+    w[i] += rate * delta;
+  });
+}
+
+json Adadelta::get_config() const {
+  json c = Optimizer::get_config();
+  c["rho"] = options_.rho;
+  c["epsilon"] = options_.epsilon;
+  return c;
+}
+
+std::shared_ptr<Optimizer> Adadelta::from_config(const json& c) {
+  AdadeltaOptions o;
+  read_common(c, o, "Adadelta");
+  o.rho = read_number(c, "rho", o.rho, "Adadelta");
+  o.epsilon = read_number(c, "epsilon", o.epsilon, "Adadelta");
+  return std::make_shared<Adadelta>(std::move(o));
+}
+
+}  // namespace keras::optimizers
