@@ -21,16 +21,18 @@ std::optional<double> optional_double(const json& config, const char* key) {
 
 }  // namespace
 
-FBetaScore::FBetaScore(FBetaScoreOptions options) : Metric(options.name), options_(std::move(options)) {
+FBetaScore::FBetaScore(FBetaScoreOptions options, const char* class_name)
+    : Metric(options.name), options_(std::move(options)) {
+  const std::string cls = class_name;
   const auto& avg = options_.average;
   if (avg && *avg != "micro" && *avg != "macro" && *avg != "weighted")
-    throw ValueError(class_name() + ": invalid `average` argument value. Expected one of: {nullopt, \"micro\", "
+    throw ValueError(cls + ": invalid `average` argument value. Expected one of: {nullopt, \"micro\", "
                      "\"macro\", \"weighted\"}. Received: average=\"" + *avg + "\"");
   if (!(options_.beta > 0))
-    throw ValueError(class_name() + ": invalid `beta` argument value. It should be > 0. Received: beta=" +
+    throw ValueError(cls + ": invalid `beta` argument value. It should be > 0. Received: beta=" +
                      std::to_string(options_.beta));
   if (options_.threshold && !(*options_.threshold > 0 && *options_.threshold <= 1))
-    throw ValueError(class_name() + ": invalid `threshold` argument value. It should verify 0 < threshold <= 1. "
+    throw ValueError(cls + ": invalid `threshold` argument value. It should verify 0 < threshold <= 1. "
                      "Received: threshold=" + std::to_string(*options_.threshold));
 }
 

@@ -33,7 +33,7 @@ struct F1ScoreOptions {
 /// a scalar. result() is that scalar, or, with no averaging, the unweighted mean of the class scores.
 class FBetaScore : public Metric {
  public:
-  explicit FBetaScore(FBetaScoreOptions options = {});
+  explicit FBetaScore(FBetaScoreOptions options = {}) : FBetaScore(std::move(options), "FBetaScore") {}
   void update_state(const Tensor& y_true, const Tensor& y_pred, const Tensor& sample_weight = Tensor()) override;
   double result() const override;
   Tensor result_tensor() const;
@@ -44,6 +44,8 @@ class FBetaScore : public Metric {
   static std::shared_ptr<Metric> from_config(const json& config);
 
  protected:
+  /// `class_name` names the class in argument errors.
+  FBetaScore(FBetaScoreOptions options, const char* class_name);
   std::vector<double> scores() const;  // per class, or one micro score
   FBetaScoreOptions options_;
 
@@ -56,7 +58,8 @@ class FBetaScore : public Metric {
 class F1Score : public FBetaScore {
  public:
   explicit F1Score(F1ScoreOptions options = {})
-      : FBetaScore({.average = options.average, .beta = 1.0, .threshold = options.threshold, .name = options.name}) {}
+      : FBetaScore({.average = options.average, .beta = 1.0, .threshold = options.threshold, .name = options.name},
+                   "F1Score") {}
   std::string class_name() const override { return "F1Score"; }
   /// {"name", "dtype", "average", "threshold"}.
   json get_config() const override;

@@ -9,7 +9,7 @@ namespace keras::metrics {
 void RootMeanSquaredError::update_state(const Tensor& y_true, const Tensor& y_pred, const Tensor& sample_weight) {
   autodiff::NoGradScope no_grad;
   const Tensor t = losses::match_target(y_true, y_pred, "RootMeanSquaredError");
-  update(ops::square(ops::subtract(y_pred, t)), sample_weight);
+  squared_errors_.update(ops::square(ops::subtract(y_pred, t)), sample_weight);
 }
 
 std::shared_ptr<Metric> RootMeanSquaredError::from_config(const json& config) {

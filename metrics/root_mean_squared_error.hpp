@@ -15,13 +15,18 @@ struct RootMeanSquaredErrorOptions {
 /// sqrt(sum(w * (y_pred - y_true)^2) / sum(w)) over every element seen; a per-sample weight applies to
 /// all of the sample's elements. Registered as "RootMeanSquaredError" and "root_mean_squared_error"
 /// (Keras has no "rmse" alias).
-class RootMeanSquaredError : public Mean {
+class RootMeanSquaredError : public Metric {
  public:
-  explicit RootMeanSquaredError(RootMeanSquaredErrorOptions options = {}) : Mean({.name = options.name}) {}
+  explicit RootMeanSquaredError(RootMeanSquaredErrorOptions options = {})
+      : Metric(options.name), squared_errors_({.name = options.name}) {}
   void update_state(const Tensor& y_true, const Tensor& y_pred, const Tensor& sample_weight = Tensor()) override;
-  double result() const override { return std::sqrt(Mean::result()); }
+  double result() const override { return std::sqrt(squared_errors_.result()); }
+  void reset_state() override { squared_errors_.reset_state(); }
   std::string class_name() const override { return "RootMeanSquaredError"; }
   static std::shared_ptr<Metric> from_config(const json& config);
+
+ private:
+  Mean squared_errors_;
 };
 
 }  // namespace keras::metrics
