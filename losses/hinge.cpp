@@ -1,0 +1,33 @@
+#include "losses/hinge.hpp"
+
+#include <algorithm>
+
+#include "keras/ops/math.hpp"
+
+namespace keras::losses {
+
+namespace detail {
+Tensor hinge_targets(const Tensor& y_true, const Tensor& y_pred, const std::string& loss_name) {
+  Tensor t = ops::cast(match_target(y_true, y_pred, loss_name), DType::float32);
+  const float* p = t.data<float>();
+  const bool binary = std::all_of(p, p + t.size(), [](float v) { return v == 0.f || v == 1.f; });
+  return binary ? 2.f * t - 1.f : t;
+}
+}  // namespace detail
+
+Tensor hinge(const Tensor& y_true, const Tensor& y_pred) {
+  Tensor t = detail::hinge_targets(y_true, y_pred, "hinge");
+  return ops::mean(ops::maximum(1.f - t * y_pred, Tensor::scalar(0.f)), {-1});
+}
+
+std::shared_ptr<Loss> Hinge::from_config(const json& config) {
+  return std::make_shared<Hinge>(HingeOptions{
+      .reduction = reduction_from_name(config.value("reduction", "sum_over_batch_size")),
+      .name = config.value("name", "hinge")});
+}
+
+namespace {
+const bool registered = register_class<Loss, Hinge>("Hinge", {"hinge"});
+}
+
+}  // namespace keras::losses

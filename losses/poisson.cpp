@@ -1,0 +1,23 @@
+#include "losses/poisson.hpp"
+
+#include "keras/ops/math.hpp"
+
+namespace keras::losses {
+
+Tensor poisson(const Tensor& y_true, const Tensor& y_pred) {
+  constexpr float kEpsilon = 1e-7f;  // keras.backend.epsilon()
+  Tensor t = ops::cast(match_target(y_true, y_pred, "poisson"), DType::float32);
+  return ops::mean(y_pred - t * ops::log(y_pred + kEpsilon), {-1});
+}
+
+std::shared_ptr<Loss> Poisson::from_config(const json& config) {
+  return std::make_shared<Poisson>(PoissonOptions{
+      .reduction = reduction_from_name(config.value("reduction", "sum_over_batch_size")),
+      .name = config.value("name", "poisson")});
+}
+
+namespace {
+const bool registered = register_class<Loss, Poisson>("Poisson", {"poisson"});
+}
+
+}  // namespace keras::losses
