@@ -30,7 +30,8 @@ class LearningRate {
     requires(!std::derived_from<std::decay_t<F>, schedules::LearningRateSchedule> &&
              !std::is_arithmetic_v<std::decay_t<F>> && std::is_invocable_r_v<double, F&, std::int64_t>)
   LearningRate(F&& fn)
-      : schedule_(std::make_shared<schedules::LambdaSchedule>(std::function<double(std::int64_t)>(std::forward<F>(fn)))) {}
+      : schedule_(std::make_shared<schedules::LambdaSchedule>(
+            std::function<double(std::int64_t)>(std::forward<F>(fn)))) {}
 
   /// The learning rate at `step` (the constant when there is no schedule).
   double at(std::int64_t step) const { return schedule_ ? (*schedule_)(step) : value_; }

@@ -50,13 +50,15 @@ Optimizer::Optimizer(std::string name, LearningRate learning_rate, CommonOptions
     if (common_.ema_momentum < 0 || common_.ema_momentum > 1)
       throw ValueError("Optimizer '" + name_ + "': `ema_momentum` must be in the range [0, 1], got " +
                        std::to_string(common_.ema_momentum));
-    if (common_.ema_overwrite_frequency && *common_.ema_overwrite_frequency < 1)
-      throw ValueError("Optimizer '" + name_ + "': `ema_overwrite_frequency` must be an integer >= 1 or unset, got " +
+    if (common_.ema_overwrite_frequency && *common_.ema_overwrite_frequency < 0)
+      throw ValueError("Optimizer '" + name_ + "': `ema_overwrite_frequency` must be an integer >= 1 (or 0 or unset "
+                       "for never), got " +
                        std::to_string(*common_.ema_overwrite_frequency));
   }
 }
 
-void Optimizer::apply_gradients(const std::vector<Tensor>& grads_in, const std::vector<std::shared_ptr<Variable>>& vars) {
+void Optimizer::apply_gradients(const std::vector<Tensor>& grads_in,
+                                const std::vector<std::shared_ptr<Variable>>& vars) {
   if (grads_in.size() != vars.size())
     throw ValueError("apply_gradients: got " + std::to_string(grads_in.size()) + " gradients for " +
                      std::to_string(vars.size()) + " variables");
@@ -96,7 +98,7 @@ void Optimizer::apply_gradients(const std::vector<Tensor>& grads_in, const std::
       kernels::parallel_for(v->value().size(), [=](std::int64_t i) { a[i] = mom * a[i] + rest * w[i]; });
     }
     const auto freq = common_.ema_overwrite_frequency;
-    if (freq && (iterations_ + 1) % *freq == 0) overwrite_with_averages(active);
+    if (freq && *freq > 0 && (iterations_ + 1) % *freq == 0) overwrite_with_averages(active);
   }
   ++iterations_;
 }
@@ -274,7 +276,8 @@ double Optimizer::read_number(const json& c, const char* key, double fallback, c
 
 bool Optimizer::read_bool(const json& c, const char* key, bool fallback, const std::string& owner) {
   if (!c.contains(key) || c[key].is_null()) return fallback;
-  if (!c[key].is_boolean()) throw ValueError(owner + " config: '" + key + "' must be true or false, got " + c[key].dump());
+  if (!c[key].is_boolean())
+    throw ValueError(owner + " config: '" + key + "' must be true or false, got " + c[key].dump());
   return c[key].get<bool>();
 }
 

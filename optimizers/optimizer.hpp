@@ -27,6 +27,7 @@ struct CommonOptions {
   bool use_ema = false;                     // keep an exponential moving average of the variables
   double ema_momentum = 0.99;               // average = ema_momentum * average + (1 - ema_momentum) * var
   std::optional<std::int64_t> ema_overwrite_frequency{};  // copy the averages into the variables every n steps
+                                                          // (unset or 0: only finalize_variable_values does)
 };
 
 class Optimizer {

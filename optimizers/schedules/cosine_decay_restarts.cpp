@@ -10,7 +10,9 @@ const bool registered = register_class<LearningRateSchedule, CosineDecayRestarts
 
 CosineDecayRestarts::CosineDecayRestarts(double initial_learning_rate, double first_decay_steps,
                                          CosineDecayRestartsOptions options)
-    : initial_learning_rate_(initial_learning_rate), first_decay_steps_(first_decay_steps), options_(std::move(options)) {
+    : initial_learning_rate_(initial_learning_rate),
+      first_decay_steps_(first_decay_steps),
+      options_(std::move(options)) {
   if (!(first_decay_steps_ > 0))
     throw ValueError("CosineDecayRestarts: `first_decay_steps` must be > 0, got " + std::to_string(first_decay_steps_));
   if (!(options_.t_mul > 0))

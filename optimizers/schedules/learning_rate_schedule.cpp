@@ -38,7 +38,8 @@ std::optional<double> LearningRateSchedule::optional_number(const json& c, const
 
 bool LearningRateSchedule::bool_or(const json& c, const char* key, bool fallback, const std::string& owner) {
   if (!c.contains(key) || c[key].is_null()) return fallback;
-  if (!c[key].is_boolean()) throw ValueError(owner + " config: '" + key + "' must be true or false, got " + c[key].dump());
+  if (!c[key].is_boolean())
+    throw ValueError(owner + " config: '" + key + "' must be true or false, got " + c[key].dump());
   return c[key].get<bool>();
 }
 

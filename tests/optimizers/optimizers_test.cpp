@@ -100,7 +100,8 @@ TEST_CASE("constructors reject invalid arguments as Keras does") {
   CHECK_THROWS_WITH(Lion({.beta_1 = 0.0}), Contains("SignSGD"));
   CHECK_THROWS_AS(Lion({.beta_1 = 1.5}), ValueError);
   CHECK_THROWS_WITH(Adam({.use_ema = true, .ema_momentum = 1.5}), Contains("ema_momentum"));
-  CHECK_THROWS_WITH(Adam({.use_ema = true, .ema_overwrite_frequency = 0}), Contains("ema_overwrite_frequency"));
+  CHECK_THROWS_WITH(Adam({.use_ema = true, .ema_overwrite_frequency = -1}), Contains("ema_overwrite_frequency"));
+  CHECK_NOTHROW(Adam({.use_ema = true, .ema_overwrite_frequency = 0}));  // Keras: 0 means never, like None
 }
 
 TEST_CASE("clipvalue clips each gradient element") {
@@ -267,7 +268,8 @@ TEST_CASE("variables() lists slots in the order Keras's build() creates them") {
                                                               "average_gradient/a", "average_gradient/b"});
   Ftrl ftrl;
   step(ftrl);
-  CHECK(names_of(ftrl.variables()) == std::vector<std::string>{"accumulator/a", "linear/a", "accumulator/b", "linear/b"});
+  CHECK(names_of(ftrl.variables()) ==
+        std::vector<std::string>{"accumulator/a", "linear/a", "accumulator/b", "linear/b"});
   CHECK(ftrl.variables()[0]->value().to_vector<float>() == std::vector<float>{1.1f, 1.1f});  // 0.1 + g^2
   Adadelta adadelta;
   step(adadelta);
@@ -480,7 +482,8 @@ TEST_CASE("large variables update in parallel with the same values as small ones
     init[i] = std::sin(0.001f * float(i));
     grad[i] = std::cos(0.003f * float(i));
   }
-  const std::vector<float> init_small(init.begin(), init.begin() + small), grad_small(grad.begin(), grad.begin() + small);
+  const std::vector<float> init_small(init.begin(), init.begin() + small);
+  const std::vector<float> grad_small(grad.begin(), grad.begin() + small);
   for (const auto& cls : kAllClassNames) {
     INFO(cls);
     const json config{{"class_name", cls},

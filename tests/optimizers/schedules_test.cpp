@@ -72,7 +72,8 @@ TEST_CASE("schedules construct directly with Keras defaults and write Keras conf
   CHECK(piecewise(101) == 0.5);
   CHECK(piecewise(200) == 0.5);
   CHECK(piecewise(201) == 0.1);
-  CHECK(piecewise.get_config() == json::parse(R"({"boundaries": [100, 200], "values": [1.0, 0.5, 0.1], "name": null})"));
+  CHECK(piecewise.get_config() ==
+        json::parse(R"({"boundaries": [100, 200], "values": [1.0, 0.5, 0.1], "name": null})"));
 
   InverseTimeDecay inverse(0.1, 1.0, 0.5);
   CHECK(inverse(2) == Approx(0.05));
