@@ -6,6 +6,7 @@
 
 #include "keras/autodiff/gradient_tape.hpp"
 #include "keras/kernels/parallel.hpp"
+#include "optimizers/schedules/inverse_time_decay.hpp"
 
 namespace keras::optimizers {
 namespace {
@@ -286,15 +287,20 @@ std::string Optimizer::read_name(const json& c, const std::string& fallback) {
 }
 
 LearningRate Optimizer::read_learning_rate(const json& c, const LearningRate& fallback) {
-  for (const char* key : {"learning_rate", "lr"})
-    if (c.contains(key) && !c[key].is_null()) return LearningRate::from_json(c[key]);
-  return fallback;
+  LearningRate lr = fallback;
+  for (const char* key : {"lr", "learning_rate"})
+    if (c.contains(key) && !c[key].is_null()) lr = LearningRate::from_json(c[key]);
+  // A legacy (tf.keras < 2.11) optimizer's `decay` shrinks the rate as lr / (1 + decay * iterations):
+  // exactly InverseTimeDecay(lr, 1, decay).
+  const double decay = read_number(c, "decay", 0, "optimizer");
+  if (decay == 0) return lr;
+  if (lr.is_schedule())
+    throw ValueError("optimizer config: the legacy `decay` argument cannot be combined with a learning-rate "
+                     "schedule; fold it into the schedule. Config: " + c.dump());
+  return LearningRate(std::make_shared<schedules::InverseTimeDecay>(lr.at(0), 1.0, decay));
 }
 
 CommonOptions Optimizer::common_from_config(const json& c, const std::string& owner) {
-  if (read_number(c, "decay", 0, owner) != 0)
-    throw ValueError(owner + " config: the legacy `decay` argument is not supported by the tf.keras 2.11+ "
-                     "optimizers; use a learning-rate schedule (e.g. InverseTimeDecay) instead. Config: " + c.dump());
   auto opt = [&](const char* key) -> std::optional<double> {
     if (!c.contains(key) || c[key].is_null()) return std::nullopt;
     return read_number(c, key, 0, owner);

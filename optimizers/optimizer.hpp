@@ -108,9 +108,10 @@ class Optimizer {
   static double read_number(const json& c, const char* key, double fallback, const std::string& owner);
   static bool read_bool(const json& c, const char* key, bool fallback, const std::string& owner);
   static std::string read_name(const json& c, const std::string& fallback);
-  /// "learning_rate" (or the legacy "lr"): a number or a serialized schedule.
+  /// "learning_rate" (or the legacy "lr"): a number or a serialized schedule. A legacy non-zero "decay"
+  /// becomes the equivalent InverseTimeDecay(lr, 1, decay).
   static LearningRate read_learning_rate(const json& c, const LearningRate& fallback);
-  /// The common arguments; rejects a legacy non-zero "decay" it cannot honour.
+  /// The common arguments (weight decay, clipping, EMA).
   static CommonOptions common_from_config(const json& c, const std::string& owner);
   /// The common arguments of an options struct (every optimizer's options repeat them).
   template <class Options>

@@ -394,7 +394,15 @@ TEST_CASE("from_config accepts real Keras configs and rejects what it cannot hon
   CHECK(*w->common_options().ema_overwrite_frequency == 100);
   auto legacy = SGD::from_config(json{{"lr", 0.2}, {"decay", 0.0}, {"momentum", 0.5}});
   CHECK(legacy->learning_rate() == Approx(0.2));
-  CHECK_THROWS_WITH(SGD::from_config(json{{"decay", 0.01}}), Contains("decay") && Contains("schedule"));
+  // A legacy decay is the schedule lr / (1 + decay * iterations), as tf.keras < 2.11 applied it.
+  auto decayed = SGD::from_config(json{{"lr", 0.2}, {"decay", 0.5}});
+  CHECK(decayed->learning_rate() == Approx(0.2));
+  decayed->set_iterations(2);
+  CHECK(decayed->learning_rate() == Approx(0.1));
+  CHECK(decayed->get_config()["learning_rate"]["class_name"] == "InverseTimeDecay");
+  CHECK_THROWS_WITH(SGD::from_config(json::parse(R"({"decay": 0.01, "learning_rate": {"class_name":
+      "ExponentialDecay", "config": {"initial_learning_rate": 0.1, "decay_steps": 10, "decay_rate": 0.5}}})")),
+                    Contains("decay") && Contains("schedule"));
   CHECK_THROWS_WITH(AdamW::from_config(json{{"weight_decay", nullptr}}), Contains("weight_decay"));
   CHECK_THROWS_WITH(Adam::from_config(json{{"beta_1", "high"}}), Contains("beta_1"));
   CHECK_THROWS_WITH(Adam::from_config(json{{"amsgrad", 1}}), Contains("amsgrad"));
