@@ -63,7 +63,80 @@ void Layer::ensure_built(const Shape& input_shape) {
   built_ = true;
 }
 
-Tensor Layer::operator()(const Tensor& inputs, bool training) {
+void Layer::ensure_built(const std::vector<Shape>& input_shapes) {
+  if (input_shapes.size() == 1) return ensure_built(input_shapes[0]);
+  if (built_) return;
+  std::vector<Shape> shapes = input_shapes;
+  for (auto& s : shapes)
+    if (!s.empty()) s[0] = -1;
+  build_multi(shapes);
+  built_ = true;
+}
+
+Tensor Layer::call_multi(const std::vector<Tensor>& inputs, bool training) {
+  if (inputs.size() != 1)
+    throw ValueError("Layer \"" + name_ + "\" (" + class_name() + ") expects one input, but it was called on " +
+                     std::to_string(inputs.size()) + " inputs");
+  return call(inputs[0], training);
+}
+
+Shape Layer::compute_output_shape_multi(const std::vector<Shape>& input_shapes) const {
+  if (input_shapes.size() != 1)
+    throw ValueError("Layer \"" + name_ + "\" (" + class_name() + ") expects one input, but it was called on " +
+                     std::to_string(input_shapes.size()) + " inputs");
+  return compute_output_shape(input_shapes[0]);
+}
+
+void Layer::build_multi(const std::vector<Shape>& input_shapes) {
+  if (input_shapes.size() != 1)
+    throw ValueError("Layer \"" + name_ + "\" (" + class_name() + ") expects one input, but it was called on " +
+                     std::to_string(input_shapes.size()) + " inputs");
+  build(input_shapes[0]);
+}
+
+Tensor Layer::operator()(const std::vector<Tensor>& inputs, bool training) & {
+  if (inputs.size() == 1) return (*this)(inputs[0], training);
+  std::vector<Shape> shapes;
+  for (const auto& t : inputs) {
+    if (!t.defined()) throw ValueError("Layer '" + name_ + "' was called on an undefined tensor");
+    shapes.push_back(t.shape());
+  }
+  ensure_built(shapes);
+  return call_multi(inputs, training);
+}
+
+KerasTensor Layer::operator()(const KerasTensor& input) & { return (*this)(std::vector<KerasTensor>{input}); }
+
+KerasTensor Layer::operator()(const KerasTensor& input) && {
+  return std::move(*this)(std::vector<KerasTensor>{input});
+}
+
+KerasTensor Layer::operator()(const std::vector<KerasTensor>& inputs) && {
+  if (!weak_from_this().expired()) return (*this)(inputs);
+  // A temporary layer: an equal, shareable one is made from its config (it has no weights yet).
+  if (built_)
+    throw ValueError("Layer '" + name_ + "' is already built; hold it in a std::shared_ptr to call it on symbolic inputs");
+  std::shared_ptr<Layer> shared = deserialize(serialize_object(class_name(), get_config()));
+  return (*shared)(inputs);
+}
+
+KerasTensor Layer::operator()(const std::vector<KerasTensor>& inputs) & {
+  std::shared_ptr<Layer> self = weak_from_this().lock();
+  if (!self)
+    throw ValueError("Layer '" + name_ + "' must be held by a std::shared_ptr to be called on symbolic tensors "
+                     "(create it with std::make_shared<...>(...), or call a temporary: layers::Dense(8)(x))");
+  if (inputs.empty()) throw ValueError("Layer '" + name_ + "' was called on an empty list of symbolic tensors");
+  std::vector<Shape> shapes;
+  for (const auto& t : inputs) {
+    if (!t.defined()) throw ValueError("Layer '" + name_ + "' was called on an undefined KerasTensor");
+    shapes.push_back(t.shape());
+  }
+  ensure_built(shapes);
+  auto node = std::make_shared<Node>(Node{self, inputs, compute_output_shape_multi(shapes)});
+  return KerasTensor(node->output_shape, DType::float32, node);
+}
+
+Tensor Layer::operator()(const Tensor& inputs, bool training) & {
   if (!inputs.defined()) throw ValueError("Layer '" + name_ + "' was called on an undefined tensor");
   if (!built_) {
     ensure_built(inputs.shape());

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "keras/initializers/initializer.hpp"
+#include "keras/keras_tensor.hpp"
 #include "keras/registry.hpp"
 #include "keras/tensor.hpp"
 #include "keras/variable.hpp"
@@ -20,13 +21,29 @@ class Layer : public std::enable_shared_from_this<Layer> {
   virtual ~Layer() = default;
 
   /// Builds on first use (checking the input against the built shape), then runs call().
-  Tensor operator()(const Tensor& inputs, bool training = false);
+  Tensor operator()(const Tensor& inputs, bool training = false) &;
+  Tensor operator()(const Tensor& inputs, bool training = false) && { return (*this)(inputs, training); }
+  /// A layer taking several inputs (Add, Concatenate, ...): builds on first use, then call_multi().
+  Tensor operator()(const std::vector<Tensor>& inputs, bool training = false) &;
+  Tensor operator()(const std::vector<Tensor>& inputs, bool training = false) && { return (*this)(inputs, training); }
+  /// Functional API: records this call in the graph and returns the symbolic output. The layer must
+  /// be held by a std::shared_ptr (so the graph can share it), or be a temporary such as
+  /// `layers::Dense(8)(x)`, which is moved into the graph through its config.
+  KerasTensor operator()(const KerasTensor& input) &;
+  KerasTensor operator()(const std::vector<KerasTensor>& inputs) &;
+  KerasTensor operator()(const KerasTensor& input) &&;
+  KerasTensor operator()(const std::vector<KerasTensor>& inputs) &&;
 
   /// Creates the weights for inputs of `input_shape` (batch dimension included, unknown as -1).
   virtual void build(const Shape& input_shape);
   virtual Tensor call(const Tensor& inputs, bool training) = 0;
+  /// Several inputs; the default accepts exactly one and forwards it to call().
+  virtual Tensor call_multi(const std::vector<Tensor>& inputs, bool training);
   /// The output shape for an input shape (batch dimension -1 when unknown).
   virtual Shape compute_output_shape(const Shape& input_shape) const { return input_shape; }
+  virtual Shape compute_output_shape_multi(const std::vector<Shape>& input_shapes) const;
+  /// Builds for several inputs; the default accepts exactly one.
+  virtual void build_multi(const std::vector<Shape>& input_shapes);
 
   /// Keras's class_name ("Dense"): the serialization key.
   virtual std::string class_name() const = 0;
@@ -72,6 +89,7 @@ class Layer : public std::enable_shared_from_this<Layer> {
 
   /// build() once for `input_shape` (called by operator() and by models).
   void ensure_built(const Shape& input_shape);
+  void ensure_built(const std::vector<Shape>& input_shapes);
 
  protected:
   /// Reads the base fields (name, trainable, batch_input_shape) back from a config.
@@ -95,6 +113,8 @@ using LayerPtr = std::shared_ptr<Layer>;
 /// What a model takes as a layer: a layer object (moved in) or a shared pointer to one.
 class LayerRef {
  public:
+  /// The InputLayer behind a symbolic input, so `Sequential({Input({28, 28}), ...})` works.
+  LayerRef(const KerasTensor& input);
   template <class L>
     requires std::derived_from<L, Layer>
   LayerRef(std::shared_ptr<L> p) : p_(std::move(p)) {}

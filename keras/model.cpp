@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "keras/autodiff/gradient_tape.hpp"
+#include "keras/functional_graph.hpp"
 #include "keras/training/array_batcher.hpp"
 #include "keras/training/compiled_metrics.hpp"
 
@@ -15,12 +16,65 @@ Model::Model(const std::string& name, const std::string& default_prefix) : Layer
   strict_input_shape_ = true;
 }
 
-Tensor Model::call(const Tensor&, bool) {
+Model::Model(const KerasTensor& input, const KerasTensor& output, const std::string& name)
+    : Model(std::vector<KerasTensor>{input}, output, name) {}
+
+Model::Model(const std::vector<KerasTensor>& inputs, const KerasTensor& output, const std::string& name)
+    : Model(name, "model") {
+  graph_ = std::make_shared<FunctionalGraph>(inputs, std::vector<KerasTensor>{output}, this->name());
+  // The layers were built when they were called on the symbolic inputs.
+  if (inputs.size() == 1) {
+    set_batch_input_shape(inputs[0].shape());
+    ensure_built(inputs[0].shape());
+  } else {
+    std::vector<Shape> shapes;
+    for (const auto& t : inputs) shapes.push_back(t.shape());
+    ensure_built(shapes);
+  }
+}
+
+std::string Model::class_name() const { return graph_ ? "Functional" : "Model"; }
+
+std::vector<LayerPtr> Model::layers() const { return graph_ ? graph_->layers() : tracked_; }
+
+json Model::get_config() const {
+  if (!graph_) return Layer::get_config();  // a subclassed model has no architecture config (as in Keras)
+  return graph_->get_config(name());
+}
+
+std::shared_ptr<Layer> Model::from_config(const json& config) {
+  if (!config.contains("layers") || !config.contains("input_layers") || !config.contains("output_layers"))
+    throw ValueError("A Model/Functional config needs \"layers\", \"input_layers\" and \"output_layers\"; "
+                     "a subclassed model must be registered under its own class name to be loaded");
+  auto [inputs, outputs] = FunctionalGraph::from_config(config);
+  if (outputs.size() != 1)
+    throw ValueError("Models with " + std::to_string(outputs.size()) + " outputs are not supported yet");
+  return std::make_shared<Model>(inputs, outputs[0], config.value("name", ""));
+}
+
+Tensor Model::call_multi(const std::vector<Tensor>& inputs, bool training) {
+  if (graph_) return graph_->run(inputs, training)[0];
+  return Layer::call_multi(inputs, training);
+}
+
+Shape Model::compute_output_shape(const Shape& input_shape) const {
+  return compute_output_shape_multi({input_shape});
+}
+
+Shape Model::compute_output_shape_multi(const std::vector<Shape>& input_shapes) const {
+  if (graph_) return graph_->outputs()[0].shape();
+  if (input_shapes.size() != 1) return Layer::compute_output_shape_multi(input_shapes);
+  return input_shapes[0];
+}
+
+Tensor Model::call(const Tensor& inputs, bool training) {
+  if (graph_) return graph_->run({inputs}, training)[0];
   throw ValueError("Model '" + name() + "' has no call(): a subclassed model must override "
                    "Tensor call(const Tensor& inputs, bool training)");
 }
 
 void Model::build(const Shape& input_shape) {
+  if (graph_) return;  // built with its graph
   // A subclassed model builds its layers by running one sample through call().
   Shape sample = input_shape;
   for (auto& d : sample) {
@@ -162,6 +216,7 @@ std::string row(const std::vector<std::string>& fields) {
 }  // namespace
 
 void Model::summary(std::ostream& out) const {
+  if (graph_) return summary_functional(out);
   if (!built() && !batch_input_shape())
     throw ValueError("This model (\"" + name() + "\") has not yet been built. Build the model first by calling "
                      "build(input_shape), by calling it on a batch of data, or by starting it with layers::Input(shape)");
@@ -187,5 +242,50 @@ void Model::summary(std::ostream& out) const {
 }
 
 void Model::summary() const { summary(std::cout); }
+
+namespace {
+// Keras 2's functional table: line_length 98, columns at .33 / .55 / .67 / 1.0.
+std::string functional_row(const std::vector<std::string>& fields) {
+  const std::size_t positions[] = {32, 53, 65, 98};
+  std::string line;
+  for (std::size_t i = 0; i < fields.size(); ++i) {
+    if (i > 0 && !line.empty()) line.back() = ' ';
+    line += (i == 0 ? " " : "") + fields[i];
+    if (line.size() > positions[i]) line.resize(positions[i]);
+    line += std::string(positions[i] - line.size(), ' ');
+  }
+  return line;
+}
+}  // namespace
+
+void Model::summary_functional(std::ostream& out) const {
+  const std::string rule(98, '_'), double_rule(98, '=');
+  out << "Model: \"" << name() << "\"\n" << rule << '\n';
+  out << functional_row({"Layer (type)", "Output Shape", "Param #", "Connected to"}) << '\n' << double_rule << '\n';
+  const auto ls = layers();
+  for (std::size_t i = 0; i < ls.size(); ++i) {
+    const auto& l = ls[i];
+    const bool is_input = l->class_name() == "InputLayer";
+    std::string shape = is_input ? "[" + shape_str(*l->batch_input_shape()) + "]" : shape_str(l->output_shape());
+    auto sources = graph_->connected_to(l);
+    std::string connected = "[";
+    for (std::size_t k = 0; k < sources.size(); ++k) connected += (k ? ", '" : "'") + sources[k] + "'";
+    connected += "]";
+    out << functional_row({l->name() + " (" + l->class_name() + ")", shape, std::to_string(l->count_params()), connected})
+        << '\n';
+    if (i + 1 < ls.size()) out << std::string(98, ' ') << '\n';
+  }
+  out << double_rule << '\n';
+  std::int64_t trainable = 0, frozen = 0;
+  for (const auto& w : trainable_weights()) trainable += shape_size(w->shape());
+  for (const auto& w : non_trainable_weights()) frozen += shape_size(w->shape());
+  out << "Total params: " << fmt_count(trainable + frozen) << '\n';
+  out << "Trainable params: " << fmt_count(trainable) << '\n';
+  out << "Non-trainable params: " << fmt_count(frozen) << '\n' << rule << '\n';
+}
+
+namespace {
+const bool registered = register_class<Layer, Model>("Functional", {"Model"});
+}
 
 }  // namespace keras

@@ -69,16 +69,29 @@ struct LoadWeightsOptions {
   bool skip_mismatch = false;  // with by_name: skip layers whose weights do not fit
 };
 
+class FunctionalGraph;
+
 class Model : public Layer {
  public:
+  /// A subclassed model (override call()).
   explicit Model(const std::string& name = "");
   Model(const std::string& name, const std::string& default_prefix);
+  /// A functional model from symbolic inputs (made by Input) to the output they lead to.
+  Model(const KerasTensor& input, const KerasTensor& output, const std::string& name = "");
+  Model(const std::vector<KerasTensor>& inputs, const KerasTensor& output, const std::string& name = "");
 
   /// The forward pass; a subclassed model overrides it.
   Tensor call(const Tensor& inputs, bool training) override;
+  /// A functional model with several inputs runs them here.
+  Tensor call_multi(const std::vector<Tensor>& inputs, bool training) override;
   /// Builds the model for inputs of this shape (batch dimension included, -1 when unknown).
   void build(const Shape& input_shape) override;
-  std::string class_name() const override { return "Model"; }
+  Shape compute_output_shape(const Shape& input_shape) const override;
+  Shape compute_output_shape_multi(const std::vector<Shape>& input_shapes) const override;
+  /// "Functional" for a functional model (as tf.keras 2.4+ writes it), "Model" otherwise.
+  std::string class_name() const override;
+  json get_config() const override;
+  static std::shared_ptr<Layer> from_config(const json& config);
 
   void compile(CompileOptions options);
   /// Trains on arrays (x and y share their first dimension). Returns the History of epoch logs.
@@ -123,8 +136,8 @@ class Model : public Layer {
   void summary(std::ostream& out) const;
   void summary() const;
 
-  /// The model's layers, in order.
-  virtual std::vector<LayerPtr> layers() const { return tracked_; }
+  /// The model's layers, in order (a functional model's input layers first).
+  virtual std::vector<LayerPtr> layers() const;
   std::vector<LayerPtr> sublayers() const override { return layers(); }
   LayerPtr get_layer(const std::string& name) const;
 
@@ -157,9 +170,11 @@ class Model : public Layer {
   struct TrainingState;
   std::shared_ptr<TrainingState> state_;
   std::vector<LayerPtr> tracked_{};
+  std::shared_ptr<FunctionalGraph> graph_;
   bool compiled_ = false;
 
   void check_compiled(const char* what) const;
+  void summary_functional(std::ostream& out) const;
   Logs run_test_loop(const ValidationData& data, std::int64_t batch_size, callbacks::CallbackList& callbacks);
   void build_from_data(const Tensor& x);
 };

@@ -30,12 +30,24 @@ std::shared_ptr<Layer> InputLayer::from_config(const json& c) {
   return std::make_shared<InputLayer>(shape, InputLayerOptions{.name = c.value("name", ""), .batch_size = batch});
 }
 
-std::shared_ptr<InputLayer> Input(const Shape& shape, InputLayerOptions options) {
-  return std::make_shared<InputLayer>(shape, options);
-}
-
 namespace {
 const bool registered = register_class<Layer, InputLayer>("InputLayer");
 }
 
 }  // namespace keras::layers
+
+namespace keras {
+
+KerasTensor Input(const Shape& shape, InputOptions options) {
+  auto layer = std::make_shared<layers::InputLayer>(shape, layers::InputLayerOptions{.name = options.name, .batch_size = options.batch_size});
+  auto node = std::make_shared<Node>(Node{layer, {}, *layer->batch_input_shape()});
+  return KerasTensor(node->output_shape, options.dtype, node);
+}
+
+LayerRef::LayerRef(const KerasTensor& input) {
+  if (!input.defined() || !dynamic_cast<layers::InputLayer*>(input.node()->layer.get()))
+    throw ValueError("Only a KerasTensor made by Input(...) can stand in a list of layers");
+  p_ = input.node()->layer;
+}
+
+}  // namespace keras

@@ -19,7 +19,8 @@ class InputLayer : public Layer {
   static std::shared_ptr<Layer> from_config(const json& config);
 };
 
-/// Input(shape): in a Sequential model, the first entry fixes the input shape (and builds the model).
-std::shared_ptr<InputLayer> Input(const Shape& shape, InputLayerOptions options = {});
+/// keras.layers.Input is keras.Input: a symbolic input (batch dimension excluded). As the first
+/// entry of a Sequential model it fixes the input shape.
+using keras::Input;
 
 }  // namespace keras::layers

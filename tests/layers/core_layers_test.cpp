@@ -65,8 +65,8 @@ TEST_CASE("Dropout drops only in training, scales the rest, and is seedable") {
 
 TEST_CASE("Input layers name themselves input_1, input_2 and carry the batch shape") {
   backend::clear_session();
-  auto a = layers::Input({28, 28});
-  auto b = layers::Input({3});
+  auto a = layers::Input({28, 28}).node()->layer;
+  auto b = Input({3}).node()->layer;
   CHECK(a->name() == "input_1");
   CHECK(b->name() == "input_2");
   CHECK(*a->batch_input_shape() == Shape{-1, 28, 28});

@@ -1,0 +1,210 @@
+#include "keras/functional_graph.hpp"
+
+#include <algorithm>
+#include <functional>
+#include <map>
+#include <set>
+
+#include "layers/core/input_layer.hpp"
+
+namespace keras {
+namespace {
+
+bool is_input_node(const Node& n) { return n.inputs.empty(); }
+
+}  // namespace
+
+FunctionalGraph::FunctionalGraph(std::vector<KerasTensor> inputs, std::vector<KerasTensor> outputs,
+                                 const std::string& model_name)
+    : inputs_(std::move(inputs)), outputs_(std::move(outputs)) {
+  if (inputs_.empty() || outputs_.empty())
+    throw ValueError("Model '" + model_name + "' needs at least one input and one output KerasTensor");
+  for (const auto& t : inputs_)
+    if (!t.defined() || !is_input_node(*t.node()))
+      throw ValueError("Model '" + model_name + "': every input must come from keras::Input(...), got " + t.str());
+  // Depth-first from the outputs: a node is listed after everything it reads.
+  std::set<const Node*> seen;
+  std::function<void(const std::shared_ptr<Node>&)> visit = [&](const std::shared_ptr<Node>& n) {
+    if (!seen.insert(n.get()).second) return;
+    for (const auto& in : n->inputs) visit(in.node());
+    nodes_.push_back(n);
+  };
+  for (const auto& t : outputs_) {
+    if (!t.defined()) throw ValueError("Model '" + model_name + "': an output KerasTensor is undefined");
+    visit(t.node());
+  }
+  for (const auto& n : nodes_)
+    if (is_input_node(*n) && std::none_of(inputs_.begin(), inputs_.end(), [&](const KerasTensor& t) { return t.node() == n; }))
+      throw ValueError("Graph disconnected: the output of model '" + model_name + "' depends on input layer '" +
+                       n->layer->name() + "', which is not among the model's inputs");
+  // Input layers first (in the order given), then the other layers in execution order.
+  for (const auto& t : inputs_) layers_.push_back(t.node()->layer);
+  for (const auto& n : nodes_)
+    if (std::find(layers_.begin(), layers_.end(), n->layer) == layers_.end()) layers_.push_back(n->layer);
+  std::set<std::string> names;
+  for (const auto& l : layers_)
+    if (!names.insert(l->name()).second)
+      throw ValueError("The name \"" + l->name() + "\" is used 2 times in model '" + model_name +
+                       "'. All layer names should be unique.");
+}
+
+std::vector<Tensor> FunctionalGraph::run(const std::vector<Tensor>& inputs, bool training) const {
+  if (inputs.size() != inputs_.size())
+    throw ValueError("The model expects " + std::to_string(inputs_.size()) + " input(s), but it received " +
+                     std::to_string(inputs.size()));
+  std::map<const Node*, Tensor> values;
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    const Shape& want = inputs_[i].shape();
+    const Shape& got = inputs[i].shape();
+    bool ok = want.size() == got.size();
+    for (std::size_t d = 0; ok && d < want.size(); ++d) ok = want[d] < 0 || want[d] == got[d];
+    if (!ok)
+      throw ValueError("Input " + std::to_string(i) + " (\"" + inputs_[i].node()->layer->name() +
+                       "\") is incompatible with the model: expected shape=" + shape_str(want) + ", found shape=" +
+                       shape_str(got));
+    values[inputs_[i].node().get()] = inputs[i];
+  }
+  for (const auto& n : nodes_) {
+    if (is_input_node(*n)) continue;
+    std::vector<Tensor> args;
+    for (const auto& in : n->inputs) args.push_back(values.at(in.node().get()));
+    values[n.get()] = (*n->layer)(args, training);
+  }
+  std::vector<Tensor> out;
+  for (const auto& t : outputs_) out.push_back(values.at(t.node().get()));
+  return out;
+}
+
+int FunctionalGraph::node_index(const Node* node) const {
+  int index = 0;
+  for (const auto& n : nodes_) {
+    if (n.get() == node) return index;
+    if (n->layer == node->layer) ++index;
+  }
+  return -1;
+}
+
+std::vector<std::string> FunctionalGraph::connected_to(const LayerPtr& layer) const {
+  std::vector<std::string> out;
+  for (const auto& n : nodes_)
+    if (n->layer == layer)
+      for (const auto& in : n->inputs)
+        out.push_back(in.node()->layer->name() + "[" + std::to_string(node_index(in.node().get())) + "][0]");
+  return out;
+}
+
+json FunctionalGraph::get_config(const std::string& model_name) const {
+  auto ref = [&](const KerasTensor& t) {
+    return json::array({t.node()->layer->name(), node_index(t.node().get()), 0});
+  };
+  json layer_configs = json::array();
+  for (const auto& l : layers_) {
+    json inbound = json::array();
+    for (const auto& n : nodes_) {
+      if (n->layer != l || is_input_node(*n)) continue;
+      json call = json::array();
+      for (const auto& in : n->inputs) {
+        json r = ref(in);
+        r.push_back(json::object());
+        call.push_back(r);
+      }
+      inbound.push_back(call);
+    }
+    layer_configs.push_back({{"class_name", l->class_name()}, {"config", l->get_config()}, {"name", l->name()},
+                             {"inbound_nodes", inbound}});
+  }
+  json ins = json::array(), outs = json::array();
+  for (const auto& t : inputs_) ins.push_back(ref(t));
+  for (const auto& t : outputs_) outs.push_back(ref(t));
+  return {{"name", model_name}, {"layers", layer_configs}, {"input_layers", ins}, {"output_layers", outs}};
+}
+
+namespace {
+
+struct TensorRef {
+  std::string layer;
+  int node_index = 0;
+  int tensor_index = 0;
+};
+
+// Keras 2: ["dense", 0, 0, {}]; Keras 3: {"class_name": "__keras_tensor__", "config": {"keras_history": [...]}}.
+void collect_refs(const json& j, std::vector<TensorRef>& out) {
+  if (j.is_object() && j.value("class_name", "") == "__keras_tensor__") {
+    const json& h = j.at("config").at("keras_history");
+    out.push_back({h.at(0).get<std::string>(), h.at(1).get<int>(), h.at(2).get<int>()});
+  } else if (j.is_array() && j.size() >= 3 && j[0].is_string() && j[1].is_number_integer()) {
+    out.push_back({j[0].get<std::string>(), j[1].get<int>(), j[2].get<int>()});
+  } else if (j.is_array()) {
+    for (const auto& e : j) collect_refs(e, out);
+  } else if (j.is_object() && j.contains("args")) {
+    collect_refs(j["args"], out);
+  }
+}
+
+std::vector<TensorRef> refs_of(const json& j) {
+  std::vector<TensorRef> out;
+  collect_refs(j, out);
+  return out;
+}
+
+}  // namespace
+
+std::pair<std::vector<KerasTensor>, std::vector<KerasTensor>> FunctionalGraph::from_config(const json& config) {
+  struct Pending {
+    LayerPtr layer;
+    json call;
+  };
+  std::map<std::string, LayerPtr> layers;
+  std::map<std::string, std::vector<KerasTensor>> outputs;  // per layer, one per node in order
+  std::vector<Pending> pending;
+  for (const auto& lc : config.at("layers")) {
+    const std::string name = lc.contains("name") ? lc["name"].get<std::string>() : lc.at("config").at("name").get<std::string>();
+    LayerPtr layer = Layer::deserialize(lc);
+    layers[name] = layer;
+    if (auto* input = dynamic_cast<layers::InputLayer*>(layer.get())) {
+      auto node = std::make_shared<Node>(Node{layer, {}, *input->batch_input_shape()});
+      outputs[name].push_back(KerasTensor(node->output_shape, DType::float32, node));
+    }
+    for (const auto& call : lc.value("inbound_nodes", json::array())) pending.push_back({layer, call});
+  }
+  // Create the calls in order, deferring any whose inputs do not exist yet (as Keras does).
+  while (!pending.empty()) {
+    bool progress = false;
+    for (auto it = pending.begin(); it != pending.end();) {
+      std::vector<KerasTensor> args;
+      bool ready = true;
+      for (const auto& r : refs_of(it->call)) {
+        auto found = outputs.find(r.layer);
+        if (found == outputs.end() || r.node_index >= int(found->second.size())) {
+          ready = false;
+          break;
+        }
+        args.push_back(found->second[r.node_index]);
+      }
+      if (!ready) {
+        ++it;
+        continue;
+      }
+      if (args.empty()) throw ValueError("A node of layer '" + it->layer->name() + "' in the model config has no inputs");
+      outputs[it->layer->name()].push_back((*it->layer)(args));
+      it = pending.erase(it);
+      progress = true;
+    }
+    if (!progress)
+      throw ValueError("The model config refers to layer outputs that are never created (layer '" +
+                       pending.front().layer->name() + "'); the config is inconsistent");
+  }
+  auto resolve = [&](const json& list) {
+    std::vector<KerasTensor> out;
+    for (const auto& r : refs_of(list)) {
+      auto found = outputs.find(r.layer);
+      if (found == outputs.end() || r.node_index >= int(found->second.size()))
+        throw ValueError("The model config names '" + r.layer + "' as an input or output, but it has no such node");
+      out.push_back(found->second[r.node_index]);
+    }
+    return out;
+  };
+  return {resolve(config.at("input_layers")), resolve(config.at("output_layers"))};
+}
+
+}  // namespace keras

@@ -1,0 +1,39 @@
+#pragma once
+// The graph behind a functional model: the layer calls (Nodes) between its inputs and outputs, in
+// an order where each node comes after the nodes it reads from, plus Keras's JSON form of it.
+#include <memory>
+#include <vector>
+
+#include "keras/keras_tensor.hpp"
+#include "keras/layer.hpp"
+
+namespace keras {
+
+class FunctionalGraph {
+ public:
+  FunctionalGraph(std::vector<KerasTensor> inputs, std::vector<KerasTensor> outputs, const std::string& model_name);
+
+  /// Runs the graph on concrete inputs (one per model input) and returns one tensor per output.
+  std::vector<Tensor> run(const std::vector<Tensor>& inputs, bool training) const;
+
+  const std::vector<KerasTensor>& inputs() const { return inputs_; }
+  const std::vector<KerasTensor>& outputs() const { return outputs_; }
+  /// Every layer once, input layers first, in execution order (Keras's model.layers).
+  const std::vector<LayerPtr>& layers() const { return layers_; }
+  /// Per layer row of summary(): "input_1[0][0]" for each tensor feeding each of its calls.
+  std::vector<std::string> connected_to(const LayerPtr& layer) const;
+
+  /// Keras 2's functional config: {"name", "layers": [... "inbound_nodes" ...], "input_layers", "output_layers"}.
+  json get_config(const std::string& model_name) const;
+  /// Rebuilds the graph from Keras 2 or Keras 3 functional configs.
+  static std::pair<std::vector<KerasTensor>, std::vector<KerasTensor>> from_config(const json& config);
+
+ private:
+  std::vector<KerasTensor> inputs_, outputs_;
+  std::vector<std::shared_ptr<Node>> nodes_;  // execution order
+  std::vector<LayerPtr> layers_;
+  /// Index of a node among the nodes of the same layer in this graph (Keras's node_index).
+  int node_index(const Node* node) const;
+};
+
+}  // namespace keras
