@@ -1,6 +1,7 @@
 #include "keras/kernels/eltwise.hpp"
 
 #include "keras/kernels/dnnl_context.hpp"
+#include "keras/kernels/parallel.hpp"
 
 namespace keras::kernels {
 namespace {
@@ -59,6 +60,7 @@ struct Backward {
 
 void eltwise_forward(Eltwise f, float alpha, float beta, const float* src, float* dst, std::int64_t n) {
   if (n == 0) return;
+  SmallWorkScope serial_if_small(n);
   Forward& e = forward_entry(f, alpha, beta, n);
   e.src.set_data_handle(const_cast<float*>(src));
   e.dst.set_data_handle(dst);
@@ -69,6 +71,7 @@ void eltwise_forward(Eltwise f, float alpha, float beta, const float* src, float
 void eltwise_backward(Eltwise f, float alpha, float beta, const float* src, const float* diff_dst, float* diff_src,
                       std::int64_t n) {
   if (n == 0) return;
+  SmallWorkScope serial_if_small(n);
   auto& cache = primitive_cache<Backward>();
   auto key = cache_key(f, alpha, beta, n);
   auto it = cache.find(key);

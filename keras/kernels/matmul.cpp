@@ -2,6 +2,7 @@
 
 #include "keras/errors.hpp"
 #include "keras/kernels/dnnl_context.hpp"
+#include "keras/kernels/parallel.hpp"
 
 namespace keras::kernels {
 namespace {
@@ -25,6 +26,7 @@ dnnl::algorithm post_op_algorithm(Eltwise f);
 
 void matmul(const float* a, const float* b, float* c, const MatmulArgs& args) {
   if (args.m == 0 || args.n == 0) return;
+  SmallWorkScope serial_if_small(args.m * args.n * args.k);
   auto& cache = primitive_cache<Entry>();
   const bool has_bias = args.bias != nullptr;
   auto key = cache_key(args.m, args.n, args.k, args.trans_a, args.trans_b, has_bias, args.activation, args.accumulate);

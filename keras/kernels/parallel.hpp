@@ -31,4 +31,23 @@ inline void parallel_rows(std::int64_t rows, std::int64_t cols, Fn&& fn) {
   for (std::int64_t r = 0; r < rows; ++r) fn(r);
 }
 
+/// Runs the oneDNN primitives of its scope on the calling thread when `work` (elements or
+/// multiply-adds) is small: waking the pool costs more than such an op, and much more when
+/// the cores are busy.
+class SmallWorkScope {
+ public:
+  explicit SmallWorkScope(std::int64_t work) {
+    if (work < kParallelGrain && (saved_ = omp_get_max_threads()) > 1) omp_set_num_threads(1);
+    else saved_ = 0;
+  }
+  ~SmallWorkScope() {
+    if (saved_) omp_set_num_threads(saved_);
+  }
+  SmallWorkScope(const SmallWorkScope&) = delete;
+  SmallWorkScope& operator=(const SmallWorkScope&) = delete;
+
+ private:
+  int saved_ = 0;
+};
+
 }  // namespace keras::kernels

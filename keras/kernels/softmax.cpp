@@ -1,6 +1,7 @@
 #include "keras/kernels/softmax.hpp"
 
 #include "keras/kernels/dnnl_context.hpp"
+#include "keras/kernels/parallel.hpp"
 
 namespace keras::kernels {
 namespace {
@@ -41,6 +42,7 @@ struct Backward {
 
 void softmax_forward(const float* src, float* dst, std::int64_t rows, std::int64_t cols, bool log) {
   if (rows == 0 || cols == 0) return;
+  SmallWorkScope serial_if_small(rows * cols);
   Forward& e = forward_entry(rows, cols, log);
   e.src.set_data_handle(const_cast<float*>(src));
   e.dst.set_data_handle(dst);
@@ -51,6 +53,7 @@ void softmax_forward(const float* src, float* dst, std::int64_t rows, std::int64
 void softmax_backward(const float* dst, const float* diff_dst, float* diff_src, std::int64_t rows,
                       std::int64_t cols, bool log) {
   if (rows == 0 || cols == 0) return;
+  SmallWorkScope serial_if_small(rows * cols);
   auto& cache = primitive_cache<Backward>();
   auto key = cache_key(rows, cols, log);
   auto it = cache.find(key);
