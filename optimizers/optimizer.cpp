@@ -177,6 +177,28 @@ Variable& Optimizer::slot(const Variable& var, const std::string& slot_name) {
   return make_slot(*t, var, slot_name, Tensor::full(var.shape(), initial));
 }
 
+void Optimizer::build(const std::vector<std::shared_ptr<Variable>>& vars) {
+  for (const auto& v : vars) track(v);
+}
+
+std::vector<std::pair<std::string, std::shared_ptr<Variable>>> Optimizer::slots_of(const Variable& var) const {
+  std::vector<std::pair<std::string, std::shared_ptr<Variable>>> out;
+  auto it = index_.find(&var);
+  if (it == index_.end()) return out;
+  const Tracked& t = tracked_[it->second];
+  std::vector<std::string> order;
+  if (common_.use_ema) order.push_back(kAverage);
+  for (const auto& group : slot_layout())
+    for (const auto& kind : group) order.push_back(kind.name);
+  for (const auto& name : slot_names_)
+    if (std::find(order.begin(), order.end(), name) == order.end()) order.push_back(name);
+  for (const auto& name : order) {
+    auto s = t.slots.find(name);
+    if (s != t.slots.end()) out.emplace_back(name, s->second);
+  }
+  return out;
+}
+
 std::vector<std::shared_ptr<Variable>> Optimizer::variables() const {
   std::vector<std::vector<std::string>> groups;
   if (common_.use_ema) groups.push_back({kAverage});

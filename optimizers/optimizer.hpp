@@ -73,6 +73,10 @@ class Optimizer {
   /// Optimizer state in Keras's order (for saving): the EMA averages, then the slots in the order the
   /// optimizer's Keras build() creates them. The iteration counter is iterations().
   std::vector<std::shared_ptr<Variable>> variables() const;
+  /// Creates the slots of every variable now (Keras's optimizer.build), e.g. before restoring saved state.
+  void build(const std::vector<std::shared_ptr<Variable>>& vars);
+  /// The slots of one variable, by slot name ("m", "v", ...), in the order variables() lists them.
+  std::vector<std::pair<std::string, std::shared_ptr<Variable>>> slots_of(const Variable& var) const;
 
   virtual std::string class_name() const = 0;
   /// The Keras 2.11 base keys (name, weight_decay, clipnorm, global_clipnorm, clipvalue, use_ema,

@@ -181,3 +181,41 @@ TEST_CASE("Keras 2.0.5 save_weights file loads into the same architecture built 
     }
   }
 }
+
+TEST_CASE("fit, save, load, fit continues with the same optimizer state") {
+  const auto path = (temp_dir() / "resume.h5").string();
+  auto data = [] {
+    Tensor x = Tensor::empty({16, 5});
+    for (int i = 0; i < 80; ++i) x.data<float>()[i] = float((i * 7) % 13) / 13.f;
+    Tensor y = Tensor::empty({16}, DType::int32);
+    for (int i = 0; i < 16; ++i) y.data<std::int32_t>()[i] = i % 3;
+    return std::make_pair(x, y);
+  };
+  auto [x, y] = data();
+  Sequential model = trained_model();
+  model.save(path);
+  auto loaded = models::load_model(path);
+  CHECK(loaded->optimizer().iterations() == model.optimizer().iterations());
+  CHECK(loaded->optimizer().variables().size() == model.optimizer().variables().size());
+  // One more epoch on both, without shuffling or dropout noise differences: the same weights.
+  utils::set_random_seed(9);
+  model.fit(x, y, {.batch_size = 4, .epochs = 1, .verbose = 0, .shuffle = false});
+  utils::set_random_seed(9);
+  loaded->fit(x, y, {.batch_size = 4, .epochs = 1, .verbose = 0, .shuffle = false});
+  auto a = model.get_weights(), b = loaded->get_weights();
+  for (std::size_t i = 0; i < a.size(); ++i) CHECK(a[i].to_vector<float>() == b[i].to_vector<float>());
+
+  hdf5::File f = hdf5::File::open(path);
+  auto names = f.root().open_group("optimizer_weights").string_list_attr("weight_names");
+  REQUIRE(names.size() == 9);
+  CHECK(names[0] == "iteration:0");
+  CHECK(names[1] == "Adam/m/dense/kernel:0");
+  CHECK(names[2] == "Adam/v/dense/kernel:0");
+}
+
+TEST_CASE("the Keras 2.13 Adam state loads with the model") {
+  if (!have_fixtures()) return;
+  auto model = models::load_model(kFixtures + "tf2.13_mlp_adam.h5");
+  CHECK(model->optimizer().iterations() > 0);
+  CHECK(model->optimizer().variables().size() == 12);
+}
