@@ -1,5 +1,6 @@
 #pragma once
 // Reading the reference files in tests/golden (written by tests/golden/make_*_golden.py).
+#include <cmath>
 #include <fstream>
 #include <string>
 
@@ -20,6 +21,18 @@ inline Tensor golden_tensor(const json& j) {
   if (j.is_null()) return Tensor();
   Tensor t = Tensor::from_vector<float>(j["data"].get<std::vector<float>>(), j["shape"].get<Shape>());
   return t.astype(dtype_from_name(j["dtype"].get<std::string>()));
+}
+
+/// Relative 1e-5 with an absolute floor of 1e-5 near zero (float32 sums of a few logs carry ~1e-6).
+inline void check_close(const Tensor& got, const Shape& shape, const std::vector<double>& want) {
+  REQUIRE(got.shape() == shape);
+  auto v = got.to_vector<float>();
+  REQUIRE(v.size() == want.size());
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    INFO("element " << i);
+    REQUIRE(std::isfinite(v[i]));
+    CHECK(v[i] == Approx(want[i]).epsilon(1e-5).margin(1e-5));
+  }
 }
 
 }  // namespace keras::testing

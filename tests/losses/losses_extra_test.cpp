@@ -17,23 +17,13 @@
 
 using namespace keras;
 using keras::testing::check_gradients;
+using keras::testing::check_close;
 using keras::testing::golden_tensor;
 using keras::testing::load_golden;
 using keras::testing::random_tensor;
 using V = std::vector<Tensor>;
 
 namespace {
-
-// Relative 1e-5 with an absolute floor of 1e-5 near zero, as in losses_test.cpp.
-void check_close(const Tensor& got, const Shape& shape, const std::vector<double>& want) {
-  REQUIRE(got.shape() == shape);
-  auto v = got.to_vector<float>();
-  for (std::size_t i = 0; i < want.size(); ++i) {
-    INFO("element " << i);
-    REQUIRE(std::isfinite(v[i]));
-    CHECK(v[i] == Approx(want[i]).epsilon(1e-5).margin(1e-5));
-  }
-}
 
 Tensor call_function(const std::string& fn, const json& a, const Tensor& y_true, const Tensor& y_pred) {
   const bool from_logits = a.value("from_logits", false);

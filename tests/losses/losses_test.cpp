@@ -9,6 +9,7 @@
 #include "losses/losses.hpp"
 
 using namespace keras;
+using keras::testing::check_close;
 using keras::testing::golden_tensor;
 using keras::testing::load_golden;
 using keras::testing::check_gradients;
@@ -16,19 +17,6 @@ using keras::testing::random_tensor;
 using V = std::vector<Tensor>;
 
 namespace {
-
-// Relative tolerance 1e-5, with an absolute floor of 1e-5 for values near zero: oneDNN's eltwise log and
-// log-softmax are accurate to about 1.5e-6 absolute near log(1) (measured: log(0.99999994f) gives -1.4e-6),
-// so a loss that is a sum of a few logs carries a few 1e-6 of absolute error.
-void check_close(const Tensor& got, const Shape& shape, const std::vector<double>& want) {
-  REQUIRE(got.shape() == shape);
-  auto v = got.to_vector<float>();
-  for (std::size_t i = 0; i < want.size(); ++i) {
-    INFO("element " << i);
-    REQUIRE(std::isfinite(v[i]));
-    CHECK(v[i] == Approx(want[i]).epsilon(1e-5).margin(1e-5));
-  }
-}
 
 Tensor call_function(const std::string& fn, const json& args, const Tensor& y_true, const Tensor& y_pred) {
   const bool from_logits = args.value("from_logits", false);
