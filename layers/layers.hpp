@@ -6,3 +6,5 @@
 #include "layers/core/flatten.hpp"
 #include "layers/core/input_layer.hpp"
 #include "layers/core/reshape.hpp"
+#include "layers/normalization/batch_normalization.hpp"
+#include "layers/normalization/layer_normalization.hpp"

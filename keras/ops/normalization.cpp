@@ -1,0 +1,345 @@
+#include "keras/ops/normalization.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <utility>
+
+#include "keras/autodiff/gradient_tape.hpp"
+#include "keras/kernels/parallel.hpp"
+
+namespace keras::ops {
+namespace {
+
+Tensor as_float(const Tensor& t, const char* op) {
+  if (!t.defined()) throw ValueError(std::string(op) + " received an undefined tensor");
+  return t.dtype() == DType::float32 ? t : t.astype(DType::float32);
+}
+
+// x seen as [outer, channels, inner] around the contiguous axes [first, last].
+struct Layout {
+  std::int64_t outer = 1, channels = 1, inner = 1;
+  std::int64_t size() const { return outer * channels * inner; }
+};
+
+Layout layout_of(const Shape& shape, int first, int last) {
+  Layout l;
+  for (int d = 0; d < static_cast<int>(shape.size()); ++d) {
+    if (d < first) l.outer *= shape[d];
+    else if (d <= last) l.channels *= shape[d];
+    else l.inner *= shape[d];
+  }
+  return l;
+}
+
+int normalize_axis(int axis, int ndim, const char* op, const Shape& shape) {
+  const int a = axis < 0 ? axis + ndim : axis;
+  if (a < 0 || a >= ndim)
+    throw ValueError(std::string(op) + ": axis " + std::to_string(axis) + " is out of range for input of shape " +
+                     shape_str(shape));
+  return a;
+}
+
+void check_param(const Tensor& p, std::int64_t channels, const char* what, const char* op) {
+  if (p.defined() && p.size() != channels)
+    throw ValueError(std::string(op) + ": " + what + " of shape " + shape_str(p.shape()) + " does not match the " +
+                     std::to_string(channels) + " normalized features");
+}
+
+// s1[c] += f1(idx, c), s2[c] += f2(idx, c) over all (outer, inner) positions of each channel, in
+// double precision. Threads sum disjoint outer ranges into their own arrays, merged in thread order
+// so results do not depend on scheduling.
+template <class F>
+void channel_sums(const Layout& l, std::vector<double>& s1, std::vector<double>& s2, F&& f) {
+  const auto C = l.channels, I = l.inner;
+  s1.assign(C, 0.0);
+  s2.assign(C, 0.0);
+  auto run = [&](std::int64_t o_begin, std::int64_t o_end, double* a, double* b) {
+    for (std::int64_t o = o_begin; o < o_end; ++o)
+      for (std::int64_t c = 0; c < C; ++c) {
+        const std::int64_t base = (o * C + c) * I;
+        double x1 = 0, x2 = 0;
+        for (std::int64_t i = 0; i < I; ++i) {
+          auto [v1, v2] = f(base + i, c);
+          x1 += v1;
+          x2 += v2;
+        }
+        a[c] += x1;
+        b[c] += x2;
+      }
+  };
+  const int threads = omp_get_max_threads();
+  if (l.size() < kernels::kParallelGrain || threads == 1 || l.outer < 2) {
+    run(0, l.outer, s1.data(), s2.data());
+    return;
+  }
+  std::vector<double> part(static_cast<std::size_t>(threads) * 2 * C, 0.0);
+  int used = 1;
+#pragma omp parallel num_threads(threads)
+  {
+    const int t = omp_get_thread_num(), n = omp_get_num_threads();
+#pragma omp single
+    used = n;
+    const std::int64_t chunk = (l.outer + n - 1) / n;
+    const std::int64_t b = std::min<std::int64_t>(l.outer, t * chunk), e = std::min<std::int64_t>(l.outer, b + chunk);
+    run(b, e, part.data() + 2 * C * t, part.data() + 2 * C * t + C);
+  }
+  for (int t = 0; t < used; ++t)
+    for (std::int64_t c = 0; c < C; ++c) {
+      s1[c] += part[2 * C * t + c];
+      s2[c] += part[2 * C * t + C + c];
+    }
+}
+
+// y = x * scale[c] + shift[c].
+void affine_per_channel(const Layout& l, const float* x, const std::vector<float>& scale,
+                        const std::vector<float>& shift, float* y) {
+  const auto C = l.channels, I = l.inner;
+  kernels::parallel_rows(l.outer, C * I, [&](std::int64_t o) {
+    for (std::int64_t c = 0; c < C; ++c) {
+      const float s = scale[c], h = shift[c];
+      const std::int64_t base = (o * C + c) * I;
+#pragma omp simd
+      for (std::int64_t i = 0; i < I; ++i) y[base + i] = x[base + i] * s + h;
+    }
+  });
+}
+
+Tensor vector_tensor(const std::vector<double>& v, const Shape& shape) {
+  Tensor t = Tensor::empty(shape);
+  float* p = t.data<float>();
+  for (std::size_t i = 0; i < v.size(); ++i) p[i] = static_cast<float>(v[i]);
+  return t;
+}
+
+std::vector<float> values_or(const Tensor& p, std::int64_t n, float fill) {
+  if (!p.defined()) return std::vector<float>(n, fill);
+  Tensor f = as_float(p, "normalization");
+  return std::vector<float>(f.data<float>(), f.data<float>() + n);
+}
+
+// Inputs recorded on the tape: x, then gamma and beta when defined; their positions in the list.
+struct Recorded {
+  std::vector<Tensor> inputs;
+  int gamma_at = -1, beta_at = -1;
+};
+
+Recorded recorded_inputs(const Tensor& x, const Tensor& gamma, const Tensor& beta) {
+  Recorded r{{x}};
+  if (gamma.defined()) {
+    r.gamma_at = static_cast<int>(r.inputs.size());
+    r.inputs.push_back(gamma);
+  }
+  if (beta.defined()) {
+    r.beta_at = static_cast<int>(r.inputs.size());
+    r.inputs.push_back(beta);
+  }
+  return r;
+}
+
+// Per-channel gradients of gamma (sum g * xhat) and beta (sum g) into their slots.
+void param_grads(const Recorded& rec, const std::vector<bool>& needs, std::vector<Tensor>& grads,
+                 const std::vector<double>& sum_gx, const std::vector<double>& sum_g) {
+  if (rec.gamma_at >= 0 && needs[rec.gamma_at]) grads[rec.gamma_at] = vector_tensor(sum_gx, rec.inputs[rec.gamma_at].shape());
+  if (rec.beta_at >= 0 && needs[rec.beta_at]) grads[rec.beta_at] = vector_tensor(sum_g, rec.inputs[rec.beta_at].shape());
+}
+
+}  // namespace
+
+BatchNormTrainResult batch_norm_train(const Tensor& x0, const Tensor& gamma, const Tensor& beta, int axis,
+                                      float epsilon) {
+  Tensor x = as_float(x0, "batch_norm");
+  const int a = normalize_axis(axis, x.ndim(), "batch_norm", x.shape());
+  const Layout l = layout_of(x.shape(), a, a);
+  check_param(gamma, l.channels, "gamma", "batch_norm");
+  check_param(beta, l.channels, "beta", "batch_norm");
+  const std::int64_t n = l.outer * l.inner;
+  if (n == 0) throw ValueError("batch_norm: cannot compute batch statistics of an empty input " + shape_str(x.shape()));
+  const float* px = x.data<float>();
+  std::vector<double> sum, unused, sq;
+  channel_sums(l, sum, unused, [&](std::int64_t i, std::int64_t) { return std::pair<double, double>(px[i], 0.0); });
+  std::vector<double> mean(l.channels), var(l.channels);
+  for (std::int64_t c = 0; c < l.channels; ++c) mean[c] = sum[c] / double(n);
+  channel_sums(l, sq, unused, [&](std::int64_t i, std::int64_t c) {
+    const double d = px[i] - mean[c];
+    return std::pair<double, double>(d * d, 0.0);
+  });
+  std::vector<float> g = values_or(gamma, l.channels, 1.f), b = values_or(beta, l.channels, 0.f);
+  std::vector<float> inv(l.channels), scale(l.channels), shift(l.channels), meanf(l.channels);
+  for (std::int64_t c = 0; c < l.channels; ++c) {
+    var[c] = sq[c] / double(n);
+    const double iv = 1.0 / std::sqrt(var[c] + double(epsilon));
+    inv[c] = static_cast<float>(iv);
+    meanf[c] = static_cast<float>(mean[c]);
+    scale[c] = static_cast<float>(g[c] * iv);
+    shift[c] = static_cast<float>(b[c] - mean[c] * g[c] * iv);
+  }
+  BatchNormTrainResult result;
+  result.output = Tensor::empty(x.shape());
+  affine_per_channel(l, px, scale, shift, result.output.data<float>());
+  result.mean = vector_tensor(mean, {l.channels});
+  result.variance = vector_tensor(var, {l.channels});
+  result.count = n;
+
+  if (autodiff::recording()) {
+    Recorded rec = recorded_inputs(x, gamma, beta);
+    autodiff::record(result.output, rec.inputs,
+                     [x, l, n, rec, g, inv, meanf](const Tensor& grad, const std::vector<bool>& needs) {
+      std::vector<Tensor> grads(needs.size());
+      const float* px = x.data<float>();
+      const float* pg = grad.data<float>();
+      std::vector<double> sum_g, sum_gx;
+      channel_sums(l, sum_g, sum_gx, [&](std::int64_t i, std::int64_t c) {
+        return std::pair<double, double>(pg[i], double(pg[i]) * (px[i] - meanf[c]) * inv[c]);
+      });
+      if (needs[0]) {
+        grads[0] = Tensor::empty(x.shape());
+        float* pd = grads[0].data<float>();
+        const auto C = l.channels, I = l.inner;
+        kernels::parallel_rows(l.outer, C * I, [&](std::int64_t o) {
+          for (std::int64_t c = 0; c < C; ++c) {
+            const float k = g[c] * inv[c], mg = static_cast<float>(sum_g[c] / double(n)),
+                        mgx = static_cast<float>(sum_gx[c] / double(n)), m = meanf[c], iv = inv[c];
+            const std::int64_t base = (o * C + c) * I;
+#pragma omp simd
+            for (std::int64_t i = 0; i < I; ++i) {
+              const float xhat = (px[base + i] - m) * iv;
+              pd[base + i] = k * (pg[base + i] - mg - xhat * mgx);
+            }
+          }
+        });
+      }
+      param_grads(rec, needs, grads, sum_gx, sum_g);
+      return grads;
+    });
+  }
+  return result;
+}
+
+Tensor batch_norm_inference(const Tensor& x0, const Tensor& mean, const Tensor& variance, const Tensor& gamma,
+                            const Tensor& beta, int axis, float epsilon) {
+  Tensor x = as_float(x0, "batch_norm");
+  const int a = normalize_axis(axis, x.ndim(), "batch_norm", x.shape());
+  const Layout l = layout_of(x.shape(), a, a);
+  check_param(gamma, l.channels, "gamma", "batch_norm");
+  check_param(beta, l.channels, "beta", "batch_norm");
+  check_param(mean, l.channels, "moving_mean", "batch_norm");
+  check_param(variance, l.channels, "moving_variance", "batch_norm");
+  std::vector<float> g = values_or(gamma, l.channels, 1.f), b = values_or(beta, l.channels, 0.f);
+  std::vector<float> m = values_or(mean, l.channels, 0.f), v = values_or(variance, l.channels, 1.f);
+  std::vector<float> inv(l.channels), scale(l.channels), shift(l.channels);
+  for (std::int64_t c = 0; c < l.channels; ++c) {
+    const double iv = 1.0 / std::sqrt(double(v[c]) + double(epsilon));
+    inv[c] = static_cast<float>(iv);
+    scale[c] = static_cast<float>(g[c] * iv);
+    shift[c] = static_cast<float>(b[c] - m[c] * g[c] * iv);
+  }
+  Tensor y = Tensor::empty(x.shape());
+  affine_per_channel(l, x.data<float>(), scale, shift, y.data<float>());
+  if (autodiff::recording()) {
+    Recorded rec = recorded_inputs(x, gamma, beta);
+    autodiff::record(y, rec.inputs, [x, l, rec, m, inv, scale](const Tensor& grad, const std::vector<bool>& needs) {
+      std::vector<Tensor> grads(needs.size());
+      const float* px = x.data<float>();
+      const float* pg = grad.data<float>();
+      if (needs[0]) {
+        grads[0] = Tensor::empty(x.shape());
+        affine_per_channel(l, pg, scale, std::vector<float>(l.channels, 0.f), grads[0].data<float>());
+      }
+      const bool want_params = (rec.gamma_at >= 0 && needs[rec.gamma_at]) || (rec.beta_at >= 0 && needs[rec.beta_at]);
+      if (want_params) {
+        std::vector<double> sum_g, sum_gx;
+        channel_sums(l, sum_g, sum_gx, [&](std::int64_t i, std::int64_t c) {
+          return std::pair<double, double>(pg[i], double(pg[i]) * (px[i] - m[c]) * inv[c]);
+        });
+        param_grads(rec, needs, grads, sum_gx, sum_g);
+      }
+      return grads;
+    });
+  }
+  return y;
+}
+
+Tensor layer_norm(const Tensor& x0, const Tensor& gamma, const Tensor& beta, std::vector<int> axes, float epsilon) {
+  Tensor x = as_float(x0, "layer_norm");
+  if (axes.empty()) throw ValueError("layer_norm: no axes to normalize over");
+  for (int& ax : axes) ax = normalize_axis(ax, x.ndim(), "layer_norm", x.shape());
+  std::sort(axes.begin(), axes.end());
+  for (std::size_t k = 1; k < axes.size(); ++k)
+    if (axes[k] != axes[k - 1] + 1)
+      throw ValueError("layer_norm: the normalized axes must be contiguous, got a gap in the axes of input shape " +
+                       shape_str(x.shape()));
+  const Layout l = layout_of(x.shape(), axes.front(), axes.back());
+  check_param(gamma, l.channels, "gamma", "layer_norm");
+  check_param(beta, l.channels, "beta", "layer_norm");
+  if (l.channels == 0) throw ValueError("layer_norm: cannot normalize over empty axes of " + shape_str(x.shape()));
+  const auto C = l.channels, I = l.inner, rows = l.outer * l.inner;
+  std::vector<float> g = values_or(gamma, C, 1.f), b = values_or(beta, C, 0.f);
+  // Row r = (o, i): its elements sit at (o * C + c) * I + i.
+  auto at = [C, I](std::int64_t r, std::int64_t c) { return ((r / I) * C + c) * I + r % I; };
+  Tensor mean = Tensor::empty({rows}), inv = Tensor::empty({rows}), y = Tensor::empty(x.shape());
+  const float* px = x.data<float>();
+  float* pm = mean.data<float>();
+  float* pi = inv.data<float>();
+  float* py = y.data<float>();
+  kernels::parallel_rows(rows, C, [&](std::int64_t r) {
+    double s = 0;
+    for (std::int64_t c = 0; c < C; ++c) s += px[at(r, c)];
+    const double mu = s / double(C);
+    double q = 0;
+    for (std::int64_t c = 0; c < C; ++c) {
+      const double d = px[at(r, c)] - mu;
+      q += d * d;
+    }
+    const double iv = 1.0 / std::sqrt(q / double(C) + double(epsilon));
+    pm[r] = static_cast<float>(mu);
+    pi[r] = static_cast<float>(iv);
+    for (std::int64_t c = 0; c < C; ++c) {
+      const std::int64_t k = at(r, c);
+      py[k] = static_cast<float>((px[k] - mu) * iv * g[c] + b[c]);
+    }
+  });
+  if (autodiff::recording()) {
+    Recorded rec = recorded_inputs(x, gamma, beta);
+    autodiff::record(y, rec.inputs, [x, l, rec, g, mean, inv, at, rows](const Tensor& grad, const std::vector<bool>& needs) {
+      std::vector<Tensor> grads(needs.size());
+      const float* px = x.data<float>();
+      const float* pg = grad.data<float>();
+      const float* pm = mean.data<float>();
+      const float* pi = inv.data<float>();
+      const auto C = l.channels, I = l.inner;
+      if (needs[0]) {
+        grads[0] = Tensor::empty(x.shape());
+        float* pd = grads[0].data<float>();
+        kernels::parallel_rows(rows, C, [&](std::int64_t r) {
+          double sa = 0, sb = 0;
+          for (std::int64_t c = 0; c < C; ++c) {
+            const std::int64_t k = at(r, c);
+            const double gy = double(pg[k]) * g[c];
+            sa += gy;
+            sb += gy * (px[k] - pm[r]) * pi[r];
+          }
+          const double ma = sa / double(C), mb = sb / double(C);
+          for (std::int64_t c = 0; c < C; ++c) {
+            const std::int64_t k = at(r, c);
+            const double xhat = double(px[k] - pm[r]) * pi[r];
+            pd[k] = static_cast<float>(pi[r] * (double(pg[k]) * g[c] - ma - xhat * mb));
+          }
+        });
+      }
+      const bool want_params = (rec.gamma_at >= 0 && needs[rec.gamma_at]) || (rec.beta_at >= 0 && needs[rec.beta_at]);
+      if (want_params) {
+        std::vector<double> sum_g, sum_gx;
+        channel_sums(l, sum_g, sum_gx, [&](std::int64_t k, std::int64_t) {
+          const std::int64_t r = (k / (C * I)) * I + k % I;
+          return std::pair<double, double>(pg[k], double(pg[k]) * (px[k] - pm[r]) * pi[r]);
+        });
+        param_grads(rec, needs, grads, sum_gx, sum_g);
+      }
+      return grads;
+    });
+  }
+  return y;
+}
+
+}  // namespace keras::ops

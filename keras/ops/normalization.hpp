@@ -1,0 +1,33 @@
+#pragma once
+// Differentiable normalization ops: batch normalization (training with this batch's statistics,
+// inference with given statistics) and layer normalization, each one fused op with its own backward.
+#include <vector>
+
+#include "keras/tensor.hpp"
+
+namespace keras::ops {
+
+/// The output of batch_norm_train plus the per-channel statistics of the batch.
+struct BatchNormTrainResult {
+  Tensor output;
+  Tensor mean;      ///< [channels], mean over every axis but `axis`
+  Tensor variance;  ///< [channels], biased (divided by n), as used for normalization
+  std::int64_t count = 0;  ///< n: elements reduced per channel
+};
+
+/// gamma * (x - mean) / sqrt(var + epsilon) + beta with mean and biased variance of x over every axis
+/// but `axis`. `gamma` and `beta` are [channels] or undefined (scale 1, offset 0). Gradients flow to
+/// x, gamma and beta through the batch statistics; the returned statistics are not differentiable.
+BatchNormTrainResult batch_norm_train(const Tensor& x, const Tensor& gamma, const Tensor& beta, int axis,
+                                      float epsilon);
+
+/// gamma * (x - mean) / sqrt(variance + epsilon) + beta with fixed per-channel statistics
+/// (gradients flow to x, gamma and beta, not to the statistics).
+Tensor batch_norm_inference(const Tensor& x, const Tensor& mean, const Tensor& variance, const Tensor& gamma,
+                            const Tensor& beta, int axis, float epsilon);
+
+/// Normalizes x over `axes` (contiguous, negative counting from the end) with the biased variance,
+/// then scales by gamma and shifts by beta, both shaped like those axes (or undefined).
+Tensor layer_norm(const Tensor& x, const Tensor& gamma, const Tensor& beta, std::vector<int> axes, float epsilon);
+
+}  // namespace keras::ops

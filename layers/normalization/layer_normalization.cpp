@@ -1,0 +1,100 @@
+#include "layers/normalization/layer_normalization.hpp"
+
+#include <algorithm>
+
+#include "keras/ops/normalization.hpp"
+
+namespace keras::layers {
+
+LayerNormalization::LayerNormalization(LayerNormalizationOptions options)
+    : Layer(options.name, "layer_normalization", options.trainable), options_(std::move(options)) {
+  if (options_.axis.empty()) throw ValueError("LayerNormalization: `axis` must name at least one axis");
+  if (!(options_.epsilon > 0))
+    throw ValueError("LayerNormalization: epsilon must be positive, got " + std::to_string(options_.epsilon));
+  axis_as_int_ = options_.axis.size() == 1;
+  set_input_shape(options_.input_shape);
+}
+
+void LayerNormalization::build(const Shape& input_shape) {
+  const int rank = static_cast<int>(input_shape.size());
+  std::vector<int> axes;
+  Shape param_shape;
+  for (int a : options_.axis) {
+    const int p = a < 0 ? a + rank : a;
+    if (p < 0 || p >= rank)
+      throw ValueError("Layer \"" + name() + "\" (LayerNormalization): invalid axis " + std::to_string(a) +
+                       " for input shape " + shape_str(input_shape));
+    axes.push_back(p);
+  }
+  std::sort(axes.begin(), axes.end());
+  for (std::size_t k = 0; k < axes.size(); ++k) {
+    if (k > 0 && axes[k] != axes[k - 1] + 1)
+      throw ValueError("Layer \"" + name() + "\" (LayerNormalization): the axes must be contiguous (e.g. -1 or "
+                       "[-2, -1]) for input shape " + shape_str(input_shape));
+    if (input_shape[axes[k]] <= 0)
+      throw ValueError("Layer \"" + name() + "\" (LayerNormalization): axis " + std::to_string(axes[k]) +
+                       " of input shape " + shape_str(input_shape) + " must have a known size");
+    param_shape.push_back(input_shape[axes[k]]);
+  }
+  built_axes_ = axes;
+  if (options_.scale) gamma_ = add_weight("gamma", param_shape, options_.gamma_initializer);
+  if (options_.center) beta_ = add_weight("beta", param_shape, options_.beta_initializer);
+}
+
+Tensor LayerNormalization::call(const Tensor& inputs, bool) {
+  const auto& built = *built_input_shape();
+  bool ok = inputs.ndim() == static_cast<int>(built.size());
+  for (int a : built_axes_) ok = ok && inputs.dim(a) == built[a];
+  if (!ok)
+    throw ValueError("Input 0 of layer \"" + name() + "\" is incompatible with the layer: it was built for input "
+                     "shape " + shape_str(built) + " (normalized axes must match), but received input with shape " +
+                     shape_str(inputs.shape()));
+  return ops::layer_norm(inputs, gamma_ ? gamma_->value() : Tensor(), beta_ ? beta_->value() : Tensor(), built_axes_,
+                         static_cast<float>(options_.epsilon));
+}
+
+json LayerNormalization::get_config() const {
+  json c = Layer::get_config();
+  if (!built_axes_.empty()) c["axis"] = built_axes_;  // Keras writes the built axes as a list
+  else if (axis_as_int_) c["axis"] = options_.axis[0];
+  else c["axis"] = options_.axis;
+  c["epsilon"] = options_.epsilon;
+  c["center"] = options_.center;
+  c["scale"] = options_.scale;
+  c["beta_initializer"] = initializers::serialize(*options_.beta_initializer);
+  c["gamma_initializer"] = initializers::serialize(*options_.gamma_initializer);
+  for (const char* k : {"beta_regularizer", "gamma_regularizer", "beta_constraint", "gamma_constraint"}) c[k] = nullptr;
+  return c;
+}
+
+std::shared_ptr<Layer> LayerNormalization::from_config(const json& c) {
+  LayerNormalizationOptions o;
+  o.name = c.value("name", "");
+  bool as_int = true;
+  if (c.contains("axis")) {
+    const json& a = c["axis"];
+    if (a.is_array()) {
+      o.axis = a.get<std::vector<int>>();
+      as_int = false;
+    } else {
+      o.axis = {a.get<int>()};
+    }
+  }
+  o.epsilon = c.value("epsilon", 1e-3);
+  o.center = c.value("center", true);
+  o.scale = c.value("scale", true);
+  if (c.contains("beta_initializer") && !c["beta_initializer"].is_null())
+    o.beta_initializer = initializers::Initializer::deserialize(c["beta_initializer"]);
+  if (c.contains("gamma_initializer") && !c["gamma_initializer"].is_null())
+    o.gamma_initializer = initializers::Initializer::deserialize(c["gamma_initializer"]);
+  auto layer = std::make_shared<LayerNormalization>(o);
+  layer->axis_as_int_ = as_int;
+  layer->read_base_config(c);
+  return layer;
+}
+
+namespace {
+const bool registered = register_class<Layer, LayerNormalization>("LayerNormalization");
+}
+
+}  // namespace keras::layers
