@@ -1,5 +1,6 @@
 #pragma once
 // All layers.
+#include "layers/convolutional/conv2d.hpp"
 #include "layers/core/activation.hpp"
 #include "layers/core/dense.hpp"
 #include "layers/core/dropout.hpp"
@@ -8,3 +9,6 @@
 #include "layers/core/reshape.hpp"
 #include "layers/normalization/batch_normalization.hpp"
 #include "layers/normalization/layer_normalization.hpp"
+#include "layers/pooling/average_pooling2d.hpp"
+#include "layers/pooling/global_pooling2d.hpp"
+#include "layers/pooling/max_pooling2d.hpp"

@@ -1,0 +1,136 @@
+#include <catch2/catch.hpp>
+
+#include "golden.hpp"
+#include "gradient_check.hpp"
+#include "keras/keras.hpp"
+
+using namespace keras;
+using keras::testing::check_close;
+using keras::testing::check_gradients;
+using keras::testing::random_tensor;
+using V = std::vector<Tensor>;
+
+namespace {
+Tensor floats(const json& values, const Shape& shape) { return Tensor::from_vector(values.get<std::vector<float>>(), shape); }
+Size2 pair(const json& j) { return {j[0].get<std::int64_t>(), j[1].get<std::int64_t>()}; }
+}  // namespace
+
+TEST_CASE("Conv2D forward and gradients match PyTorch (valid, same, strides, dilation)") {
+  const json golden = keras::testing::load_golden("conv.json");
+  for (const auto& c : golden["conv"]) {
+    SECTION(c["name"].get<std::string>()) {
+      const Shape xs = c["x_shape"].get<Shape>(), ks = c["kernel_shape"].get<Shape>(), ys = c["y_shape"].get<Shape>();
+      const bool use_bias = !c["bias"].is_null();
+      layers::Conv2D conv(ks[3], {ks[0], ks[1]},
+                          {.strides = pair(c["strides"]), .padding = c["padding"], .dilation_rate = pair(c["dilation_rate"]),
+                           .activation = c["activation"], .use_bias = use_bias});
+      Tensor x = floats(c["x"], xs);
+      CHECK(conv.compute_output_shape(xs) == ys);
+      conv(x);  // builds
+      std::vector<Tensor> weights{floats(c["kernel"], ks)};
+      if (use_bias) weights.push_back(floats(c["bias"], {ks[3]}));
+      conv.set_weights(weights);
+      GradientTape tape;
+      tape.watch(x);
+      Tensor y = conv(x, true);
+      check_close(y, ys, c["y"].get<std::vector<double>>());
+      Tensor target = ops::sum(ops::multiply(y, floats(c["w"], ys)));
+      std::vector<Tensor> sources{x, conv.kernel()->value()};
+      if (use_bias) sources.push_back(conv.bias()->value());
+      auto grads = tape.gradient(target, sources);
+      check_close(grads[0], xs, c["dx"].get<std::vector<double>>());
+      check_close(grads[1], ks, c["dkernel"].get<std::vector<double>>());
+      if (use_bias) check_close(grads[2], {ks[3]}, c["dbias"].get<std::vector<double>>());
+    }
+  }
+}
+
+TEST_CASE("conv2d op gradients pass a finite-difference check") {
+  auto x = random_tensor({2, 5, 4, 3}, -1, 1, 21), k = random_tensor({3, 2, 3, 2}, -1, 1, 22),
+       b = random_tensor({2}, -1, 1, 23);
+  check_gradients([](const V& v) { return ops::conv2d(v[0], v[1], v[2]); }, {x, k, b});
+  check_gradients([](const V& v) { return ops::conv2d(v[0], v[1], v[2], {2, 2}, "same"); }, {x, k, b});
+  check_gradients([](const V& v) { return ops::conv2d(v[0], v[1], Tensor(), {1, 1}, "same", {2, 2}); }, {x, k});
+  check_gradients([](const V& v) { return ops::conv2d(v[0], v[1], v[2], {1, 2}, "valid", {1, 1}, kernels::Eltwise::tanh); },
+                  {x, k, b});
+  check_gradients([](const V& v) { return ops::conv2d(v[0], v[1], v[2], {1, 1}, "same", {1, 1}, kernels::Eltwise::logistic); },
+                  {x, k, b});
+}
+
+TEST_CASE("Conv2D builds Keras's weights, output shapes, names and config") {
+  backend::clear_session();
+  layers::Conv2D a(4, {3, 3}), b(8, {5, 3}, {.strides = {2, 2}, .padding = "same", .activation = "relu", .use_bias = false});
+  CHECK(a.name() == "conv2d");
+  CHECK(b.name() == "conv2d_1");
+  CHECK(a(Tensor::ones({2, 7, 6, 3})).shape() == Shape{2, 5, 4, 4});
+  REQUIRE(a.weights().size() == 2);
+  CHECK(a.weights()[0]->name() == "kernel");
+  CHECK(a.weights()[0]->shape() == Shape{3, 3, 3, 4});
+  CHECK(a.weights()[1]->shape() == Shape{4});
+  CHECK(a.count_params() == 3 * 3 * 3 * 4 + 4);
+  CHECK(b(Tensor::ones({1, 7, 6, 2})).shape() == Shape{1, 4, 3, 8});
+  CHECK(b.weights().size() == 1);
+  CHECK(b.compute_output_shape({-1, 28, 28, 2}) == Shape{-1, 14, 14, 8});
+  CHECK(layers::Conv2D(2, {3, 3}, {.dilation_rate = {2, 2}}).compute_output_shape({-1, 9, 8, 1}) == Shape{-1, 5, 4, 2});
+  CHECK(layers::Conv2D(2, {3, 3}).compute_output_shape({-1, -1, 8, 1}) == Shape{-1, -1, 6, 2});
+
+  json c = b.get_config();
+  CHECK(c["filters"] == 8);
+  CHECK(c["kernel_size"] == json::array({5, 3}));
+  CHECK(c["strides"] == json::array({2, 2}));
+  CHECK(c["padding"] == "same");
+  CHECK(c["data_format"] == "channels_last");
+  CHECK(c["dilation_rate"] == json::array({1, 1}));
+  CHECK(c["groups"] == 1);
+  CHECK(c["activation"] == "relu");
+  CHECK(c["use_bias"] == false);
+  CHECK(c["kernel_initializer"]["class_name"] == "GlorotUniform");
+  CHECK(c["bias_initializer"]["class_name"] == "Zeros");
+  CHECK(c["kernel_regularizer"].is_null());
+  CHECK(c["bias_constraint"].is_null());
+  auto again = Layer::deserialize(serialize_object("Conv2D", c));
+  CHECK(again->class_name() == "Conv2D");
+  CHECK(again->get_config() == c);
+
+  // Keras may write single integers for the pairs.
+  json k = a.get_config();
+  k["kernel_size"] = 3;
+  k["strides"] = 1;
+  auto from_ints = Layer::deserialize(serialize_object("Conv2D", k));
+  CHECK(from_ints->get_config()["kernel_size"] == json::array({3, 3}));
+}
+
+TEST_CASE("Conv2D with a non-fusable activation applies it after the convolution") {
+  layers::Conv2D conv(2, {2, 2}, {.activation = "softplus"});
+  Tensor x = random_tensor({1, 3, 3, 2}, -1, 1, 31);
+  Tensor y = conv(x);
+  Tensor want = ops::softplus(ops::conv2d(x, conv.kernel()->value(), conv.bias()->value()));
+  auto a = y.to_vector<float>(), b = want.to_vector<float>();
+  REQUIRE(a.size() == b.size());
+  for (std::size_t i = 0; i < a.size(); ++i) CHECK(a[i] == Approx(b[i]).epsilon(1e-6));
+}
+
+TEST_CASE("Conv2D trains inside a Sequential model") {
+  Sequential model({layers::Input({6, 6, 1}), layers::Conv2D(2, {3, 3}, {.activation = "relu"}), layers::Flatten(),
+                    layers::Dense(1)});
+  CHECK(model.compute_output_shape({-1, 6, 6, 1}) == Shape{-1, 1});
+  Tensor x = random_tensor({4, 6, 6, 1}, -1, 1, 41);
+  CHECK(model(x).shape() == Shape{4, 1});
+}
+
+TEST_CASE("Conv2D rejects bad arguments and inputs with clear errors") {
+  CHECK_THROWS_AS(layers::Conv2D(0, {3, 3}), ValueError);
+  CHECK_THROWS_AS(layers::Conv2D(2, {0, 3}), ValueError);
+  CHECK_THROWS_WITH(layers::Conv2D(2, {3, 3}, {.padding = "full"}), Catch::Contains("padding"));
+  CHECK_THROWS_WITH(layers::Conv2D(2, {3, 3}, {.strides = {2, 2}, .dilation_rate = {2, 2}}),
+                    Catch::Contains("dilation_rate"));
+  layers::Conv2D d(4, {3, 3}, {.name = "probe"});
+  CHECK_THROWS_WITH(d(Tensor::ones({2, 5, 5})), Catch::Contains("probe") && Catch::Contains("ndim=4") &&
+                                                    Catch::Contains(", 5, 5)"));
+  d(Tensor::ones({2, 5, 5, 3}));
+  CHECK_THROWS_WITH(d(Tensor::ones({2, 5, 5, 2})), Catch::Contains("probe") && Catch::Contains("(2, 5, 5, 2)") &&
+                                                       Catch::Contains("3"));
+  CHECK_THROWS_WITH(d(Tensor::ones({2, 2, 5, 3})), Catch::Contains("larger than the input"));
+  CHECK_THROWS_AS(d.compute_output_shape({-1, 2, 5, 3}), ValueError);
+  CHECK_THROWS_AS(ops::conv2d(Tensor::ones({1, 4, 4, 2}), Tensor::ones({3, 3, 3, 1})), ValueError);
+}
