@@ -125,9 +125,15 @@ bool load_optimizer_weights(const hdf5::Group& root, optimizers::Optimizer& opti
     }
     auto var = weights.find(weight);
     if (var == weights.end()) return false;
-    std::shared_ptr<Variable> target;
-    for (const auto& [sname, slot] : optimizer.slots_of(*var->second))
+    // Keras < 2.11 (OptimizerV2) named some slots differently.
+    static const std::map<std::string, std::string> legacy{{"momentum", "m"}, {"rms", "velocity"}, {"mg", "average_gradient"}};
+    std::shared_ptr<Variable> target, legacy_target;
+    auto renamed = legacy.find(slot_name);
+    for (const auto& [sname, slot] : optimizer.slots_of(*var->second)) {
       if (sname == slot_name) target = slot;
+      if (renamed != legacy.end() && sname == renamed->second) legacy_target = slot;
+    }
+    if (!target) target = legacy_target;
     Tensor value = group.read_dataset(name).astype(DType::float32);
     if (!target || target->shape() != value.shape()) return false;
     assignments.emplace_back(target, value);
