@@ -266,10 +266,12 @@ void Model::summary_functional(std::ostream& out) const {
   for (std::size_t i = 0; i < ls.size(); ++i) {
     const auto& l = ls[i];
     const bool is_input = l->class_name() == "InputLayer";
-    std::string shape = is_input ? "[" + shape_str(*l->batch_input_shape()) + "]" : shape_str(l->output_shape());
-    auto sources = graph_->connected_to(l);
+    const std::string shape = is_input ? fmt::format("[{}]", shape_str(*l->batch_input_shape())) : shape_str(l->output_shape());
     std::string connected = "[";
-    for (std::size_t k = 0; k < sources.size(); ++k) connected += (k ? ", '" : "'") + sources[k] + "'";
+    for (const auto& source : graph_->connected_to(l)) {
+      if (connected.size() > 1) connected += ", ";
+      connected += fmt::format("'{}'", source);
+    }
     connected += "]";
     out << functional_row({l->name() + " (" + l->class_name() + ")", shape, std::to_string(l->count_params()), connected})
         << '\n';
