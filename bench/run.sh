@@ -12,15 +12,21 @@ scripts/build.sh > /dev/null
 median() { sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
 figure() { grep "^$1:" | awk '{print $2}'; }
 
-args="--model mlp --batch-size 128 --epochs 1 --threads 2"
-ours=(); theirs=()
-for ((i = 0; i < runs; i++)); do
-  ours+=("$(build/bin/train_throughput $args | figure samples_per_sec)")
-  theirs+=("$(build/bin/train_throughput_torch $args | figure samples_per_sec)")
-done
-k=$(printf '%s\n' "${ours[@]}" | median)
-t=$(printf '%s\n' "${theirs[@]}" | median)
-echo "train_throughput $args"
-echo "kerascpp_samples_per_sec: $k   (runs: ${ours[*]})"
-echo "libtorch_samples_per_sec: $t   (runs: ${theirs[*]})"
-awk -v k="$k" -v t="$t" 'BEGIN {printf "ratio: %.2f\n", k / t}'
+compare() {
+  local args="$1" ours=() theirs=()
+  for ((i = 0; i < runs; i++)); do
+    ours+=("$(build/bin/train_throughput $args | figure samples_per_sec)")
+    theirs+=("$(build/bin/train_throughput_torch $args | figure samples_per_sec)")
+  done
+  local k t
+  k=$(printf '%s\n' "${ours[@]}" | median)
+  t=$(printf '%s\n' "${theirs[@]}" | median)
+  echo "train_throughput $args"
+  echo "  kerascpp_samples_per_sec: $k   (runs: ${ours[*]})"
+  echo "  libtorch_samples_per_sec: $t   (runs: ${theirs[*]})"
+  awk -v k="$k" -v t="$t" 'BEGIN {printf "  ratio: %.2f\n", k / t}'
+}
+
+compare "--model mlp --batch-size 128 --epochs 1 --threads 2"
+compare "--model cnn --batch-size 32 --epochs 1 --threads 2"
+compare "--model cnn --batch-size 128 --epochs 1 --threads 2"

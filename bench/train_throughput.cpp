@@ -14,15 +14,21 @@ int main(int argc, char** argv) try {
   k::utils::set_num_threads(args.threads);
   k::utils::set_random_seed(1);
   auto [train, test] = k::datasets::fashion_mnist::load_data();
-  auto x = train.x / 255.f;
-  if (args.model != "mlp") throw std::invalid_argument("unknown --model " + args.model + " (available: mlp)");
-  k::Sequential model({
-      k::layers::Input({28, 28}),
-      k::layers::Flatten(),
-      k::layers::Dense(512, {.activation = "relu"}),
-      k::layers::Dense(256, {.activation = "relu"}),
-      k::layers::Dense(10),
-  });
+  k::Tensor x;
+  k::Sequential model;
+  if (args.model == "mlp") {  // workload 1: Flatten → Dense(512) → Dense(256) → Dense(10)
+    x = train.x / 255.f;
+    model = k::Sequential({k::layers::Input({28, 28}), k::layers::Flatten(), k::layers::Dense(512, {.activation = "relu"}),
+                           k::layers::Dense(256, {.activation = "relu"}), k::layers::Dense(10)});
+  } else if (args.model == "cnn") {  // workload 2: the seed's CNN
+    x = (train.x / 255.f).reshape({-1, 28, 28, 1});
+    model = k::Sequential({k::layers::Input({28, 28, 1}), k::layers::Conv2D(32, {5, 5}, {.activation = "relu"}),
+                           k::layers::MaxPooling2D({2, 2}), k::layers::Conv2D(64, {3, 3}, {.activation = "relu"}),
+                           k::layers::MaxPooling2D({2, 2}), k::layers::Flatten(),
+                           k::layers::Dense(1024, {.activation = "relu"}), k::layers::Dropout(0.5), k::layers::Dense(10)});
+  } else {
+    throw std::invalid_argument("unknown --model " + args.model + " (available: mlp, cnn)");
+  }
   model.compile({.optimizer = k::optimizers::Adam({.learning_rate = 1e-3}),
                  .loss = k::losses::SparseCategoricalCrossentropy({.from_logits = true}),
                  .metrics = {"accuracy"}});

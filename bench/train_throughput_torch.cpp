@@ -12,12 +12,23 @@ int main(int argc, char** argv) try {
   const BenchArgs args = parse_bench_args(argc, argv);
   torch::set_num_threads(args.threads);
   torch::manual_seed(1);
-  if (args.model != "mlp") throw std::invalid_argument("unknown --model " + args.model + " (available: mlp)");
   const long n = 60000;
-  auto x = torch::rand({n, 28, 28});
+  torch::Tensor x;
+  torch::nn::Sequential model;
+  if (args.model == "mlp") {
+    x = torch::rand({n, 28, 28});
+    model = torch::nn::Sequential(torch::nn::Flatten(), torch::nn::Linear(784, 512), torch::nn::ReLU(),
+                                  torch::nn::Linear(512, 256), torch::nn::ReLU(), torch::nn::Linear(256, 10));
+  } else if (args.model == "cnn") {  // the seed's CNN; PyTorch is channels-first
+    x = torch::rand({n, 1, 28, 28});
+    model = torch::nn::Sequential(torch::nn::Conv2d(1, 32, 5), torch::nn::ReLU(), torch::nn::MaxPool2d(2),
+                                  torch::nn::Conv2d(32, 64, 3), torch::nn::ReLU(), torch::nn::MaxPool2d(2),
+                                  torch::nn::Flatten(), torch::nn::Linear(64 * 5 * 5, 1024), torch::nn::ReLU(),
+                                  torch::nn::Dropout(0.5), torch::nn::Linear(1024, 10));
+  } else {
+    throw std::invalid_argument("unknown --model " + args.model + " (available: mlp, cnn)");
+  }
   auto y = torch::randint(0, 10, {n}, torch::kLong);
-  torch::nn::Sequential model(torch::nn::Flatten(), torch::nn::Linear(784, 512), torch::nn::ReLU(),
-                              torch::nn::Linear(512, 256), torch::nn::ReLU(), torch::nn::Linear(256, 10));
   torch::optim::Adam opt(model->parameters(), torch::optim::AdamOptions(1e-3).eps(1e-7));
   double last_loss = 0;
   const auto start = std::chrono::steady_clock::now();
