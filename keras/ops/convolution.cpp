@@ -1,5 +1,7 @@
 #include "keras/ops/convolution.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cctype>
 
@@ -10,11 +12,12 @@
 #include "keras/kernels/pooling.hpp"
 
 namespace keras::ops {
+
+std::string size2_str(Size2 s) { return fmt::format("({}, {})", s[0], s[1]); }
 namespace {
 
 using kernels::Eltwise;
 
-std::string pair_str(Size2 s) { return "(" + std::to_string(s[0]) + ", " + std::to_string(s[1]) + ")"; }
 
 Tensor as_float(const Tensor& t, const char* op) {
   if (!t.defined()) throw ValueError(std::string(op) + " received an undefined tensor");
@@ -23,7 +26,7 @@ Tensor as_float(const Tensor& t, const char* op) {
 
 void check_positive(Size2 s, const char* what, const char* op) {
   if (s[0] <= 0 || s[1] <= 0)
-    throw ValueError(std::string(op) + ": `" + what + "` must be positive integers, got " + pair_str(s));
+    throw ValueError(std::string(op) + ": `" + what + "` must be positive integers, got " + size2_str(s));
 }
 
 void check_image(const Tensor& x, const char* op) {
@@ -136,7 +139,7 @@ Tensor conv2d(const Tensor& input, const Tensor& kernel0, const Tensor& bias0, S
   check_positive(dilation, "dilation_rate", "conv2d");
   if ((strides[0] > 1 || strides[1] > 1) && (dilation[0] > 1 || dilation[1] > 1))
     throw ValueError("conv2d: `strides` > 1 not supported in conjunction with `dilation_rate` > 1. Received: strides=" +
-                     pair_str(strides) + " and dilation_rate=" + pair_str(dilation));
+                     size2_str(strides) + " and dilation_rate=" + size2_str(dilation));
   const std::string padding = normalize_padding(padding0, "conv2d");
   const auto ph = conv_padding(x.dim(1), kernel.dim(0), strides[0], padding, dilation[0]);
   const auto pw = conv_padding(x.dim(2), kernel.dim(1), strides[1], padding, dilation[1]);

@@ -15,6 +15,10 @@ using Size2 = std::array<std::int64_t, 2>;
 
 namespace keras::ops {
 
+/// "(2, 3)", as shapes and pairs print in error messages.
+std::string size2_str(Size2 s);
+
+
 /// Padding before and after along one spatial axis.
 struct Padding1D {
   std::int64_t before = 0, after = 0;

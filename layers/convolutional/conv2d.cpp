@@ -3,12 +3,10 @@
 namespace keras::layers {
 namespace {
 
-std::string pair_str(Size2 s) { return "(" + std::to_string(s[0]) + ", " + std::to_string(s[1]) + ")"; }
-
 void check_pair(Size2 s, const char* what) {
   if (s[0] <= 0 || s[1] <= 0)
     throw ValueError(std::string("Conv2D: `") + what + "` must be positive integers. Received: " + what + "=" +
-                     pair_str(s));
+                     ops::size2_str(s));
 }
 
 // Keras writes (h, w) pairs as lists; an int means the same value on both axes.
@@ -39,7 +37,7 @@ Conv2D::Conv2D(std::int64_t filters, Size2 kernel_size, Conv2DOptions options)
   const auto& d = options_.dilation_rate;
   if ((s[0] > 1 || s[1] > 1) && (d[0] > 1 || d[1] > 1))
     throw ValueError("`strides > 1` not supported in conjunction with `dilation_rate > 1`. Received: strides=" +
-                     pair_str(s) + " and dilation_rate=" + pair_str(d));
+                     ops::size2_str(s) + " and dilation_rate=" + ops::size2_str(d));
   set_input_shape(options_.input_shape);
 }
 
@@ -80,7 +78,7 @@ Shape Conv2D::compute_output_shape(const Shape& s) const {
     out[i + 1] = ops::conv_output_length(s[i + 1], kernel_size_[i], options_.strides[i], options_.padding,
                                          options_.dilation_rate[i]);
     if (out[i + 1] == 0)
-      throw ValueError("Layer \"" + name() + "\" (Conv2D): the kernel " + pair_str(kernel_size_) +
+      throw ValueError("Layer \"" + name() + "\" (Conv2D): the kernel " + ops::size2_str(kernel_size_) +
                        " does not fit input of shape " + shape_str(s) + " under \"valid\" padding");
   }
   return out;

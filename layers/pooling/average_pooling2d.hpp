@@ -1,34 +1,17 @@
 #pragma once
-// AveragePooling2D: average over pool_size windows of channels_last images (batch, height, width, channels).
-#include "keras/layer.hpp"
-#include "keras/ops/convolution.hpp"
+// AveragePooling2D: the mean (padding excluded) over pool_size windows of channels_last images.
+#include "layers/pooling/pooling2d.hpp"
 
 namespace keras::layers {
 
-struct AveragePooling2DOptions {
-  Size2 strides = {0, 0};  // {0, 0}: the pool size, as Keras's strides=None
-  std::string padding = "valid";  // "valid" or "same"
-  Shape input_shape{};  // optional, batch dimension excluded
-  std::string name{};
-};
+using AveragePooling2DOptions = Pooling2DOptions;
 
-class AveragePooling2D : public Layer {
+class AveragePooling2D : public Pooling2D {
  public:
-  explicit AveragePooling2D(Size2 pool_size = {2, 2}, AveragePooling2DOptions options = {});
-  Tensor call(const Tensor& inputs, bool training) override;
-  Shape compute_output_shape(const Shape& input_shape) const override;
+  explicit AveragePooling2D(Size2 pool_size = {2, 2}, Pooling2DOptions options = {})
+      : Pooling2D(Kind::average, "AveragePooling2D", pool_size, std::move(options)) {}
   std::string class_name() const override { return "AveragePooling2D"; }
-  json get_config() const override;
-  static std::shared_ptr<Layer> from_config(const json& config);
-
-  Size2 pool_size() const { return pool_size_; }
-  Size2 strides() const { return options_.strides; }
-
- private:
-  void check_rank(const Shape& shape) const;
-
-  Size2 pool_size_;
-  AveragePooling2DOptions options_;
+  static std::shared_ptr<Layer> from_config(const json& config) { return from_config_as<AveragePooling2D>(config, "AveragePooling2D"); }
 };
 
 }  // namespace keras::layers

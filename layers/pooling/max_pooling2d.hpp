@@ -1,34 +1,17 @@
 #pragma once
-// MaxPooling2D: max over pool_size windows of channels_last images (batch, height, width, channels).
-#include "keras/layer.hpp"
-#include "keras/ops/convolution.hpp"
+// MaxPooling2D: the maximum over pool_size windows of channels_last images.
+#include "layers/pooling/pooling2d.hpp"
 
 namespace keras::layers {
 
-struct MaxPooling2DOptions {
-  Size2 strides = {0, 0};  // {0, 0}: the pool size, as Keras's strides=None
-  std::string padding = "valid";  // "valid" or "same"
-  Shape input_shape{};  // optional, batch dimension excluded
-  std::string name{};
-};
+using MaxPooling2DOptions = Pooling2DOptions;
 
-class MaxPooling2D : public Layer {
+class MaxPooling2D : public Pooling2D {
  public:
-  explicit MaxPooling2D(Size2 pool_size = {2, 2}, MaxPooling2DOptions options = {});
-  Tensor call(const Tensor& inputs, bool training) override;
-  Shape compute_output_shape(const Shape& input_shape) const override;
+  explicit MaxPooling2D(Size2 pool_size = {2, 2}, Pooling2DOptions options = {})
+      : Pooling2D(Kind::max, "MaxPooling2D", pool_size, std::move(options)) {}
   std::string class_name() const override { return "MaxPooling2D"; }
-  json get_config() const override;
-  static std::shared_ptr<Layer> from_config(const json& config);
-
-  Size2 pool_size() const { return pool_size_; }
-  Size2 strides() const { return options_.strides; }
-
- private:
-  void check_rank(const Shape& shape) const;
-
-  Size2 pool_size_;
-  MaxPooling2DOptions options_;
+  static std::shared_ptr<Layer> from_config(const json& config) { return from_config_as<MaxPooling2D>(config, "MaxPooling2D"); }
 };
 
 }  // namespace keras::layers
