@@ -1,5 +1,7 @@
 #include "keras/kernels/eltwise.hpp"
 
+#include "keras/errors.hpp"
+
 #include "keras/kernels/dnnl_context.hpp"
 #include "keras/kernels/parallel.hpp"
 
@@ -90,6 +92,16 @@ void eltwise_backward(Eltwise f, float alpha, float beta, const float* src, cons
   e.diff_src.set_data_handle(diff_src);
   e.prim.execute(stream(), {{DNNL_ARG_SRC, e.src}, {DNNL_ARG_DIFF_DST, e.diff_dst}, {DNNL_ARG_DIFF_SRC, e.diff_src}});
   stream().wait();
+}
+
+void fused_activation_backward(Eltwise f, const float* y, const float* g, float* d, std::int64_t n) {
+  switch (f) {
+    case Eltwise::linear: parallel_for(n, [&](std::int64_t i) { d[i] = g[i]; }); break;
+    case Eltwise::relu: parallel_for(n, [&](std::int64_t i) { d[i] = y[i] > 0.f ? g[i] : 0.f; }); break;
+    case Eltwise::logistic: parallel_for(n, [&](std::int64_t i) { d[i] = g[i] * y[i] * (1.f - y[i]); }); break;
+    case Eltwise::tanh: parallel_for(n, [&](std::int64_t i) { d[i] = g[i] * (1.f - y[i] * y[i]); }); break;
+    default: throw ValueError("Only linear, relu, sigmoid and tanh fuse into a matrix product or convolution");
+  }
 }
 
 }  // namespace keras::kernels

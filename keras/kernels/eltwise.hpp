@@ -28,4 +28,8 @@ void eltwise_forward(Eltwise f, float alpha, float beta, const float* src, float
 void eltwise_backward(Eltwise f, float alpha, float beta, const float* src, const float* diff_dst, float* diff_src,
                       std::int64_t n);
 
+/// The gradient through an activation fused as a post-op, from its output y:
+/// diff_src[i] = f'(.) * diff_dst[i] for f in {linear, relu, logistic, tanh} (others throw).
+void fused_activation_backward(Eltwise f, const float* y, const float* diff_dst, float* diff_src, std::int64_t n);
+
 }  // namespace keras::kernels

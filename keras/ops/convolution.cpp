@@ -50,15 +50,7 @@ std::int64_t output_length(std::int64_t in, std::int64_t k, std::int64_t stride,
 Tensor activation_grad(const Tensor& g, const Tensor& y, Eltwise act) {
   if (act == Eltwise::linear) return g;
   Tensor dz = Tensor::empty(g.shape());
-  const float* pg = g.data<float>();
-  const float* py = y.data<float>();
-  float* pd = dz.data<float>();
-  switch (act) {
-    case Eltwise::relu: kernels::parallel_for(g.size(), [&](std::int64_t i) { pd[i] = py[i] > 0.f ? pg[i] : 0.f; }); break;
-    case Eltwise::logistic: kernels::parallel_for(g.size(), [&](std::int64_t i) { pd[i] = pg[i] * py[i] * (1.f - py[i]); }); break;
-    case Eltwise::tanh: kernels::parallel_for(g.size(), [&](std::int64_t i) { pd[i] = pg[i] * (1.f - py[i] * py[i]); }); break;
-    default: throw ValueError("conv2d: this activation cannot be fused; apply it as a separate op");
-  }
+  kernels::fused_activation_backward(act, y.data<float>(), g.data<float>(), dz.data<float>(), g.size());
   return dz;
 }
 
