@@ -72,6 +72,16 @@ double required(const json& config, const char* key, const char* class_name) {
   return config[key].get<double>();
 }
 
+// The four metrics share their config: the target value under `key`, num_thresholds, class_id, name.
+template <class M, class Options>
+std::shared_ptr<Metric> from_target_config(const json& config, const char* key, const char* class_name,
+                                           const char* default_name) {
+  return std::make_shared<M>(required(config, key, class_name),
+                             Options{.num_thresholds = config.value("num_thresholds", 200),
+                                     .class_id = detail::optional_int(config, "class_id"),
+                                     .name = config.value("name", default_name)});
+}
+
 }  // namespace
 
 SensitivityAtSpecificity::SensitivityAtSpecificity(double specificity, SensitivityAtSpecificityOptions options)
@@ -79,11 +89,7 @@ SensitivityAtSpecificity::SensitivityAtSpecificity(double specificity, Sensitivi
                                  "SensitivityAtSpecificity") {}
 
 std::shared_ptr<Metric> SensitivityAtSpecificity::from_config(const json& config) {
-  return std::make_shared<SensitivityAtSpecificity>(
-      required(config, "specificity", "SensitivityAtSpecificity"),
-      SensitivityAtSpecificityOptions{.num_thresholds = config.value("num_thresholds", 200),
-                                      .class_id = detail::optional_int(config, "class_id"),
-                                      .name = config.value("name", "sensitivity_at_specificity")});
+  return from_target_config<SensitivityAtSpecificity, SensitivityAtSpecificityOptions>(config, "specificity", "SensitivityAtSpecificity", "sensitivity_at_specificity");
 }
 
 SpecificityAtSensitivity::SpecificityAtSensitivity(double sensitivity, SpecificityAtSensitivityOptions options)
@@ -91,11 +97,7 @@ SpecificityAtSensitivity::SpecificityAtSensitivity(double sensitivity, Specifici
                                  "SpecificityAtSensitivity") {}
 
 std::shared_ptr<Metric> SpecificityAtSensitivity::from_config(const json& config) {
-  return std::make_shared<SpecificityAtSensitivity>(
-      required(config, "sensitivity", "SpecificityAtSensitivity"),
-      SpecificityAtSensitivityOptions{.num_thresholds = config.value("num_thresholds", 200),
-                                      .class_id = detail::optional_int(config, "class_id"),
-                                      .name = config.value("name", "specificity_at_sensitivity")});
+  return from_target_config<SpecificityAtSensitivity, SpecificityAtSensitivityOptions>(config, "sensitivity", "SpecificityAtSensitivity", "specificity_at_sensitivity");
 }
 
 PrecisionAtRecall::PrecisionAtRecall(double recall, PrecisionAtRecallOptions options)
@@ -103,11 +105,7 @@ PrecisionAtRecall::PrecisionAtRecall(double recall, PrecisionAtRecallOptions opt
                                  "PrecisionAtRecall") {}
 
 std::shared_ptr<Metric> PrecisionAtRecall::from_config(const json& config) {
-  return std::make_shared<PrecisionAtRecall>(
-      required(config, "recall", "PrecisionAtRecall"),
-      PrecisionAtRecallOptions{.num_thresholds = config.value("num_thresholds", 200),
-                               .class_id = detail::optional_int(config, "class_id"),
-                               .name = config.value("name", "precision_at_recall")});
+  return from_target_config<PrecisionAtRecall, PrecisionAtRecallOptions>(config, "recall", "PrecisionAtRecall", "precision_at_recall");
 }
 
 RecallAtPrecision::RecallAtPrecision(double precision, RecallAtPrecisionOptions options)
@@ -115,11 +113,7 @@ RecallAtPrecision::RecallAtPrecision(double precision, RecallAtPrecisionOptions 
                                  "RecallAtPrecision") {}
 
 std::shared_ptr<Metric> RecallAtPrecision::from_config(const json& config) {
-  return std::make_shared<RecallAtPrecision>(
-      required(config, "precision", "RecallAtPrecision"),
-      RecallAtPrecisionOptions{.num_thresholds = config.value("num_thresholds", 200),
-                               .class_id = detail::optional_int(config, "class_id"),
-                               .name = config.value("name", "recall_at_precision")});
+  return from_target_config<RecallAtPrecision, RecallAtPrecisionOptions>(config, "precision", "RecallAtPrecision", "recall_at_precision");
 }
 
 namespace {

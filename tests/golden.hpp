@@ -35,4 +35,26 @@ inline void check_close(const Tensor& got, const Shape& shape, const std::vector
   }
 }
 
+/// One case of losses*.json: the per-sample function `fn(name, args, y_true, y_pred)`, then the class built
+/// from its config under every reduction, against the reference values.
+template <class Fn>
+void check_loss_case(const json& c, Fn fn) {
+  const Tensor y_true = golden_tensor(c["y_true"]), y_pred = golden_tensor(c["y_pred"]);
+  const Tensor sw = golden_tensor(c["sample_weight"]);
+  check_close(fn(c["fn"].get<std::string>(), c["fn_args"], y_true, y_pred), c["per_sample"]["shape"].get<Shape>(),
+              c["per_sample"]["data"].get<std::vector<double>>());
+  for (const std::string reduction : {"none", "sum", "sum_over_batch_size"}) {
+    INFO("reduction " << reduction);
+    json config = c["config"];
+    config["reduction"] = reduction;
+    auto loss = losses::Loss::deserialize({{"class_name", c["class_name"]}, {"config", config}});
+    CHECK(loss->class_name() == c["class_name"].get<std::string>());
+    const Tensor value = (*loss)(y_true, y_pred, sw);
+    if (reduction == "none")
+      check_close(value, c["none"]["shape"].get<Shape>(), c["none"]["data"].get<std::vector<double>>());
+    else
+      check_close(value, {}, {c[reduction].get<double>()});
+  }
+}
+
 }  // namespace keras::testing

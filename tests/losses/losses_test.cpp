@@ -44,22 +44,7 @@ TEST_CASE("losses match the PyTorch / NumPy golden values for every reduction") 
   REQUIRE(golden["cases"].size() >= 20);
   for (const auto& c : golden["cases"]) {
     SECTION(c["name"].get<std::string>()) {
-      const Tensor y_true = golden_tensor(c["y_true"]), y_pred = golden_tensor(c["y_pred"]);
-      const Tensor sw = golden_tensor(c["sample_weight"]);
-      check_close(call_function(c["fn"], c["fn_args"], y_true, y_pred), c["per_sample"]["shape"].get<Shape>(),
-                  c["per_sample"]["data"].get<std::vector<double>>());
-      for (const std::string reduction : {"none", "sum", "sum_over_batch_size"}) {
-        INFO("reduction " << reduction);
-        json config = c["config"];
-        config["reduction"] = reduction;
-        auto loss = losses::Loss::deserialize({{"class_name", c["class_name"]}, {"config", config}});
-        CHECK(loss->class_name() == c["class_name"].get<std::string>());
-        const Tensor value = (*loss)(y_true, y_pred, sw);
-        if (reduction == "none")
-          check_close(value, c["none"]["shape"].get<Shape>(), c["none"]["data"].get<std::vector<double>>());
-        else
-          check_close(value, {}, {c[reduction].get<double>()});
-      }
+      keras::testing::check_loss_case(c, call_function);
     }
   }
 }
