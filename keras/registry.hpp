@@ -34,6 +34,13 @@ class Registry {
 
   bool contains(const std::string& name) const { return factories_.count(name) || aliases_.count(name); }
 
+  /// The factory registered under exactly this class name, or null.
+  const Factory* find(const std::string& class_name) const {
+    auto it = factories_.find(class_name);
+    return it == factories_.end() ? nullptr : &it->second;
+  }
+  void remove(const std::string& class_name) { factories_.erase(class_name); }
+
   /// Builds from a class_name or alias; unknown names get an error listing the valid ones.
   std::shared_ptr<Base> create(const std::string& name, const json& config, const std::string& family) const {
     auto alias = aliases_.find(name);

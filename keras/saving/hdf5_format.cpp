@@ -61,7 +61,7 @@ void save_weights_to_group(hdf5::Group& group, const std::vector<LayerPtr>& laye
   for (const auto& l : layers) layer_names.push_back(l->name());
   group.set_string_list_attr("layer_names", layer_names);
   group.set_string_attr("backend", "tensorflow");
-  group.set_string_attr("keras_version", "2.13.1");
+  group.set_string_attr("keras_version", kKerasVersion);
   for (const auto& l : layers) {
     hdf5::Group g = group.create_group(l->name());
     std::vector<std::string> names;

@@ -11,6 +11,9 @@
 
 namespace keras::saving {
 
+/// The Keras release whose file layout we write.
+inline constexpr const char* kKerasVersion = "2.13.1";
+
 /// The Keras 2 name of each weight of a layer ("dense/kernel:0"), sub-layers included.
 std::vector<std::pair<std::string, std::shared_ptr<Variable>>> named_weights(const Layer& layer);
 

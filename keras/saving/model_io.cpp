@@ -8,12 +8,12 @@
 #include "keras/model.hpp"
 #include "keras/models.hpp"
 #include "keras/saving/hdf5_format.hpp"
+#include "keras/saving/optimizer_weights.hpp"
+#include "keras/saving/training_config.hpp"
 #include "keras/training/compiled_metrics.hpp"
 
 namespace keras {
 namespace {
-
-constexpr const char* kKerasVersion = "2.13.1";  // the Keras release whose file layout we write
 
 json model_config(const Model& model) { return serialize_object(model.class_name(), model.get_config()); }
 
@@ -41,7 +41,9 @@ metrics::MetricRef metric_from_training_config(const json& m) {
   return metrics::MetricRef(metrics::Metric::deserialize(m));
 }
 
-void compile_from_training_config(Model& model, const json& tc) {
+}  // namespace
+
+void saving::compile_from_training_config(Model& model, const json& tc) {
   CompileOptions options;
   if (tc.contains("optimizer_config")) options.optimizer = optimizers::Optimizer::deserialize(strip_custom_prefix(tc["optimizer_config"]));
   const json& loss = tc.at("loss");
@@ -57,94 +59,6 @@ void compile_from_training_config(Model& model, const json& tc) {
   model.compile(options);
 }
 
-std::string without_suffix(const std::string& name) {
-  return name.size() > 2 && name.compare(name.size() - 2, 2, ":0") == 0 ? name.substr(0, name.size() - 2) : name;
-}
-
-std::vector<std::string> split_path(const std::string& s) {
-  std::vector<std::string> parts;
-  std::size_t start = 0;
-  for (std::size_t i = 0; i <= s.size(); ++i)
-    if (i == s.size() || s[i] == '/') {
-      parts.push_back(s.substr(start, i - start));
-      start = i + 1;
-    }
-  return parts;
-}
-
-// tf.keras 2.11+ layout: "iteration:0", then "<Optimizer>/<slot>/<layer>/<weight>:0".
-void save_optimizer_weights(hdf5::Group& root, optimizers::Optimizer& optimizer, const std::vector<LayerPtr>& layers) {
-  hdf5::Group group = root.create_group("optimizer_weights");
-  std::vector<std::string> names{"iteration:0"};
-  group.write_dataset("iteration:0", Tensor::full({}, double(optimizer.iterations()), DType::int64));
-  for (const auto& layer : layers)
-    for (const auto& [weight_name, var] : saving::named_weights(*layer))
-      for (const auto& [slot_name, slot] : optimizer.slots_of(*var)) {
-        const std::string name = optimizer.name() + "/" + slot_name + "/" + without_suffix(weight_name) + ":0";
-        group.write_dataset(name, slot->value());
-        names.push_back(name);
-      }
-  group.set_string_list_attr("weight_names", names);
-}
-
-// Reads optimizer state by name, in tf.keras 2.11+ names ("Adam/m/dense/kernel:0") or the legacy
-// ones ("SGD/dense/kernel/momentum:0"). Returns false (and restores nothing) when the file's state
-// does not fit the model's optimizer, as Keras then starts with a fresh optimizer.
-bool load_optimizer_weights(const hdf5::Group& root, optimizers::Optimizer& optimizer, const std::vector<LayerPtr>& layers) {
-  const hdf5::Group group = root.open_group("optimizer_weights");
-  std::map<std::string, std::shared_ptr<Variable>> weights;  // "dense/kernel" → variable
-  std::vector<std::shared_ptr<Variable>> trainable;
-  for (const auto& layer : layers)
-    for (const auto& [name, var] : saving::named_weights(*layer)) {
-      weights[without_suffix(name)] = var;
-      if (var->trainable()) trainable.push_back(var);
-    }
-  optimizer.build(trainable);
-  std::vector<std::pair<std::shared_ptr<Variable>, Tensor>> assignments;
-  std::int64_t iterations = -1;
-  for (const auto& name : group.string_list_attr("weight_names")) {
-    const auto parts = split_path(without_suffix(name));
-    if (parts.back() == "iteration" || parts.back() == "iter") {
-      iterations = static_cast<std::int64_t>(group.read_dataset(name).item());
-      continue;
-    }
-    if (parts.size() < 3) return false;
-    // New layout: Optimizer/slot/<weight path>; legacy: Optimizer/<weight path>/slot.
-    auto join = [&](std::size_t from, std::size_t to) {
-      std::string joined;
-      for (std::size_t i = from; i < to; ++i) {
-        if (!joined.empty()) joined += '/';
-        joined += parts[i];
-      }
-      return joined;
-    };
-    std::string slot_name = parts[1], weight = join(2, parts.size());
-    if (!weights.count(weight)) {
-      slot_name = parts.back();
-      weight = join(1, parts.size() - 1);
-    }
-    auto var = weights.find(weight);
-    if (var == weights.end()) return false;
-    // Keras < 2.11 (OptimizerV2) named some slots differently.
-    static const std::map<std::string, std::string> legacy{{"momentum", "m"}, {"rms", "velocity"}, {"mg", "average_gradient"}};
-    std::shared_ptr<Variable> target, legacy_target;
-    auto renamed = legacy.find(slot_name);
-    for (const auto& [sname, slot] : optimizer.slots_of(*var->second)) {
-      if (sname == slot_name) target = slot;
-      if (renamed != legacy.end() && sname == renamed->second) legacy_target = slot;
-    }
-    if (!target) target = legacy_target;
-    Tensor value = group.read_dataset(name).astype(DType::float32);
-    if (!target || target->shape() != value.shape()) return false;
-    assignments.emplace_back(target, value);
-  }
-  for (auto& [slot, value] : assignments) slot->assign(value);
-  if (iterations >= 0) optimizer.set_iterations(iterations);
-  return true;
-}
-
-}  // namespace
-
 json Model::training_config() const {
   if (!compiled_) return nullptr;
   return json{{"loss", losses::serialize(*state_->loss)},
@@ -156,7 +70,7 @@ json Model::training_config() const {
 
 std::string Model::to_json() const {
   json j = model_config(*this);
-  j["keras_version"] = kKerasVersion;
+  j["keras_version"] = saving::kKerasVersion;
   j["backend"] = "tensorflow";
   return j.dump();
 }
@@ -164,13 +78,13 @@ std::string Model::to_json() const {
 void Model::save(const std::string& path, SaveOptions options) const {
   saving::write_atomically(path, [&](hdf5::File& file) {
     hdf5::Group root = file.root();
-    root.set_string_attr("keras_version", kKerasVersion);
+    root.set_string_attr("keras_version", saving::kKerasVersion);
     root.set_string_attr("backend", "tensorflow");
     root.set_string_attr("model_config", model_config(*this).dump());
     if (compiled_ && options.include_optimizer) root.set_string_attr("training_config", training_config().dump());
     hdf5::Group weights = root.create_group("model_weights");
     saving::save_weights_to_group(weights, layers());
-    if (compiled_ && options.include_optimizer) save_optimizer_weights(root, *state_->optimizer, layers());
+    if (compiled_ && options.include_optimizer) saving::save_optimizer_weights(root, *state_->optimizer, layers());
   });
 }
 
@@ -193,7 +107,8 @@ void Model::load_weights(const std::string& path, LoadWeightsOptions options) {
 
 namespace models {
 
-std::shared_ptr<Model> model_from_json(const std::string& json_text) {
+std::shared_ptr<Model> model_from_json(const std::string& json_text, const CustomObjects& custom_objects) {
+  CustomObjectScope scope(custom_objects);
   json config;
   try {
     config = json::parse(json_text);
@@ -204,6 +119,7 @@ std::shared_ptr<Model> model_from_json(const std::string& json_text) {
 }
 
 std::shared_ptr<Model> load_model(const std::string& path, LoadModelOptions options) {
+  CustomObjectScope scope(options.custom_objects);
   hdf5::File file = hdf5::File::open(path);
   hdf5::Group root = file.root();
   if (!root.has_attr("model_config"))
@@ -225,8 +141,8 @@ std::shared_ptr<Model> load_model(const std::string& path, LoadModelOptions opti
     } catch (const json::exception& e) {
       throw IOError("The training_config in " + path + " is not valid JSON: " + e.what());
     }
-    compile_from_training_config(*model, tc);
-    if (root.has("optimizer_weights") && !load_optimizer_weights(root, model->optimizer(), model->layers()))
+    saving::compile_from_training_config(*model, tc);
+    if (root.has("optimizer_weights") && !saving::load_optimizer_weights(root, model->optimizer(), model->layers()))
       std::cerr << "Warning: the optimizer state saved in " << path
                 << " does not match the model's optimizer; training resumes with a fresh optimizer.\n";
   }
