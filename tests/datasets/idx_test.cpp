@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <catch2/catch.hpp>
+
+#include "temp_dir.hpp"
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -19,23 +21,9 @@ using keras::Shape;
 using keras::Tensor;
 using keras::datasets::read_idx;
 
-namespace {
+using keras_test::TempDir;
 
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    static int counter = 0;
-    path = fs::temp_directory_path() /
-           ("kerascpp_idx_" + std::to_string(::getpid()) + "_" + std::to_string(counter++));
-    fs::remove_all(path);
-    fs::create_directories(path);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-  std::string file(const std::string& name) const { return (path / name).string(); }
-};
+namespace {
 
 std::string idx_bytes(const std::vector<std::uint32_t>& dims, const std::string& data, unsigned char type = 0x08) {
   std::string out{'\0', '\0', static_cast<char>(type), static_cast<char>(dims.size())};
@@ -160,7 +148,7 @@ TEST_CASE("read_idx rejects other types, bad magic and truncated data", "[idx]")
 TEST_CASE("load_data reads an MNIST-layout folder", "[idx]") {
   TempDir dir;
   write_dataset(dir, 12, 5);
-  auto [train, test] = keras::datasets::mnist::load_data(dir.path.string());
+  auto [train, test] = keras::datasets::mnist::load_data(dir.path().string());
   CHECK(train.x.shape() == Shape{12, 28, 28});
   CHECK(train.x.dtype() == DType::uint8);
   CHECK(train.y.shape() == Shape{12});
@@ -172,14 +160,14 @@ TEST_CASE("load_data reads an MNIST-layout folder", "[idx]") {
 
   TempDir plain;
   write_dataset(plain, 3, 2, false);
-  auto data = keras::datasets::fashion_mnist::load_data(plain.path.string());
+  auto data = keras::datasets::fashion_mnist::load_data(plain.path().string());
   CHECK(data.train.x.shape() == Shape{3, 28, 28});
   CHECK(data.test.y.shape() == Shape{2});
 }
 
 TEST_CASE("load_data explains missing and mismatched files", "[idx]") {
   TempDir dir;
-  const std::string missing = (dir.path / "nowhere").string();
+  const std::string missing = (dir.path() / "nowhere").string();
   const std::string fashion = io_error([&] { keras::datasets::fashion_mnist::load_data(missing); });
   CHECK_THAT(fashion, Contains(missing) && Contains("dataset-fashion-mnist") &&
                           Contains("/usr/share/datasets/fashion-mnist"));
@@ -187,11 +175,11 @@ TEST_CASE("load_data explains missing and mismatched files", "[idx]") {
 
   write_dataset(dir, 4, 2);
   fs::remove(dir.file("t10k-labels-idx1-ubyte.gz"));
-  CHECK_THAT(io_error([&] { keras::datasets::mnist::load_data(dir.path.string()); }),
-             Contains(dir.path.string()) && Contains("t10k-labels-idx1-ubyte"));
+  CHECK_THAT(io_error([&] { keras::datasets::mnist::load_data(dir.path().string()); }),
+             Contains(dir.path().string()) && Contains("t10k-labels-idx1-ubyte"));
 
   write_gz(dir.file("t10k-labels-idx1-ubyte.gz"), idx_bytes({3}, "\1\2\3"));
-  CHECK_THAT(io_error([&] { keras::datasets::mnist::load_data(dir.path.string()); }),
+  CHECK_THAT(io_error([&] { keras::datasets::mnist::load_data(dir.path().string()); }),
              Contains("2 images") && Contains("3 labels"));
 }
 

@@ -5,15 +5,15 @@
 
 #include "keras/keras.hpp"
 #include "keras/saving/hdf5.hpp"
+#include "temp_dir.hpp"
 
 using namespace keras;
 namespace fs = std::filesystem;
 
 namespace {
 fs::path temp_dir() {
-  fs::path d = fs::temp_directory_path() / ("kerascpp_saving_" + std::to_string(::getpid()));
-  fs::create_directories(d);
-  return d;
+  static keras_test::TempDir dir("saving");
+  return dir.path();
 }
 
 const std::string kFixtures = std::string(KERAS_SHARED_DIR) + "/fixtures/keras-h5/";

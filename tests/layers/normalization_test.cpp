@@ -4,6 +4,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "temp_dir.hpp"
+
 #include "golden.hpp"
 #include "gradient_check.hpp"
 #include "keras/keras.hpp"
@@ -289,7 +291,8 @@ TEST_CASE("a small model with BatchNormalization trains with fit, saves and relo
   Logs results = model.evaluate(x, y, {.verbose = 0});
   CHECK(results.at("accuracy") > 0.9);
 
-  const auto path = (std::filesystem::temp_directory_path() / "kerascpp_norm_model.h5").string();
+  keras_test::TempDir dir("normalization");
+  const auto path = dir / "model.h5";
   model.save(path);
   auto loaded = models::load_model(path);
   CHECK(loaded->get_config() == model.get_config());

@@ -3,6 +3,8 @@
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
+
+#include "temp_dir.hpp"
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -16,23 +18,9 @@ using keras::Tensor;
 using keras::utils::load_npy;
 using keras::utils::save_npy;
 
-namespace {
+using keras_test::TempDir;
 
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    static int counter = 0;
-    path = fs::temp_directory_path() /
-           ("kerascpp_npy_" + std::to_string(::getpid()) + "_" + std::to_string(counter++));
-    fs::remove_all(path);
-    fs::create_directories(path);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-  std::string file(const std::string& name) const { return (path / name).string(); }
-};
+namespace {
 
 std::string golden(const std::string& name) { return std::string(KERAS_GOLDEN_DIR) + "/npy/" + name + ".npy"; }
 
@@ -235,7 +223,7 @@ TEST_CASE("load_npy reports truncated files and bad magic", "[npy]") {
   write_bytes(path, bad);
   CHECK_THAT(io_error([&] { load_npy(path); }), Contains("not a .npy file"));
   CHECK_THAT(io_error([&] { load_npy(dir.file("missing.npy")); }), Contains("missing.npy"));
-  CHECK_THAT(io_error([&] { load_npy(dir.path.string()); }), Contains(dir.path.string()));
+  CHECK_THAT(io_error([&] { load_npy(dir.path().string()); }), Contains(dir.path().string()));
 }
 
 TEST_CASE("a failed save_npy keeps the existing file", "[npy]") {
