@@ -1,0 +1,16 @@
+#pragma once
+// Timing helpers shared by the benchmark programs: a stopwatch in microseconds and percentiles.
+#include <algorithm>
+#include <chrono>
+#include <vector>
+
+inline double now_us() {
+  return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+/// The p-th percentile (0..100) of the samples, by the nearest-rank method.
+inline double percentile(std::vector<double> samples, double p) {
+  std::sort(samples.begin(), samples.end());
+  const auto rank = static_cast<std::size_t>(p / 100.0 * static_cast<double>(samples.size() - 1) + 0.5);
+  return samples[std::min(rank, samples.size() - 1)];
+}
