@@ -61,7 +61,11 @@ RnnOutputs rnn(const Tensor& x0, const Tensor& h00, const Tensor& c00, const Ten
   if (cell == kernels::RnnCell::lbr_gru) check_shape(bias, {2, G * U}, "bias");
   else check_shape(bias, {G * U}, "bias");
 
-  const Tensor xs = go_backwards ? reverse_time(x).clone() : x;  // plain copy; the tape sees x below
+  Tensor xs = x;  // the input in processing order; the tape records x itself below
+  if (go_backwards) {
+    autodiff::NoGradScope no_grad;
+    xs = reverse_time(x);
+  }
   const Tensor b = dnnl_bias(bias, cell, U);
   // One buffer holds every output: sequence, then h, then c; views below carry the gradients back.
   const std::int64_t seq = N * T * U, state = N * U;

@@ -186,8 +186,9 @@ json RNN::sequence_config() const {
 
 json RNN::flat_config() const {
   json c = sequence_config();
-  for (const auto& [k, v] : cells_[0]->get_config().items())
-    if (k != "name" && k != "trainable" && k != "dtype") c[k] = v;
+  const json cell = cells_[0]->get_config();
+  for (auto it = cell.begin(); it != cell.end(); ++it)
+    if (it.key() != "name" && it.key() != "trainable" && it.key() != "dtype") c[it.key()] = it.value();
   return c;
 }
 

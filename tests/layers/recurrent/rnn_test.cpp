@@ -29,7 +29,7 @@ TEST_CASE("recurrent configs round-trip through the registry", "[rnn]") {
                                                                   .unit_forget_bias = false, .dropout = 0.25f,
                                                                   .return_sequences = true}),
       std::make_shared<k::layers::GRU>(3, k::layers::GRUOptions{.reset_after = false, .recurrent_dropout = 0.5f,
-                                                                .go_backwards = true, .return_state = true}),
+                                                                .return_state = true, .go_backwards = true}),
       std::make_shared<k::layers::SimpleRNN>(4, k::layers::SimpleRNNOptions{.activation = "relu"}),
       std::make_shared<k::layers::RNN>(std::vector<k::layers::CellPtr>{std::make_shared<k::layers::LSTMCell>(4),
                                                                        std::make_shared<k::layers::GRUCell>(2)}),
@@ -120,10 +120,10 @@ TEST_CASE("Embedding(mask_zero) makes LSTM and GRU skip padding in Sequential an
     k::Tensor padded = k::Tensor::from_vector<float>({3, 1, 4, 0, 0, 2, 7, 5, 9, 1}, {2, 5});
     k::Tensor short_seq = k::Tensor::from_vector<float>({3, 1, 4}, {1, 3});
     k::Tensor full = model(padded);
-    check_same(full.slice(0, 1), model(short_seq));
-    k::KerasTensor in = k::Input({5});
     auto emb = model.layers()[0];
     auto rnn = model.layers()[1];
+    check_same(full.slice(0, 1), (*rnn)((*emb)(short_seq)));
+    k::KerasTensor in = k::Input({5});
     k::Model functional(in, (*rnn)((*emb)(in)));
     check_same(functional(padded), full);
   }
@@ -160,6 +160,7 @@ TEST_CASE("Embedding, LSTM, Dense save to HDF5 with tf.keras 2.x weight names an
   model.fit(x, k::Tensor::ones({2, 1}), {.epochs = 1, .verbose = 0});
   const std::string path = "/tmp/kerascpp_rnn_" + std::to_string(::getpid()) + ".h5";
   model.save(path);
+  k::backend::clear_session();  // a fresh session names the cells as the file does (optimizer slots match by name)
   auto loaded = k::models::load_model(path);
   CHECK(loaded->get_config() == model.get_config());
   CHECK(loaded->predict(x).to_vector<float>() == model.predict(x).to_vector<float>());
