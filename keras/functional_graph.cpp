@@ -64,11 +64,18 @@ std::vector<Tensor> FunctionalGraph::run(const std::vector<Tensor>& inputs, bool
                        shape_str(got));
     values[inputs_[i].node().get()] = inputs[i];
   }
+  std::map<const Node*, Tensor> masks;  // Keras's masks, passed along single-input calls
   for (const auto& n : nodes_) {
     if (is_input_node(*n)) continue;
     std::vector<Tensor> args;
     for (const auto& in : n->inputs) args.push_back(values.at(in.node().get()));
-    values[n.get()] = (*n->layer)(args, training);
+    if (args.size() == 1) {
+      const Tensor& mask = masks[n->inputs[0].node().get()];
+      values[n.get()] = n->layer->call_with_mask(args[0], mask, training);
+      masks[n.get()] = n->layer->compute_mask(args[0], mask);
+    } else {
+      values[n.get()] = (*n->layer)(args, training);
+    }
   }
   std::vector<Tensor> out;
   for (const auto& t : outputs_) out.push_back(values.at(t.node().get()));

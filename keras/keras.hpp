@@ -14,6 +14,8 @@
 #include "keras/models.hpp"
 #include "keras/ops/math.hpp"
 #include "keras/ops/nn.hpp"
+#include "keras/ops/recurrent.hpp"
+#include "keras/ops/sequence.hpp"
 #include "keras/ops/shape.hpp"
 #include "keras/saving/checkpoint.hpp"
 #include "keras/saving/tfjs.hpp"

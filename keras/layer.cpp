@@ -152,6 +152,15 @@ Tensor Layer::operator()(const Tensor& inputs, bool training) & {
   return call(inputs, training);
 }
 
+Tensor Layer::call_with_mask(const Tensor& inputs, const Tensor& mask, bool training) {
+  if (!mask.defined()) return (*this)(inputs, training);
+  if (!inputs.defined()) throw ValueError("Layer '" + name_ + "' was called on an undefined tensor");
+  ensure_built(inputs.shape());
+  return call_masked(inputs, mask, training);
+}
+
+Tensor Layer::compute_mask(const Tensor&, const Tensor& mask) const { return supports_masking_ ? mask : Tensor(); }
+
 json Layer::get_config() const {
   json c{{"name", name_}, {"trainable", trainable_}, {"dtype", "float32"}};
   if (batch_input_shape_) {

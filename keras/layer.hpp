@@ -45,6 +45,13 @@ class Layer : public std::enable_shared_from_this<Layer> {
   /// Builds for several inputs; the default accepts exactly one.
   virtual void build_multi(const std::vector<Shape>& input_shapes);
 
+  /// Masking (Keras's `mask` argument): runs call_masked() when `mask` is defined, else operator().
+  Tensor call_with_mask(const Tensor& inputs, const Tensor& mask, bool training = false);
+  /// The mask of this layer's output for `inputs` and their `mask` (undefined: no mask). The default
+  /// passes the mask on when the layer supports masking and drops it otherwise.
+  virtual Tensor compute_mask(const Tensor& inputs, const Tensor& mask) const;
+  bool supports_masking() const { return supports_masking_; }
+
   /// Keras's class_name ("Dense"): the serialization key.
   virtual std::string class_name() const = 0;
   /// {"name", "trainable", "dtype"} plus each subclass's own fields (and batch_input_shape when set).
@@ -97,6 +104,10 @@ class Layer : public std::enable_shared_from_this<Layer> {
   /// When set, calls after build must match the built input shape in rank and known dimensions
   /// (models set it; single layers check what they need in call()).
   bool strict_input_shape_ = false;
+  /// Set by layers that accept a mask (the mask then flows through them to the next layer).
+  bool supports_masking_ = false;
+  /// call() given the input's mask [batch, time]; the default ignores the mask.
+  virtual Tensor call_masked(const Tensor& inputs, const Tensor& /*mask*/, bool training) { return call(inputs, training); }
 
  private:
   std::string name_;

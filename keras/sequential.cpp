@@ -52,8 +52,12 @@ void Sequential::build(const Shape& input_shape) {
 }
 
 Tensor Sequential::call(const Tensor& inputs, bool training) {
-  Tensor x = inputs;
-  for (const auto& l : layers_) x = (*l)(x, training);
+  Tensor x = inputs, mask;  // Keras's masks travel with the tensors from layer to layer
+  for (const auto& l : layers_) {
+    Tensor y = l->call_with_mask(x, mask, training);
+    mask = l->compute_mask(x, mask);
+    x = y;
+  }
   return x;
 }
 

@@ -10,8 +10,8 @@
 namespace keras::initializers {
 namespace {
 
-const bool registered = register_class<Initializer, RandomNormal>("RandomNormal", {"random_normal"}) &&
-                        register_class<Initializer, RandomUniform>("RandomUniform", {"random_uniform"}) &&
+const bool registered = register_class<Initializer, RandomNormal>("RandomNormal", {"random_normal", "normal"}) &&
+                        register_class<Initializer, RandomUniform>("RandomUniform", {"random_uniform", "uniform"}) &&
                         register_class<Initializer, TruncatedNormal>("TruncatedNormal", {"truncated_normal"});
 
 // Elements are drawn in fixed chunks, each from its own generator seeded by (base seed, chunk index),

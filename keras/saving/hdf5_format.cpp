@@ -5,19 +5,26 @@
 
 #include <unistd.h>
 
+#include "keras/model.hpp"
+
 namespace keras::saving {
 namespace {
 
-void collect(const Layer& layer, std::vector<std::pair<std::string, std::shared_ptr<Variable>>>& out) {
+// A model's layers write their own names ("dense/kernel:0"); the sub-layers of any other layer (a
+// recurrent layer's cell, Bidirectional's two layers) carry its name first, as tf.keras 2.x writes
+// them ("lstm/lstm_cell/kernel:0", "bidirectional/forward_lstm/lstm_cell_1/kernel:0").
+void collect(const Layer& layer, std::vector<std::pair<std::string, std::shared_ptr<Variable>>>& out,
+             const std::string& prefix = "") {
   auto subs = layer.sublayers();
+  const std::string sub_prefix = dynamic_cast<const Model*>(&layer) ? "" : prefix + layer.name() + "/";
   std::vector<std::shared_ptr<Variable>> from_subs;
   for (const auto& s : subs) {
-    collect(*s, out);
+    collect(*s, out, sub_prefix);
     for (const auto& w : s->weights()) from_subs.push_back(w);
   }
   for (const auto& w : layer.weights())
     if (std::find(from_subs.begin(), from_subs.end(), w) == from_subs.end())
-      out.emplace_back(layer.name() + "/" + w->name() + ":0", w);
+      out.emplace_back(prefix + layer.name() + "/" + w->name() + ":0", w);
 }
 
 std::vector<std::pair<std::string, Tensor>> read_layer_weights(const hdf5::Group& group, const std::string& layer) {

@@ -1,0 +1,129 @@
+#include "keras/ops/recurrent.hpp"
+
+#include <cstring>
+#include <string>
+
+#include "keras/autodiff/gradient_tape.hpp"
+#include "keras/ops/sequence.hpp"
+
+namespace keras::ops {
+namespace {
+
+Tensor as_float(const Tensor& t) { return !t.defined() || t.dtype() == DType::float32 ? t : t.astype(DType::float32); }
+
+void check_shape(const Tensor& t, const Shape& want, const char* what) {
+  if (t.defined() && t.shape() != want)
+    throw ValueError(std::string("rnn: ") + what + " has shape " + shape_str(t.shape()) + ", expected " +
+                     shape_str(want));
+}
+
+// The bias in oneDNN's layout (zeros when the layer has none).
+Tensor dnnl_bias(const Tensor& bias, kernels::RnnCell cell, std::int64_t units) {
+  Tensor b = Tensor::zeros({kernels::rnn_bias_gates(cell) * units});
+  if (!bias.defined()) return b;
+  if (cell == kernels::RnnCell::lbr_gru) kernels::lbr_gru_bias_from_keras(units, bias.data<float>(), b.data<float>());
+  else std::memcpy(b.data<float>(), bias.data<float>(), b.nbytes());
+  return b;
+}
+
+// A differentiable view of part of a packed result: packed[offset : offset + size(shape)].
+Tensor unpack(const Tensor& packed, std::int64_t offset, const Shape& shape) {
+  Tensor out = Tensor::empty(shape);
+  std::memcpy(out.data<float>(), packed.data<float>() + offset, out.nbytes());
+  if (autodiff::recording()) {
+    const auto total = packed.size();
+    autodiff::record(out, {packed}, [total, offset](const Tensor& g, const std::vector<bool>&) {
+      Tensor d = Tensor::zeros({total});
+      std::memcpy(d.data<float>() + offset, g.data<float>(), g.nbytes());
+      return std::vector<Tensor>{d};
+    });
+  }
+  return out;
+}
+
+}  // namespace
+
+RnnOutputs rnn(const Tensor& x0, const Tensor& h00, const Tensor& c00, const Tensor& kernel0,
+               const Tensor& recurrent0, const Tensor& bias0, kernels::RnnCell cell, bool go_backwards) {
+  const Tensor x = as_float(x0), h0 = as_float(h00), c0 = as_float(c00), kernel = as_float(kernel0),
+               recurrent = as_float(recurrent0), bias = as_float(bias0);
+  if (!x.defined() || x.ndim() != 3)
+    throw ValueError("rnn: expected an input shaped [batch, time, features], got " +
+                     (x.defined() ? shape_str(x.shape()) : std::string("an undefined tensor")));
+  const int G = kernels::rnn_gates(cell);
+  const bool lstm = cell == kernels::RnnCell::lstm;
+  kernels::RnnArgs a{x.dim(0), x.dim(1), x.dim(2), recurrent.dim(0), cell};
+  const auto N = a.batch, T = a.time, U = a.units;
+  check_shape(kernel, {a.input, G * U}, "kernel");
+  check_shape(recurrent, {U, G * U}, "recurrent_kernel");
+  check_shape(h0, {N, U}, "initial state h");
+  check_shape(c0, {N, U}, "initial state c");
+  if (cell == kernels::RnnCell::lbr_gru) check_shape(bias, {2, G * U}, "bias");
+  else check_shape(bias, {G * U}, "bias");
+
+  Tensor xs = x;  // the input in processing order; the tape records x itself below
+  if (go_backwards) {
+    autodiff::NoGradScope no_grad;
+    xs = reverse_time(x);
+  }
+  const Tensor b = dnnl_bias(bias, cell, U);
+  // One buffer holds every output: sequence, then h, then c; views below carry the gradients back.
+  const std::int64_t seq = N * T * U, state = N * U;
+  Tensor packed = Tensor::empty({seq + (lstm ? 2 : 1) * state});
+  float* p = packed.data<float>();
+  const bool training = autodiff::recording();
+  Tensor workspace = training ? Tensor::empty({static_cast<std::int64_t>(kernels::rnn_workspace_bytes(a))}, DType::uint8)
+                              : Tensor();
+  kernels::rnn_forward(a, xs.data<float>(), h0.defined() ? h0.data<float>() : nullptr,
+                       c0.defined() ? c0.data<float>() : nullptr, kernel.data<float>(), recurrent.data<float>(),
+                       b.data<float>(), p, p + seq, lstm ? p + seq + state : nullptr,
+                       training ? workspace.raw_data() : nullptr);
+  if (T == 0) std::memset(p, 0, packed.nbytes());
+
+  if (training) {
+    // Inputs on the tape: x, kernel, recurrent_kernel, then bias, h0, c0 when given.
+    std::vector<Tensor> inputs{x, kernel, recurrent};
+    const int bias_at = bias.defined() ? static_cast<int>(inputs.size()) : -1;
+    if (bias.defined()) inputs.push_back(bias);
+    const int h0_at = h0.defined() ? static_cast<int>(inputs.size()) : -1;
+    if (h0.defined()) inputs.push_back(h0);
+    const int c0_at = c0.defined() ? static_cast<int>(inputs.size()) : -1;
+    if (c0.defined()) inputs.push_back(c0);
+    autodiff::record(packed, inputs, [=](const Tensor& g, const std::vector<bool>& needs) {
+      std::vector<Tensor> grads(needs.size());
+      Tensor dx = Tensor::empty(x.shape()), dw = Tensor::empty(kernel.shape()), dr = Tensor::empty(recurrent.shape());
+      Tensor db = Tensor::empty(b.shape()), dh0 = Tensor::empty({N, U}), dc0 = lstm ? Tensor::empty({N, U}) : Tensor();
+      const float* pg = g.data<float>();
+      const float* pp = packed.data<float>();
+      kernels::RnnBackwardArgs args{xs.data<float>(), h0.defined() ? h0.data<float>() : nullptr,
+                                    c0.defined() ? c0.data<float>() : nullptr, kernel.data<float>(),
+                                    recurrent.data<float>(), b.data<float>(), pp, pp + seq,
+                                    lstm ? pp + seq + state : nullptr, pg, pg + seq, lstm ? pg + seq + state : nullptr,
+                                    workspace.raw_data(), dx.data<float>(), dh0.data<float>(),
+                                    lstm ? dc0.data<float>() : nullptr, dw.data<float>(), dr.data<float>(),
+                                    db.data<float>()};
+      kernels::rnn_backward(a, args);
+      grads[0] = go_backwards ? reverse_time(dx) : dx;
+      grads[1] = dw;
+      grads[2] = dr;
+      if (bias_at >= 0) {
+        if (cell == kernels::RnnCell::lbr_gru) {
+          grads[bias_at] = Tensor::empty(bias.shape());
+          kernels::lbr_gru_bias_grad_to_keras(U, db.data<float>(), grads[bias_at].data<float>());
+        } else {
+          grads[bias_at] = db;
+        }
+      }
+      if (h0_at >= 0) grads[h0_at] = dh0;
+      if (c0_at >= 0) grads[c0_at] = dc0;
+      return grads;
+    });
+  }
+  RnnOutputs out;
+  out.sequence = unpack(packed, 0, {N, T, U});
+  out.h = unpack(packed, seq, {N, U});
+  if (lstm) out.c = unpack(packed, seq + state, {N, U});
+  return out;
+}
+
+}  // namespace keras::ops

@@ -1,0 +1,36 @@
+#pragma once
+// Embedding: integer ids [batch, ...] → rows of `embeddings` [input_dim, output_dim]; with mask_zero,
+// id 0 is padding and the output carries a mask (ids != 0) to the layers that follow.
+#include "keras/layer.hpp"
+
+namespace keras::layers {
+
+struct EmbeddingOptions {
+  initializers::InitializerRef embeddings_initializer = "uniform";
+  bool mask_zero = false;
+  std::int64_t input_length = -1;  // optional: the sequence length, for the input shape
+  Shape input_shape{};
+  std::string name{};
+  bool trainable = true;
+};
+
+class Embedding : public Layer {
+ public:
+  Embedding(std::int64_t input_dim, std::int64_t output_dim, EmbeddingOptions options = {});
+  void build(const Shape& input_shape) override;
+  Tensor call(const Tensor& inputs, bool training) override;
+  Tensor compute_mask(const Tensor& inputs, const Tensor& mask) const override;
+  Shape compute_output_shape(const Shape& input_shape) const override;
+  std::string class_name() const override { return "Embedding"; }
+  json get_config() const override;
+  static std::shared_ptr<Layer> from_config(const json& config);
+
+  const std::shared_ptr<Variable>& embeddings() const { return embeddings_; }
+
+ private:
+  std::int64_t input_dim_, output_dim_;
+  EmbeddingOptions options_;
+  std::shared_ptr<Variable> embeddings_;
+};
+
+}  // namespace keras::layers

@@ -1,0 +1,43 @@
+#include "layers/core/masking.hpp"
+
+#include "keras/ops/math.hpp"
+
+namespace keras::layers {
+
+Masking::Masking(float mask_value, MaskingOptions options) : Layer(options.name, "masking"), mask_value_(mask_value) {
+  supports_masking_ = true;
+  set_input_shape(options.input_shape);
+}
+
+Tensor Masking::compute_mask(const Tensor& inputs, const Tensor&) const {
+  if (inputs.ndim() < 2)
+    throw ValueError("Layer \"" + name() + "\" (Masking) expects inputs of rank >= 2, got shape " + shape_str(inputs.shape()));
+  // A step is kept when any feature differs from mask_value.
+  Tensor differs = ops::greater(ops::abs(ops::subtract(inputs, Tensor::scalar(mask_value_))), Tensor::scalar(0.f));
+  return ops::max(differs, {-1});
+}
+
+Tensor Masking::call(const Tensor& inputs, bool) {
+  Tensor keep = compute_mask(inputs, Tensor());
+  Shape s = keep.shape();
+  s.push_back(1);
+  return ops::multiply(inputs, keep.reshape(s));
+}
+
+json Masking::get_config() const {
+  json c = Layer::get_config();
+  c["mask_value"] = mask_value_;
+  return c;
+}
+
+std::shared_ptr<Layer> Masking::from_config(const json& c) {
+  auto layer = std::make_shared<Masking>(c.value("mask_value", 0.f), MaskingOptions{.name = c.value("name", "")});
+  layer->read_base_config(c);
+  return layer;
+}
+
+namespace {
+const bool registered = register_class<Layer, Masking>("Masking");
+}
+
+}  // namespace keras::layers

@@ -1,0 +1,99 @@
+#include "layers/recurrent/bidirectional.hpp"
+
+#include "keras/ops/math.hpp"
+#include "keras/ops/sequence.hpp"
+
+namespace keras::layers {
+namespace {
+
+std::shared_ptr<RNN> make_direction(const std::string& class_name, json config, const std::string& prefix,
+                                    bool flip) {
+  config["name"] = prefix + config.value("name", std::string("rnn"));
+  if (flip) config["go_backwards"] = !config.value("go_backwards", false);
+  config.erase("batch_input_shape");
+  auto layer = std::dynamic_pointer_cast<RNN>(Layer::deserialize({{"class_name", class_name}, {"config", config}}));
+  if (!layer) throw ValueError("Bidirectional needs a recurrent layer (LSTM, GRU, SimpleRNN, RNN), got " + class_name);
+  return layer;
+}
+
+}  // namespace
+
+Bidirectional::Bidirectional(const LayerRef& layer, BidirectionalOptions options)
+    : Layer(options.name, "bidirectional", options.trainable), merge_mode_(options.merge_mode) {
+  const LayerPtr& l = layer.ptr();
+  if (!l || !std::dynamic_pointer_cast<RNN>(l))
+    throw ValueError("Bidirectional needs a recurrent layer (LSTM, GRU, SimpleRNN, RNN), got " +
+                     (l ? l->class_name() : std::string("null")));
+  if (merge_mode_ != "concat" && merge_mode_ != "sum" && merge_mode_ != "mul" && merge_mode_ != "ave" &&
+      merge_mode_ != "none")
+    throw ValueError("Invalid merge mode. Merge mode should be one of {\"sum\", \"mul\", \"ave\", \"concat\", \"none\"}, "
+                     "received " + merge_mode_);
+  layer_class_ = l->class_name();
+  layer_config_ = l->get_config();
+  if (!l->batch_input_shape() || !options.input_shape.empty()) set_input_shape(options.input_shape);
+  else set_batch_input_shape(*l->batch_input_shape());
+  forward_ = make_direction(layer_class_, layer_config_, "forward_", false);
+  backward_ = make_direction(layer_class_, layer_config_, "backward_", true);
+  supports_masking_ = true;
+}
+
+void Bidirectional::build(const Shape& input_shape) {
+  forward_->ensure_built(input_shape);
+  backward_->ensure_built(input_shape);
+}
+
+std::vector<Tensor> Bidirectional::call_both(const Tensor& inputs, const Tensor& mask, bool training) {
+  ensure_built(inputs.shape());
+  Tensor f = forward_->call_with_mask(inputs, mask, training);
+  Tensor b = backward_->call_with_mask(inputs, mask, training);
+  if (backward_->rnn_options().return_sequences) b = ops::reverse_time(b);
+  return {f, b};
+}
+
+Tensor Bidirectional::merge(const std::vector<Tensor>& both) const {
+  if (merge_mode_ == "concat") return ops::concat_last(both);
+  if (merge_mode_ == "sum") return ops::add(both[0], both[1]);
+  if (merge_mode_ == "mul") return ops::multiply(both[0], both[1]);
+  if (merge_mode_ == "ave") return ops::multiply(ops::add(both[0], both[1]), Tensor::scalar(0.5f));
+  throw ValueError("Bidirectional \"" + name() + "\" has merge_mode \"none\": it returns two tensors, use call_both()");
+}
+
+Tensor Bidirectional::call(const Tensor& inputs, bool training) { return merge(call_both(inputs, Tensor(), training)); }
+
+Tensor Bidirectional::call_masked(const Tensor& inputs, const Tensor& mask, bool training) {
+  return merge(call_both(inputs, mask, training));
+}
+
+Tensor Bidirectional::compute_mask(const Tensor&, const Tensor& mask) const {
+  return forward_->rnn_options().return_sequences ? mask : Tensor();
+}
+
+Shape Bidirectional::compute_output_shape(const Shape& input_shape) const {
+  Shape s = forward_->compute_output_shape(input_shape);
+  if (merge_mode_ == "concat") s.back() *= 2;
+  return s;
+}
+
+json Bidirectional::get_config() const {
+  json c = Layer::get_config();
+  c["layer"] = serialize_object(layer_class_, layer_config_);
+  c["merge_mode"] = merge_mode_ == "none" ? json(nullptr) : json(merge_mode_);
+  return c;
+}
+
+std::shared_ptr<Layer> Bidirectional::from_config(const json& c) {
+  BidirectionalOptions o;
+  o.name = c.value("name", "");
+  o.merge_mode = c.contains("merge_mode") && c["merge_mode"].is_string() ? c["merge_mode"].get<std::string>() : "none";
+  const json& lc = c.at("layer");
+  auto inner = Layer::deserialize(lc);
+  auto layer = std::make_shared<Bidirectional>(inner, o);
+  layer->read_base_config(c);
+  return layer;
+}
+
+namespace {
+const bool registered = register_class<Layer, Bidirectional>("Bidirectional");
+}
+
+}  // namespace keras::layers

@@ -1,0 +1,45 @@
+#pragma once
+// Bidirectional(layer): a recurrent layer run forward and, as a copy with go_backwards flipped,
+// backward; outputs merged by merge_mode "concat" (default), "sum", "mul", "ave" or "none".
+#include "layers/recurrent/rnn.hpp"
+
+namespace keras::layers {
+
+struct BidirectionalOptions {
+  std::string merge_mode = "concat";
+  Shape input_shape{};
+  std::string name{};
+  bool trainable = true;
+};
+
+class Bidirectional : public Layer {
+ public:
+  /// `layer` must be a recurrent layer (LSTM, GRU, SimpleRNN, RNN); its config makes both directions.
+  explicit Bidirectional(const LayerRef& layer, BidirectionalOptions options = {});
+  void build(const Shape& input_shape) override;
+  Tensor call(const Tensor& inputs, bool training) override;
+  /// Both directions, unmerged (what merge_mode "none" returns in Keras), backward sequences
+  /// re-reversed so step t of both lines up.
+  std::vector<Tensor> call_both(const Tensor& inputs, const Tensor& mask = Tensor(), bool training = false);
+  Tensor compute_mask(const Tensor& inputs, const Tensor& mask) const override;
+  Shape compute_output_shape(const Shape& input_shape) const override;
+  std::string class_name() const override { return "Bidirectional"; }
+  json get_config() const override;
+  static std::shared_ptr<Layer> from_config(const json& config);
+  std::vector<std::shared_ptr<Layer>> sublayers() const override { return {forward_, backward_}; }
+
+  const std::shared_ptr<RNN>& forward_layer() const { return forward_; }
+  const std::shared_ptr<RNN>& backward_layer() const { return backward_; }
+
+ protected:
+  Tensor call_masked(const Tensor& inputs, const Tensor& mask, bool training) override;
+
+ private:
+  Tensor merge(const std::vector<Tensor>& both) const;
+  json layer_config_;
+  std::string layer_class_;
+  std::string merge_mode_;
+  std::shared_ptr<RNN> forward_, backward_;
+};
+
+}  // namespace keras::layers

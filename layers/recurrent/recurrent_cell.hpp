@@ -1,0 +1,65 @@
+#pragma once
+// The base of SimpleRNNCell, LSTMCell and GRUCell: one time step as ops (autodiff gives the
+// backward), and, when the configuration is one of oneDNN's cells, the whole sequence on oneDNN.
+#include <optional>
+#include <vector>
+
+#include "keras/activations.hpp"
+#include "keras/kernels/rnn.hpp"
+#include "keras/layer.hpp"
+#include "keras/ops/recurrent.hpp"
+
+namespace keras::layers {
+
+class RecurrentCell : public Layer {
+ public:
+  using Layer::Layer;
+  /// Cells are run by a recurrent layer (RNN, LSTM, GRU, SimpleRNN), step by step or fused.
+  Tensor call(const Tensor& inputs, bool training) override;
+  /// Creates kernel, recurrent_kernel and bias for step inputs [batch, input_dim].
+  void build(const Shape& input_shape) override;
+
+  virtual std::int64_t units() const = 0;
+  /// 1 (h), or 2 for LSTM (h, c).
+  virtual int state_count() const { return 1; }
+  /// One step: x [batch, input] and the states → the new states (the first one is the output).
+  /// `recurrent_mask` (or undefined) scales the previous output where it enters the recurrent kernel.
+  virtual std::vector<Tensor> step(const Tensor& x, const std::vector<Tensor>& states, const Tensor& recurrent_mask) = 0;
+  /// oneDNN's cell for this configuration, when there is one (default activations).
+  virtual std::optional<kernels::RnnCell> fused_cell() const = 0;
+  /// The whole sequence x [batch, time, input] through oneDNN: {sequence, states...}.
+  std::vector<Tensor> run_fused(const Tensor& x, const std::vector<Tensor>& states, bool go_backwards);
+
+  float dropout() const { return dropout_; }
+  float recurrent_dropout() const { return recurrent_dropout_; }
+  const std::shared_ptr<Variable>& kernel() const { return kernel_; }
+  const std::shared_ptr<Variable>& recurrent_kernel() const { return recurrent_kernel_; }
+  const std::shared_ptr<Variable>& bias() const { return bias_; }
+
+ protected:
+  /// What build() needs from each cell: gates and bias shape, initializers.
+  struct WeightSpec {
+    int gates = 1;
+    Shape bias_shape;
+    bool use_bias = true;
+    initializers::InitializerRef kernel_initializer, recurrent_initializer, bias_initializer;
+    bool unit_forget_bias = false;
+  };
+  virtual WeightSpec weight_spec() const = 0;
+  /// Fields every cell config has: units, activation, use_bias, initializers, regularizers, dropouts.
+  json cell_config(const std::string& activation, const WeightSpec& spec) const;
+  static void read_cell_config(const json& c, float& dropout, float& recurrent_dropout);
+
+  float dropout_ = 0.f, recurrent_dropout_ = 0.f;
+  std::shared_ptr<Variable> kernel_, recurrent_kernel_, bias_;
+};
+
+using CellPtr = std::shared_ptr<RecurrentCell>;
+
+namespace detail {
+Tensor value_or_none(const std::shared_ptr<Variable>& v);
+/// Reads an initializer field of a config when present.
+void read_initializer(const json& c, const char* key, initializers::InitializerRef& into);
+}  // namespace detail
+
+}  // namespace keras::layers

@@ -1,0 +1,237 @@
+#include "layers/recurrent/rnn.hpp"
+
+#include <random>
+
+#include "keras/ops/math.hpp"
+#include "keras/ops/sequence.hpp"
+#include "keras/ops/shape.hpp"
+#include "keras/utils/random.hpp"
+
+namespace keras::layers {
+namespace {
+
+// Keras's recurrent dropout masks: 0 or 1 / (1 - rate), drawn once per call, the same at every step.
+Tensor dropout_mask(const Shape& shape, float rate) {
+  Tensor m = Tensor::empty(shape);
+  std::bernoulli_distribution keep(1.0 - rate);
+  const float scale = 1.f / (1.f - rate);
+  for (std::int64_t i = 0; i < m.size(); ++i) m.data<float>()[i] = keep(utils::random_generator()) ? scale : 0.f;
+  return m;
+}
+
+// where(m, a, b) for a 0/1 mask m [batch, 1].
+Tensor select(const Tensor& m, const Tensor& a, const Tensor& b) {
+  return ops::add(ops::multiply(m, a), ops::multiply(ops::subtract(Tensor::scalar(1.f), m), b));
+}
+
+}  // namespace
+
+RNN::RNN(CellPtr cell, RNNOptions options) : RNN(std::vector<CellPtr>{std::move(cell)}, std::move(options), "rnn") {}
+
+RNN::RNN(std::vector<CellPtr> cells, RNNOptions options) : RNN(std::move(cells), std::move(options), "rnn") {}
+
+RNN::RNN(std::vector<CellPtr> cells, RNNOptions options, const std::string& prefix)
+    : Layer(options.name, prefix, options.trainable), cells_(std::move(cells)), options_(std::move(options)) {
+  if (cells_.empty()) throw ValueError("RNN needs at least one cell");
+  for (const auto& c : cells_)
+    if (!c) throw ValueError("RNN received a null cell");
+  if (options_.stateful)
+    throw ValueError("Layer \"" + name() + "\": stateful recurrent layers are not supported; carry the states "
+                     "yourself with return_state and initial_state (call_with_state)");
+  supports_masking_ = true;
+  set_input_shape(options_.input_shape);
+}
+
+std::vector<std::shared_ptr<Layer>> RNN::sublayers() const { return {cells_.begin(), cells_.end()}; }
+
+void RNN::build(const Shape& input_shape) {
+  if (input_shape.size() != 3 || input_shape[2] <= 0)
+    throw ValueError("Layer \"" + name() + "\" (" + class_name() + ") expects inputs shaped [batch, time, features] with "
+                     "known features, got " + shape_str(input_shape));
+  std::int64_t features = input_shape[2];
+  for (const auto& c : cells_) {
+    c->ensure_built({-1, features});
+    features = c->units();
+  }
+}
+
+Tensor RNN::call(const Tensor& inputs, bool training) { return run(inputs, {}, Tensor(), training)[0]; }
+
+Tensor RNN::call_masked(const Tensor& inputs, const Tensor& mask, bool training) {
+  return run(inputs, {}, mask, training)[0];
+}
+
+std::vector<Tensor> RNN::call_with_state(const Tensor& inputs, const std::vector<Tensor>& initial_state,
+                                         const Tensor& mask, bool training) {
+  if (!inputs.defined()) throw ValueError("Layer '" + name() + "' was called on an undefined tensor");
+  ensure_built(inputs.shape());
+  return run(inputs, initial_state, mask, training);
+}
+
+std::vector<Tensor> RNN::run(const Tensor& inputs, const std::vector<Tensor>& initial_state, const Tensor& mask,
+                             bool training) {
+  const Tensor x = inputs.dtype() == DType::float32 ? inputs : inputs.astype(DType::float32);
+  const auto features = cells_.front()->kernel()->shape()[0];
+  if (x.ndim() != 3 || x.dim(2) != features)
+    throw ValueError("Input 0 of layer \"" + name() + "\" is incompatible with the layer: expected shape=(None, None, " +
+                     std::to_string(features) + "), found shape=" + shape_str(x.shape()));
+  if (x.dim(1) == 0) throw ValueError("Layer \"" + name() + "\" received a sequence of length 0");
+  const auto N = x.dim(0);
+  std::size_t total = 0;
+  for (const auto& c : cells_) total += static_cast<std::size_t>(c->state_count());
+  if (!initial_state.empty() && initial_state.size() != total)
+    throw ValueError("Layer \"" + name() + "\" expects " + std::to_string(total) + " initial state tensors, got " +
+                     std::to_string(initial_state.size()));
+  std::vector<std::vector<Tensor>> states(cells_.size());
+  std::size_t k = 0;
+  for (std::size_t i = 0; i < cells_.size(); ++i)
+    for (int s = 0; s < cells_[i]->state_count(); ++s) {
+      Tensor t = initial_state.empty() ? Tensor() : initial_state[k++];
+      if (t.defined() && t.shape() != Shape{N, cells_[i]->units()})
+        throw ValueError("Layer \"" + name() + "\": initial state " + std::to_string(k - 1) + " has shape " +
+                         shape_str(t.shape()) + ", expected " + shape_str({N, cells_[i]->units()}));
+      states[i].push_back(t);
+    }
+
+  bool fused = !mask.defined();
+  for (const auto& c : cells_) fused = fused && c->fused_cell() && !(training && c->recurrent_dropout() > 0.f);
+  if (!fused) return run_stepwise(x, std::move(states), mask, training);
+
+  Tensor seq = x;
+  std::vector<Tensor> final_states;
+  for (std::size_t i = 0; i < cells_.size(); ++i) {
+    const auto& c = cells_[i];
+    Tensor in = seq;
+    if (training && c->dropout() > 0.f) in = ops::multiply(in, dropout_mask({N, 1, in.dim(2)}, c->dropout()));
+    auto r = c->run_fused(in, states[i], options_.go_backwards && i == 0);
+    seq = r[0];
+    final_states.insert(final_states.end(), r.begin() + 1, r.end());
+  }
+  const std::size_t last_h = final_states.size() - static_cast<std::size_t>(cells_.back()->state_count());
+  std::vector<Tensor> out{options_.return_sequences ? seq : final_states[last_h]};
+  out.insert(out.end(), final_states.begin(), final_states.end());
+  return out;
+}
+
+std::vector<Tensor> RNN::run_stepwise(const Tensor& x0, std::vector<std::vector<Tensor>> states, const Tensor& mask0,
+                                      bool training) {
+  const auto N = x0.dim(0), T = x0.dim(1);
+  std::vector<Tensor> dmask(cells_.size()), rmask(cells_.size());
+  std::int64_t features = x0.dim(2);
+  for (std::size_t i = 0; i < cells_.size(); ++i) {
+    const auto& c = cells_[i];
+    for (auto& s : states[i])
+      if (!s.defined()) s = Tensor::zeros({N, c->units()});
+    if (training && c->dropout() > 0.f) dmask[i] = dropout_mask({N, features}, c->dropout());
+    if (training && c->recurrent_dropout() > 0.f) rmask[i] = dropout_mask({N, c->units()}, c->recurrent_dropout());
+    features = c->units();
+  }
+  Tensor mask;
+  if (mask0.defined()) {
+    if (mask0.shape() != Shape{N, T})
+      throw ValueError("Layer \"" + name() + "\": the mask has shape " + shape_str(mask0.shape()) + ", expected " +
+                       shape_str({N, T}));
+    mask = mask0.astype(DType::float32).reshape({N, T, 1});
+    if (options_.go_backwards) mask = ops::reverse_time(mask);
+  }
+  const Tensor x = options_.go_backwards ? ops::reverse_time(x0) : x0;
+  const std::vector<Tensor> steps = ops::unstack_time(x);
+  Tensor prev_output = Tensor::zeros({N, cells_.back()->units()});
+  std::vector<Tensor> outputs;
+  for (std::int64_t t = 0; t < T; ++t) {
+    Tensor in = steps[t];
+    std::vector<std::vector<Tensor>> next(cells_.size());
+    for (std::size_t i = 0; i < cells_.size(); ++i) {
+      next[i] = cells_[i]->step(dmask[i].defined() ? ops::multiply(in, dmask[i]) : in, states[i], rmask[i]);
+      in = next[i][0];
+    }
+    Tensor out = in;
+    if (mask.defined()) {
+      // Keras: a masked step keeps the previous states and repeats the previous output.
+      const Tensor m = ops::time_step(mask, t);
+      out = select(m, out, prev_output);
+      for (std::size_t i = 0; i < cells_.size(); ++i)
+        for (std::size_t s = 0; s < next[i].size(); ++s) next[i][s] = select(m, next[i][s], states[i][s]);
+    }
+    states = std::move(next);
+    prev_output = out;
+    if (options_.return_sequences) outputs.push_back(out);
+  }
+  std::vector<Tensor> result{options_.return_sequences ? ops::stack_time(outputs) : prev_output};
+  for (const auto& s : states) result.insert(result.end(), s.begin(), s.end());
+  return result;
+}
+
+Tensor RNN::compute_mask(const Tensor&, const Tensor& mask) const {
+  return options_.return_sequences ? mask : Tensor();
+}
+
+Shape RNN::compute_output_shape(const Shape& input_shape) const {
+  if (input_shape.size() != 3)
+    throw ValueError("Layer \"" + name() + "\" expects inputs shaped [batch, time, features], got " + shape_str(input_shape));
+  if (options_.return_sequences) return {input_shape[0], input_shape[1], units()};
+  return {input_shape[0], units()};
+}
+
+json RNN::sequence_config() const {
+  json c = Layer::get_config();
+  c["return_sequences"] = options_.return_sequences;
+  c["return_state"] = options_.return_state;
+  c["go_backwards"] = options_.go_backwards;
+  c["stateful"] = options_.stateful;
+  c["unroll"] = options_.unroll;
+  c["time_major"] = false;
+  return c;
+}
+
+json RNN::flat_config() const {
+  json c = sequence_config();
+  const json cell = cells_[0]->get_config();
+  for (auto it = cell.begin(); it != cell.end(); ++it)
+    if (it.key() != "name" && it.key() != "trainable" && it.key() != "dtype") c[it.key()] = it.value();
+  return c;
+}
+
+RNNOptions RNN::options_from_config(const json& c) {
+  RNNOptions o;
+  o.name = c.value("name", "");
+  o.return_sequences = c.value("return_sequences", false);
+  o.return_state = c.value("return_state", false);
+  o.go_backwards = c.value("go_backwards", false);
+  o.stateful = c.value("stateful", false);
+  o.unroll = c.value("unroll", false);
+  return o;
+}
+
+json RNN::get_config() const {
+  json c = sequence_config();
+  if (cells_.size() == 1) {
+    c["cell"] = serialize_object(cells_[0]->class_name(), cells_[0]->get_config());
+  } else {
+    json list = json::array();
+    for (const auto& cell : cells_) list.push_back(serialize_object(cell->class_name(), cell->get_config()));
+    c["cell"] = serialize_object("StackedRNNCells", {{"cells", list}});
+  }
+  return c;
+}
+
+std::shared_ptr<Layer> RNN::from_config(const json& c) {
+  std::vector<CellPtr> cells;
+  const json& cell = c.at("cell");
+  json list = cell.is_array() ? cell : json::array({cell});
+  if (cell.is_object() && cell.value("class_name", "") == "StackedRNNCells") list = cell.at("config").at("cells");
+  for (const auto& lc : list) {
+    auto layer = std::dynamic_pointer_cast<RecurrentCell>(Layer::deserialize(lc));
+    if (!layer) throw ValueError("RNN: " + lc.value("class_name", std::string("?")) + " is not a recurrent cell");
+    cells.push_back(layer);
+  }
+  auto layer = std::make_shared<RNN>(cells, options_from_config(c));
+  layer->read_base_config(c);
+  return layer;
+}
+
+namespace {
+const bool registered = register_class<Layer, RNN>("RNN");
+}
+
+}  // namespace keras::layers

@@ -1,0 +1,64 @@
+#pragma once
+// RNN(cell): runs a recurrent cell (or a stack of cells) over the time axis of [batch, time, features].
+// Without a mask, recurrent dropout or non-default activations, each cell runs over the whole
+// sequence as one oneDNN RNN primitive (forward and backward); otherwise step by step through
+// the cell's ops. LSTM, GRU and SimpleRNN are this layer with their cell.
+#include "layers/recurrent/recurrent_cell.hpp"
+
+namespace keras::layers {
+
+struct RNNOptions {
+  bool return_sequences = false;
+  bool return_state = false;
+  bool go_backwards = false;
+  bool stateful = false;  // not supported: true raises an error
+  bool unroll = false;    // accepted and ignored (no graph to unroll)
+  Shape input_shape{};
+  std::string name{};
+  bool trainable = true;
+};
+
+class RNN : public Layer {
+ public:
+  explicit RNN(CellPtr cell, RNNOptions options = {});
+  /// Stacked cells (Keras's StackedRNNCells): each cell's output sequence feeds the next.
+  explicit RNN(std::vector<CellPtr> cells, RNNOptions options = {});
+
+  void build(const Shape& input_shape) override;
+  /// The output: the last output [batch, units], or all of them [batch, time, units] with return_sequences.
+  Tensor call(const Tensor& inputs, bool training) override;
+  /// Keras's return_state form: {output, states...} (LSTM: output, h, c; stacked cells: every cell's
+  /// states in order), starting from `initial_state` (one tensor per state; empty: zeros) under `mask`.
+  std::vector<Tensor> call_with_state(const Tensor& inputs, const std::vector<Tensor>& initial_state = {},
+                                      const Tensor& mask = Tensor(), bool training = false);
+  Tensor compute_mask(const Tensor& inputs, const Tensor& mask) const override;
+  Shape compute_output_shape(const Shape& input_shape) const override;
+  std::string class_name() const override { return "RNN"; }
+  json get_config() const override;
+  static std::shared_ptr<Layer> from_config(const json& config);
+  std::vector<std::shared_ptr<Layer>> sublayers() const override;
+
+  const std::vector<CellPtr>& cells() const { return cells_; }
+  const RNNOptions& rnn_options() const { return options_; }
+  std::int64_t units() const { return cells_.back()->units(); }
+
+ protected:
+  RNN(std::vector<CellPtr> cells, RNNOptions options, const std::string& prefix);
+  Tensor call_masked(const Tensor& inputs, const Tensor& mask, bool training) override;
+  /// The sequence fields of every recurrent layer's config.
+  json sequence_config() const;
+  static RNNOptions options_from_config(const json& config);
+  /// LSTM, GRU, SimpleRNN configs: the sequence fields plus the cell's own (Keras writes them flat).
+  json flat_config() const;
+
+ private:
+  std::vector<Tensor> run(const Tensor& inputs, const std::vector<Tensor>& initial_state, const Tensor& mask,
+                          bool training);
+  std::vector<Tensor> run_stepwise(const Tensor& x, std::vector<std::vector<Tensor>> states, const Tensor& mask,
+                                   bool training);
+
+  std::vector<CellPtr> cells_;
+  RNNOptions options_;
+};
+
+}  // namespace keras::layers

@@ -1,0 +1,56 @@
+#include "layers/recurrent/simple_rnn.hpp"
+
+namespace keras::layers {
+namespace {
+
+SimpleRNNCellOptions cell_options(const SimpleRNNOptions& o) {
+  SimpleRNNCellOptions c;
+  c.activation = o.activation;
+  c.use_bias = o.use_bias;
+  c.kernel_initializer = o.kernel_initializer;
+  c.recurrent_initializer = o.recurrent_initializer;
+  c.bias_initializer = o.bias_initializer;
+  c.dropout = o.dropout;
+  c.recurrent_dropout = o.recurrent_dropout;
+  c.trainable = o.trainable;
+  return c;
+}
+
+RNNOptions sequence_options(const SimpleRNNOptions& o) {
+  return {o.return_sequences, o.return_state, o.go_backwards, o.stateful, o.unroll, o.input_shape, o.name, o.trainable};
+}
+
+}  // namespace
+
+SimpleRNN::SimpleRNN(std::int64_t units, SimpleRNNOptions options)
+    : RNN({std::make_shared<SimpleRNNCell>(units, cell_options(options))}, sequence_options(options), "simple_rnn") {}
+
+std::shared_ptr<Layer> SimpleRNN::from_config(const json& c) {
+  json cell_config = c;
+  cell_config.erase("name");
+  const SimpleRNNCellOptions co = SimpleRNNCell::options_from_config(cell_config);
+  const RNNOptions ro = options_from_config(c);
+  SimpleRNNOptions o;
+  o.activation = co.activation;
+  o.use_bias = co.use_bias;
+  o.kernel_initializer = co.kernel_initializer;
+  o.recurrent_initializer = co.recurrent_initializer;
+  o.bias_initializer = co.bias_initializer;
+  o.dropout = co.dropout;
+  o.recurrent_dropout = co.recurrent_dropout;
+  o.return_sequences = ro.return_sequences;
+  o.return_state = ro.return_state;
+  o.go_backwards = ro.go_backwards;
+  o.stateful = ro.stateful;
+  o.unroll = ro.unroll;
+  o.name = ro.name;
+  auto layer = std::make_shared<SimpleRNN>(c.at("units").get<std::int64_t>(), o);
+  layer->read_base_config(c);
+  return layer;
+}
+
+namespace {
+const bool registered = register_class<Layer, SimpleRNN>("SimpleRNN");
+}
+
+}  // namespace keras::layers

@@ -1,0 +1,35 @@
+#pragma once
+// SimpleRNN: RNN(SimpleRNNCell) with Keras's flat arguments.
+#include "layers/recurrent/simple_rnn_cell.hpp"
+#include "layers/recurrent/rnn.hpp"
+
+namespace keras::layers {
+
+struct SimpleRNNOptions {
+  std::string activation = "tanh";
+  bool use_bias = true;
+  initializers::InitializerRef kernel_initializer = "glorot_uniform";
+  initializers::InitializerRef recurrent_initializer = "orthogonal";
+  initializers::InitializerRef bias_initializer = "zeros";
+  float dropout = 0.f;
+  float recurrent_dropout = 0.f;
+  bool return_sequences = false;
+  bool return_state = false;
+  bool go_backwards = false;
+  bool stateful = false;
+  bool unroll = false;
+  Shape input_shape{};
+  std::string name{};
+  bool trainable = true;
+};
+
+class SimpleRNN : public RNN {
+ public:
+  explicit SimpleRNN(std::int64_t units, SimpleRNNOptions options = {});
+  std::string class_name() const override { return "SimpleRNN"; }
+  json get_config() const override { return flat_config(); }
+  static std::shared_ptr<Layer> from_config(const json& config);
+  const SimpleRNNCell& cell() const { return static_cast<const SimpleRNNCell&>(*cells().front()); }
+};
+
+}  // namespace keras::layers

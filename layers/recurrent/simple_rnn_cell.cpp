@@ -1,0 +1,60 @@
+#include "layers/recurrent/simple_rnn_cell.hpp"
+
+#include "keras/ops/math.hpp"
+#include "keras/ops/nn.hpp"
+
+namespace keras::layers {
+
+SimpleRNNCell::SimpleRNNCell(std::int64_t units, SimpleRNNCellOptions options)
+    : RecurrentCell(options.name, "simple_rnn_cell", options.trainable),
+      units_(units),
+      options_(std::move(options)),
+      activation_(activations::get(options_.activation)) {
+  if (units <= 0) throw ValueError("SimpleRNNCell: `units` must be positive, received units=" + std::to_string(units));
+  dropout_ = options_.dropout;
+  recurrent_dropout_ = options_.recurrent_dropout;
+}
+
+RecurrentCell::WeightSpec SimpleRNNCell::weight_spec() const {
+  return {1, {units_}, options_.use_bias, options_.kernel_initializer, options_.recurrent_initializer,
+          options_.bias_initializer, false};
+}
+
+std::optional<kernels::RnnCell> SimpleRNNCell::fused_cell() const {
+  if (activation_.name == "tanh") return kernels::RnnCell::vanilla_tanh;
+  if (activation_.name == "relu") return kernels::RnnCell::vanilla_relu;
+  if (activation_.name == "sigmoid") return kernels::RnnCell::vanilla_sigmoid;
+  return std::nullopt;
+}
+
+std::vector<Tensor> SimpleRNNCell::step(const Tensor& x, const std::vector<Tensor>& states, const Tensor& rmask) {
+  const Tensor h_in = rmask.defined() ? ops::multiply(states.at(0), rmask) : states.at(0);
+  return {activation_(ops::add(ops::dense(x, kernel_->value(), detail::value_or_none(bias_)),
+                               ops::matmul(h_in, recurrent_kernel_->value())))};
+}
+
+json SimpleRNNCell::get_config() const { return cell_config(activation_.name, weight_spec()); }
+
+SimpleRNNCellOptions SimpleRNNCell::options_from_config(const json& c) {
+  SimpleRNNCellOptions o;
+  o.name = c.value("name", "");
+  o.activation = c.value("activation", "tanh");
+  o.use_bias = c.value("use_bias", true);
+  detail::read_initializer(c, "kernel_initializer", o.kernel_initializer);
+  detail::read_initializer(c, "recurrent_initializer", o.recurrent_initializer);
+  detail::read_initializer(c, "bias_initializer", o.bias_initializer);
+  read_cell_config(c, o.dropout, o.recurrent_dropout);
+  return o;
+}
+
+std::shared_ptr<Layer> SimpleRNNCell::from_config(const json& c) {
+  auto cell = std::make_shared<SimpleRNNCell>(c.at("units").get<std::int64_t>(), options_from_config(c));
+  cell->read_base_config(c);
+  return cell;
+}
+
+namespace {
+const bool registered = register_class<Layer, SimpleRNNCell>("SimpleRNNCell");
+}
+
+}  // namespace keras::layers

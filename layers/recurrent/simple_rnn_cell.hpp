@@ -1,0 +1,40 @@
+#pragma once
+// SimpleRNNCell: h = activation(x @ kernel + bias + h_prev @ recurrent_kernel).
+#include "layers/recurrent/recurrent_cell.hpp"
+
+namespace keras::layers {
+
+struct SimpleRNNCellOptions {
+  std::string activation = "tanh";
+  bool use_bias = true;
+  initializers::InitializerRef kernel_initializer = "glorot_uniform";
+  initializers::InitializerRef recurrent_initializer = "orthogonal";
+  initializers::InitializerRef bias_initializer = "zeros";
+  float dropout = 0.f;
+  float recurrent_dropout = 0.f;
+  std::string name{};
+  bool trainable = true;
+};
+
+class SimpleRNNCell : public RecurrentCell {
+ public:
+  explicit SimpleRNNCell(std::int64_t units, SimpleRNNCellOptions options = {});
+  std::int64_t units() const override { return units_; }
+  std::vector<Tensor> step(const Tensor& x, const std::vector<Tensor>& states, const Tensor& recurrent_mask) override;
+  std::optional<kernels::RnnCell> fused_cell() const override;
+  std::string class_name() const override { return "SimpleRNNCell"; }
+  json get_config() const override;
+  static std::shared_ptr<Layer> from_config(const json& config);
+  static SimpleRNNCellOptions options_from_config(const json& config);
+  const SimpleRNNCellOptions& options() const { return options_; }
+
+ protected:
+  WeightSpec weight_spec() const override;
+
+ private:
+  std::int64_t units_;
+  SimpleRNNCellOptions options_;
+  activations::Activation activation_;
+};
+
+}  // namespace keras::layers

@@ -1,0 +1,30 @@
+#pragma once
+// TimeDistributed(layer): applies `layer` to every time step of [batch, time, ...] (as one call on
+// [batch * time, ...]), giving [batch, time, ...layer output].
+#include "keras/layer.hpp"
+
+namespace keras::layers {
+
+struct TimeDistributedOptions {
+  Shape input_shape{};
+  std::string name{};
+  bool trainable = true;
+};
+
+class TimeDistributed : public Layer {
+ public:
+  explicit TimeDistributed(const LayerRef& layer, TimeDistributedOptions options = {});
+  void build(const Shape& input_shape) override;
+  Tensor call(const Tensor& inputs, bool training) override;
+  Shape compute_output_shape(const Shape& input_shape) const override;
+  std::string class_name() const override { return "TimeDistributed"; }
+  json get_config() const override;
+  static std::shared_ptr<Layer> from_config(const json& config);
+  std::vector<std::shared_ptr<Layer>> sublayers() const override { return {layer_}; }
+  const LayerPtr& layer() const { return layer_; }
+
+ private:
+  LayerPtr layer_;
+};
+
+}  // namespace keras::layers

@@ -1,0 +1,175 @@
+// Recurrent layers beyond the golden values: configs, HDF5 names and round trips, stacked cells,
+// masks from Embedding, dropout, finite differences of the oneDNN op.
+#include <unistd.h>
+
+#include <cstdio>
+
+#include <catch2/catch.hpp>
+
+#include "gradient_check.hpp"
+#include "keras/keras.hpp"
+#include "keras/saving/hdf5.hpp"
+
+namespace k = keras;
+using k::testing::random_tensor;
+
+namespace {
+
+void check_same(const k::Tensor& a, const k::Tensor& b, float tol = 1e-5f) {
+  REQUIRE(a.shape() == b.shape());
+  auto va = a.to_vector<float>(), vb = b.to_vector<float>();
+  for (std::size_t i = 0; i < va.size(); ++i) CHECK(va[i] == Approx(vb[i]).margin(tol));
+}
+
+}  // namespace
+
+TEST_CASE("recurrent configs round-trip through the registry", "[rnn]") {
+  std::vector<std::shared_ptr<k::Layer>> layers{
+      std::make_shared<k::layers::LSTM>(7, k::layers::LSTMOptions{.recurrent_activation = "hard_sigmoid", .use_bias = false,
+                                                                  .unit_forget_bias = false, .dropout = 0.25f,
+                                                                  .return_sequences = true}),
+      std::make_shared<k::layers::GRU>(3, k::layers::GRUOptions{.reset_after = false, .recurrent_dropout = 0.5f,
+                                                                .return_state = true, .go_backwards = true}),
+      std::make_shared<k::layers::SimpleRNN>(4, k::layers::SimpleRNNOptions{.activation = "relu"}),
+      std::make_shared<k::layers::RNN>(std::vector<k::layers::CellPtr>{std::make_shared<k::layers::LSTMCell>(4),
+                                                                       std::make_shared<k::layers::GRUCell>(2)}),
+  };
+  for (const auto& l : layers) {
+    INFO(l->class_name());
+    const k::json c = l->get_config();
+    auto again = k::Layer::deserialize({{"class_name", l->class_name()}, {"config", c}});
+    CHECK(again->get_config() == c);
+  }
+  const k::json lstm = layers[0]->get_config();
+  CHECK(lstm["units"] == 7);
+  CHECK(lstm["recurrent_activation"] == "hard_sigmoid");
+  CHECK(lstm["unit_forget_bias"] == false);
+  CHECK(lstm["return_sequences"] == true);
+  CHECK(lstm["recurrent_initializer"]["class_name"] == "Orthogonal");
+  CHECK(layers[1]->get_config()["reset_after"] == false);
+  CHECK(layers[3]->get_config()["cell"]["class_name"] == "StackedRNNCells");
+}
+
+TEST_CASE("Keras weight shapes, unit_forget_bias and output shapes", "[rnn]") {
+  k::layers::LSTM lstm(5);
+  lstm.ensure_built({-1, 7, 3});
+  auto w = lstm.get_weights();
+  REQUIRE(w.size() == 3);
+  CHECK(w[0].shape() == k::Shape{3, 20});
+  CHECK(w[1].shape() == k::Shape{5, 20});
+  CHECK(w[2].shape() == k::Shape{20});
+  auto b = w[2].to_vector<float>();
+  for (int i = 0; i < 20; ++i) CHECK(b[i] == (i >= 5 && i < 10 ? 1.f : 0.f));
+  CHECK(lstm.compute_output_shape({-1, 7, 3}) == k::Shape{-1, 5});
+
+  k::layers::GRU gru(4, {.return_sequences = true});
+  gru.ensure_built({-1, 7, 3});
+  CHECK(gru.get_weights()[2].shape() == k::Shape{2, 12});
+  CHECK(gru.compute_output_shape({-1, 7, 3}) == k::Shape{-1, 7, 4});
+  k::layers::GRU gru_v1(4, {.reset_after = false});
+  gru_v1.ensure_built({-1, 7, 3});
+  CHECK(gru_v1.get_weights()[2].shape() == k::Shape{12});
+  CHECK_THROWS_AS(k::layers::LSTM(3, {.stateful = true}), k::ValueError);
+  CHECK_THROWS_AS(lstm(k::Tensor::zeros({2, 7, 4})), k::ValueError);
+}
+
+TEST_CASE("the oneDNN recurrent op passes finite-difference checks", "[rnn]") {
+  using C = k::kernels::RnnCell;
+  for (C cell : {C::lstm, C::gru, C::lbr_gru, C::vanilla_tanh}) {
+    INFO("cell " << static_cast<int>(cell));
+    const int G = k::kernels::rnn_gates(cell);
+    const k::Shape bias_shape = cell == C::lbr_gru ? k::Shape{2, 3 * 3} : k::Shape{G * 3};
+    std::vector<k::Tensor> in{random_tensor({2, 3, 2}, -1, 1, 1), random_tensor({2, G * 3}, -0.5, 0.5, 2),
+                              random_tensor({3, G * 3}, -0.5, 0.5, 3), random_tensor(bias_shape, -0.5, 0.5, 4),
+                              random_tensor({2, 3}, -1, 1, 5)};
+    k::testing::check_gradients(
+        [&](const std::vector<k::Tensor>& t) {
+          auto r = k::ops::rnn(t[0], t[4], k::Tensor(), t[1], t[2], t[3], cell, true);
+          return k::ops::add(k::ops::sum(r.sequence, {1}), k::ops::multiply(r.h, k::Tensor::scalar(2.f)));
+        },
+        in);
+  }
+}
+
+TEST_CASE("stacked cells equal the same layers chained", "[rnn]") {
+  k::layers::RNN stacked(std::vector<k::layers::CellPtr>{std::make_shared<k::layers::LSTMCell>(4),
+                                                         std::make_shared<k::layers::GRUCell>(3)},
+                         {.return_sequences = true});
+  k::layers::LSTM first(4, {.return_sequences = true});
+  k::layers::GRU second(3, {.return_sequences = true});
+  k::Tensor x = random_tensor({2, 5, 3});
+  stacked.ensure_built(x.shape());
+  first.ensure_built(x.shape());
+  second.ensure_built({-1, 5, 4});
+  auto w = stacked.get_weights();
+  first.set_weights({w[0], w[1], w[2]});
+  second.set_weights({w[3], w[4], w[5]});
+  check_same(stacked(x), second(first(x)));
+  // Step by step (an all-ones mask) the stack gives the same sequence.
+  check_same(stacked.call_with_mask(x, k::Tensor::ones({2, 5})), second(first(x)));
+  auto states = stacked.call_with_state(x);
+  REQUIRE(states.size() == 4);  // output, lstm h, lstm c, gru h
+  check_same(states[3], k::ops::time_step(states[0], 4));
+}
+
+TEST_CASE("Embedding(mask_zero) makes LSTM and GRU skip padding in Sequential and functional models", "[rnn][mask]") {
+  k::utils::set_random_seed(3);
+  for (bool gru : {false, true}) {
+    k::Sequential model({k::layers::Embedding(10, 4, {.mask_zero = true}),
+                         gru ? k::LayerRef(k::layers::GRU(5)) : k::LayerRef(k::layers::LSTM(5))});
+    k::Tensor padded = k::Tensor::from_vector<float>({3, 1, 4, 0, 0, 2, 7, 5, 9, 1}, {2, 5});
+    k::Tensor short_seq = k::Tensor::from_vector<float>({3, 1, 4}, {1, 3});
+    k::Tensor full = model(padded);
+    auto emb = model.layers()[0];
+    auto rnn = model.layers()[1];
+    check_same(full.slice(0, 1), (*rnn)((*emb)(short_seq)));
+    k::KerasTensor in = k::Input({5});
+    k::Model functional(in, (*rnn)((*emb)(in)));
+    check_same(functional(padded), full);
+  }
+}
+
+TEST_CASE("dropout and recurrent_dropout act only in training", "[rnn]") {
+  k::utils::set_random_seed(5);
+  k::layers::LSTM plain(6);
+  k::layers::LSTM dropped(6, {.dropout = 0.5f, .recurrent_dropout = 0.5f});
+  k::Tensor x = random_tensor({4, 5, 3});
+  plain.ensure_built(x.shape());
+  dropped.ensure_built(x.shape());
+  dropped.set_weights(plain.get_weights());
+  check_same(dropped(x, false), plain(x, false));
+  k::Tensor y;
+  {
+    k::GradientTape tape;
+    y = dropped(x, true);
+    auto g = tape.gradient(k::ops::sum(y), dropped.trainable_weights());
+    REQUIRE(g[0].defined());
+  }
+  auto a = y.to_vector<float>(), b = plain(x, false).to_vector<float>();
+  double diff = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) diff += std::abs(a[i] - b[i]);
+  CHECK(diff > 1e-3);
+}
+
+TEST_CASE("Embedding, LSTM, Dense save to HDF5 with tf.keras 2.x weight names and load back", "[rnn][saving]") {
+  k::backend::clear_session();
+  k::Sequential model({k::Input({6}), k::layers::Embedding(12, 4, {.mask_zero = true}),
+                       k::layers::LSTM(5, {.return_sequences = true}), k::layers::GRU(3), k::layers::Dense(1)});
+  model.compile({.optimizer = "adam", .loss = "mse"});
+  k::Tensor x = k::Tensor::from_vector<float>({1, 2, 3, 4, 0, 0, 5, 6, 7, 8, 9, 11}, {2, 6});
+  model.fit(x, k::Tensor::ones({2, 1}), {.epochs = 1, .verbose = 0});
+  const std::string path = "/tmp/kerascpp_rnn_" + std::to_string(::getpid()) + ".h5";
+  model.save(path);
+  k::backend::clear_session();  // a fresh session names the cells as the file does (optimizer slots match by name)
+  auto loaded = k::models::load_model(path);
+  CHECK(loaded->get_config() == model.get_config());
+  CHECK(loaded->predict(x).to_vector<float>() == model.predict(x).to_vector<float>());
+  k::hdf5::File f = k::hdf5::File::open(path);
+  auto mw = f.root().open_group("model_weights");
+  CHECK(mw.open_group("lstm").string_list_attr("weight_names") ==
+        std::vector<std::string>{"lstm/lstm_cell/kernel:0", "lstm/lstm_cell/recurrent_kernel:0", "lstm/lstm_cell/bias:0"});
+  CHECK(mw.open_group("gru").string_list_attr("weight_names")[2] == "gru/gru_cell/bias:0");
+  CHECK(mw.open_group("embedding").string_list_attr("weight_names") == std::vector<std::string>{"embedding/embeddings:0"});
+  CHECK(mw.read_dataset("lstm/lstm/lstm_cell/kernel:0").shape() == k::Shape{4, 20});
+  std::remove(path.c_str());
+}
