@@ -1,6 +1,11 @@
 #pragma once
 // All layers.
+#include "layers/convolutional/conv1d.hpp"
 #include "layers/convolutional/conv2d.hpp"
+#include "layers/convolutional/conv3d.hpp"
+#include "layers/convolutional/conv_transpose.hpp"
+#include "layers/convolutional/depthwise_conv.hpp"
+#include "layers/convolutional/separable_conv.hpp"
 #include "layers/core/activation.hpp"
 #include "layers/core/dense.hpp"
 #include "layers/core/dropout.hpp"
@@ -12,8 +17,10 @@
 #include "layers/normalization/batch_normalization.hpp"
 #include "layers/normalization/layer_normalization.hpp"
 #include "layers/pooling/average_pooling2d.hpp"
-#include "layers/pooling/global_pooling2d.hpp"
+#include "layers/pooling/global_pooling.hpp"
 #include "layers/pooling/max_pooling2d.hpp"
+#include "layers/pooling/pooling1d.hpp"
+#include "layers/pooling/pooling3d.hpp"
 #include "layers/recurrent/bidirectional.hpp"
 #include "layers/recurrent/gru.hpp"
 #include "layers/recurrent/lstm.hpp"

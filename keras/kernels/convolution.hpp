@@ -1,26 +1,40 @@
 #pragma once
-// 2-D convolution on oneDNN over Keras's layouts: input and output NHWC, kernel [kh, kw, in, out].
+// 1-, 2- and 3-D convolution and transposed convolution on oneDNN over Keras's layouts: inputs and
+// outputs channels_last ([n, spatial..., c]); convolution kernels [k..., c / groups, oc] (output
+// channel g * oc / groups + o belongs to group g); transposed-convolution kernels [k..., oc, c].
+#include <array>
 #include <cstdint>
 
 #include "keras/kernels/eltwise.hpp"
 
 namespace keras::kernels {
 
-struct Conv2DArgs {
-  std::int64_t n, h, w, c;             // input [n, h, w, c]
-  std::int64_t kh, kw, oc;             // kernel [kh, kw, c, oc]
-  std::int64_t oh, ow;                 // output [n, oh, ow, oc]
-  std::int64_t stride_h = 1, stride_w = 1;
-  std::int64_t dilation_h = 1, dilation_w = 1;  // Keras's dilation_rate (1 = none)
-  std::int64_t pad_top = 0, pad_left = 0, pad_bottom = 0, pad_right = 0;
+/// The shapes of one convolution. Only the first `rank` entries of the arrays are used (keep the
+/// others at their defaults: they are part of the primitive cache key).
+struct ConvArgs {
+  std::int64_t rank = 2;          // spatial dimensions: 1, 2 or 3
+  std::int64_t n = 0, c = 0;      // batch, input channels
+  std::int64_t oc = 0;            // output channels
+  std::int64_t groups = 1;        // convolution only; transposed convolutions have 1
+  std::array<std::int64_t, 3> in{1, 1, 1}, k{1, 1, 1}, out{1, 1, 1};
+  std::array<std::int64_t, 3> stride{1, 1, 1};
+  std::array<std::int64_t, 3> dilation{1, 1, 1};  // Keras's dilation_rate (1 = none)
+  std::array<std::int64_t, 3> pad_l{0, 0, 0}, pad_r{0, 0, 0};  // pad_r may be negative for transposed ones
 };
 
 /// y = act(conv(x, kernel) + bias); `bias` [oc] may be null; act is linear, relu, logistic or tanh.
-void conv2d_forward(const float* x, const float* kernel, const float* bias, float* y, const Conv2DArgs& args,
-                    Eltwise activation = Eltwise::linear);
+void conv_forward(const float* x, const float* kernel, const float* bias, float* y, const ConvArgs& args,
+                  Eltwise activation = Eltwise::linear);
 /// dx from dy (the gradient of the convolution before any activation).
-void conv2d_backward_data(const float* dy, const float* kernel, float* dx, const Conv2DArgs& args);
+void conv_backward_data(const float* dy, const float* kernel, float* dx, const ConvArgs& args);
 /// dkernel (and dbias when not null) from x and dy.
-void conv2d_backward_weights(const float* x, const float* dy, float* dkernel, float* dbias, const Conv2DArgs& args);
+void conv_backward_weights(const float* x, const float* dy, float* dkernel, float* dbias, const ConvArgs& args);
+
+/// The transposed convolution (oneDNN's deconvolution): y = act(conv_transpose(x, kernel) + bias).
+void conv_transpose_forward(const float* x, const float* kernel, const float* bias, float* y, const ConvArgs& args,
+                            Eltwise activation = Eltwise::linear);
+void conv_transpose_backward_data(const float* dy, const float* kernel, float* dx, const ConvArgs& args);
+void conv_transpose_backward_weights(const float* x, const float* dy, float* dkernel, float* dbias,
+                                     const ConvArgs& args);
 
 }  // namespace keras::kernels

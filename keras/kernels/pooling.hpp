@@ -1,6 +1,7 @@
 #pragma once
-// 2-D max and average pooling on oneDNN over NHWC tensors. Average pooling excludes the padding
-// from each window's count, as Keras's "same" padding does.
+// 1-, 2- and 3-D max and average pooling on oneDNN over channels_last tensors. Average pooling
+// excludes the padding from each window's count, as Keras's "same" padding does.
+#include <array>
 #include <cstddef>
 #include <cstdint>
 
@@ -8,20 +9,21 @@ namespace keras::kernels {
 
 enum class Pooling : int { max, avg };
 
-struct Pool2DArgs {
-  std::int64_t n, h, w, c;  // input [n, h, w, c]
-  std::int64_t kh, kw;      // window
-  std::int64_t oh, ow;      // output [n, oh, ow, c]
-  std::int64_t stride_h = 1, stride_w = 1;
-  std::int64_t pad_top = 0, pad_left = 0, pad_bottom = 0, pad_right = 0;
+/// The shapes of one pooling. Only the first `rank` entries of the arrays are used (keep the others
+/// at their defaults: they are part of the primitive cache key).
+struct PoolArgs {
+  std::int64_t rank = 2;     // spatial dimensions: 1, 2 or 3
+  std::int64_t n = 0, c = 0;  // input [n, in..., c], output [n, out..., c]
+  std::array<std::int64_t, 3> in{1, 1, 1}, k{1, 1, 1}, out{1, 1, 1}, stride{1, 1, 1};
+  std::array<std::int64_t, 3> pad_l{0, 0, 0}, pad_r{0, 0, 0};
 };
 
 /// Bytes of the workspace max pooling keeps for its backward pass (0 for average pooling).
-std::size_t pool2d_workspace_bytes(Pooling kind, const Pool2DArgs& args);
-/// y = pool(x). For max pooling, a non-null `workspace` (pool2d_workspace_bytes long) receives what
-/// pool2d_backward needs; null runs the inference variant.
-void pool2d_forward(Pooling kind, const float* x, float* y, void* workspace, const Pool2DArgs& args);
+std::size_t pool_workspace_bytes(Pooling kind, const PoolArgs& args);
+/// y = pool(x). For max pooling, a non-null `workspace` (pool_workspace_bytes long) receives what
+/// pool_backward needs; null runs the inference variant.
+void pool_forward(Pooling kind, const float* x, float* y, void* workspace, const PoolArgs& args);
 /// dx from dy; max pooling needs the workspace of the forward pass.
-void pool2d_backward(Pooling kind, const float* dy, float* dx, const void* workspace, const Pool2DArgs& args);
+void pool_backward(Pooling kind, const float* dy, float* dx, const void* workspace, const PoolArgs& args);
 
 }  // namespace keras::kernels

@@ -1,6 +1,7 @@
 #include "keras/ops/convolution.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cctype>
@@ -8,43 +9,56 @@
 #include "keras/autodiff/gradient_tape.hpp"
 #include "keras/errors.hpp"
 #include "keras/kernels/convolution.hpp"
-#include "keras/kernels/parallel.hpp"
-#include "keras/kernels/pooling.hpp"
+#include "keras/ops/conv_checks.hpp"
 
 namespace keras::ops {
 
 std::string size2_str(Size2 s) { return fmt::format("({}, {})", s[0], s[1]); }
+std::string sizes_str(const Sizes& s) {
+  return s.size() == 1 ? fmt::format("({},)", s[0]) : fmt::format("({})", fmt::join(s, ", "));
+}
+
+std::string normalize_padding(const std::string& padding, const std::string& who, bool allow_causal) {
+  std::string p = padding;
+  std::transform(p.begin(), p.end(), p.begin(), [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
+  if (p == "causal" && allow_causal) return p;
+  if (p != "valid" && p != "same")
+    throw ValueError(fmt::format("{}: the `padding` argument must be \"valid\"{} or \"same\". Received: padding={}", who,
+                                 allow_causal ? ", \"causal\"" : "", padding));
+  return p;
+}
+
+std::int64_t conv_output_length(std::int64_t in, std::int64_t k, std::int64_t stride, const std::string& padding,
+                                std::int64_t dilation) {
+  if (in < 0) return -1;
+  const auto eff = (k - 1) * dilation + 1;
+  if (padding == "same" || padding == "causal") return (in + stride - 1) / stride;
+  return in < eff ? 0 : (in - eff) / stride + 1;
+}
+
+Padding1D conv_padding(std::int64_t in, std::int64_t k, std::int64_t stride, const std::string& padding,
+                       std::int64_t dilation) {
+  if (padding == "causal") return {(k - 1) * dilation, 0};
+  if (padding != "same") return {};
+  const auto out = (in + stride - 1) / stride;
+  const auto total = std::max<std::int64_t>((out - 1) * stride + (k - 1) * dilation + 1 - in, 0);
+  return {total / 2, total - total / 2};
+}
+
+std::int64_t deconv_output_length(std::int64_t in, std::int64_t k, std::int64_t stride, const std::string& padding,
+                                  std::int64_t output_padding, std::int64_t dilation) {
+  if (in < 0) return -1;
+  const auto eff = (k - 1) * dilation + 1;
+  if (output_padding < 0)
+    return padding == "same" ? in * stride : in * stride + std::max<std::int64_t>(eff - stride, 0);
+  const auto pad = padding == "same" ? eff / 2 : 0;
+  return (in - 1) * stride + eff - 2 * pad + output_padding;
+}
+
 namespace {
 
 using kernels::Eltwise;
-
-
-Tensor as_float(const Tensor& t, const char* op) {
-  if (!t.defined()) throw ValueError(std::string(op) + " received an undefined tensor");
-  return t.dtype() == DType::float32 ? t : t.astype(DType::float32);
-}
-
-void check_positive(Size2 s, const char* what, const char* op) {
-  if (s[0] <= 0 || s[1] <= 0)
-    throw ValueError(std::string(op) + ": `" + what + "` must be positive integers, got " + size2_str(s));
-}
-
-void check_image(const Tensor& x, const char* op) {
-  if (x.ndim() != 4)
-    throw ValueError(std::string(op) + " expects a 4-D input (batch, height, width, channels), got shape " +
-                     shape_str(x.shape()));
-}
-
-// Output length along one axis, rejecting windows larger than a "valid" input.
-std::int64_t output_length(std::int64_t in, std::int64_t k, std::int64_t stride, const std::string& padding,
-                           std::int64_t dilation, const char* op, const Shape& shape) {
-  const auto out = conv_output_length(in, k, stride, padding, dilation);
-  if (out <= 0)
-    throw ValueError(std::string(op) + ": the window of " + std::to_string((k - 1) * dilation + 1) +
-                     " (dilation included) is larger than the input dimension " + std::to_string(in) + " of shape " +
-                     shape_str(shape) + " under \"valid\" padding; use padding=\"same\" or a smaller window");
-  return out;
-}
+using conv_checks::as_float;
 
 // dz = g * act'(z), from the activation's output y.
 Tensor activation_grad(const Tensor& g, const Tensor& y, Eltwise act) {
@@ -54,128 +68,140 @@ Tensor activation_grad(const Tensor& g, const Tensor& y, Eltwise act) {
   return dz;
 }
 
-Tensor pool2d(kernels::Pooling kind, const Tensor& input, Size2 pool, Size2 strides, const std::string& padding0) {
-  const char* op = kind == kernels::Pooling::max ? "max_pool2d" : "avg_pool2d";
-  Tensor x = as_float(input, op);
-  check_image(x, op);
-  check_positive(pool, "pool_size", op);
-  check_positive(strides, "strides", op);
-  const std::string padding = normalize_padding(padding0, op);
-  const auto ph = conv_padding(x.dim(1), pool[0], strides[0], padding);
-  const auto pw = conv_padding(x.dim(2), pool[1], strides[1], padding);
-  const kernels::Pool2DArgs a{.n = x.dim(0), .h = x.dim(1), .w = x.dim(2), .c = x.dim(3), .kh = pool[0],
-                              .kw = pool[1],
-                              .oh = output_length(x.dim(1), pool[0], strides[0], padding, 1, op, x.shape()),
-                              .ow = output_length(x.dim(2), pool[1], strides[1], padding, 1, op, x.shape()),
-                              .stride_h = strides[0], .stride_w = strides[1], .pad_top = ph.before,
-                              .pad_left = pw.before, .pad_bottom = ph.after, .pad_right = pw.after};
-  Tensor y = Tensor::empty({a.n, a.oh, a.ow, a.c});
-  const bool record = autodiff::recording();
-  Tensor workspace;  // bytes for max pooling's backward, held in a float tensor
-  if (record && kind == kernels::Pooling::max) {
-    const auto bytes = static_cast<std::int64_t>(kernels::pool2d_workspace_bytes(kind, a));
-    workspace = Tensor::empty({(bytes + 3) / 4});
-  }
-  kernels::pool2d_forward(kind, x.data<float>(), y.data<float>(),
-                          workspace.defined() ? workspace.data<float>() : nullptr, a);
-  if (record)
-    autodiff::record(y, {x}, [kind, a, workspace](const Tensor& g, const std::vector<bool>&) {
-      Tensor dx = Tensor::empty({a.n, a.h, a.w, a.c});
-      kernels::pool2d_backward(kind, g.data<float>(), dx.data<float>(),
-                               workspace.defined() ? workspace.data<float>() : nullptr, a);
-      return std::vector<Tensor>{dx};
-    });
+Shape output_shape(const kernels::ConvArgs& a) {
+  Shape s{a.n};
+  for (std::int64_t i = 0; i < a.rank; ++i) s.push_back(a.out[i]);
+  s.push_back(a.oc);
+  return s;
+}
+
+using Run = void (*)(const float*, const float*, const float*, float*, const kernels::ConvArgs&, Eltwise);
+using RunData = void (*)(const float*, const float*, float*, const kernels::ConvArgs&);
+using RunWeights = void (*)(const float*, const float*, float*, float*, const kernels::ConvArgs&);
+
+// Runs the forward kernel and records the backward ones.
+Tensor run(const Tensor& x, const Tensor& kernel, const Tensor& bias, const kernels::ConvArgs& a, Eltwise act,
+           Run forward, RunData backward_data, RunWeights backward_weights) {
+  Tensor y = Tensor::empty(output_shape(a));
+  forward(x.data<float>(), kernel.data<float>(), bias.defined() ? bias.data<float>() : nullptr, y.data<float>(), a,
+          act);
+  if (!autodiff::recording()) return y;
+  std::vector<Tensor> inputs{x, kernel};
+  if (bias.defined()) inputs.push_back(bias);
+  autodiff::record(y, inputs, [=](const Tensor& g, const std::vector<bool>& needs) {
+    std::vector<Tensor> grads(needs.size());
+    Tensor dz = activation_grad(g, y, act);
+    if (needs[0]) {
+      grads[0] = Tensor::empty(x.shape());
+      backward_data(dz.data<float>(), kernel.data<float>(), grads[0].data<float>(), a);
+    }
+    const bool want_bias = needs.size() > 2 && needs[2];
+    if (needs[1] || want_bias) {
+      Tensor dk = Tensor::empty(kernel.shape());
+      Tensor db = want_bias ? Tensor::empty({a.oc}) : Tensor();
+      backward_weights(x.data<float>(), dz.data<float>(), dk.data<float>(), want_bias ? db.data<float>() : nullptr,
+                       a);
+      if (needs[1]) grads[1] = dk;
+      if (want_bias) grads[2] = db;
+    }
+    return grads;
+  });
   return y;
 }
 
 }  // namespace
 
-std::string normalize_padding(const std::string& padding, const std::string& who) {
-  std::string p = padding;
-  std::transform(p.begin(), p.end(), p.begin(), [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
-  if (p != "valid" && p != "same")
-    throw ValueError(who + ": the `padding` argument must be \"valid\" or \"same\". Received: padding=" + padding);
-  return p;
-}
-
-std::int64_t conv_output_length(std::int64_t in, std::int64_t k, std::int64_t stride, const std::string& padding,
-                                std::int64_t dilation) {
-  if (in < 0) return -1;
-  const auto eff = (k - 1) * dilation + 1;
-  if (padding == "same") return (in + stride - 1) / stride;
-  return in < eff ? 0 : (in - eff) / stride + 1;
-}
-
-Padding1D conv_padding(std::int64_t in, std::int64_t k, std::int64_t stride, const std::string& padding,
-                       std::int64_t dilation) {
-  if (padding != "same") return {};
-  const auto out = (in + stride - 1) / stride;
-  const auto total = std::max<std::int64_t>((out - 1) * stride + (k - 1) * dilation + 1 - in, 0);
-  return {total / 2, total - total / 2};
-}
-
-Tensor conv2d(const Tensor& input, const Tensor& kernel0, const Tensor& bias0, Size2 strides,
-              const std::string& padding0, Size2 dilation, Eltwise act) {
-  Tensor x = as_float(input, "conv2d");
-  Tensor kernel = as_float(kernel0, "conv2d");
-  Tensor bias = bias0.defined() ? as_float(bias0, "conv2d") : Tensor();
-  check_image(x, "conv2d");
-  if (kernel.ndim() != 4 || kernel.dim(2) != x.dim(3))
-    throw ValueError("conv2d: kernel of shape " + shape_str(kernel.shape()) + " does not fit input of shape " +
-                     shape_str(x.shape()) + "; the kernel must be [kh, kw, in_channels, filters] with in_channels = " +
-                     std::to_string(x.dim(3)));
-  if (bias.defined() && (bias.ndim() != 1 || bias.dim(0) != kernel.dim(3)))
-    throw ValueError("conv2d: bias of shape " + shape_str(bias.shape()) + " does not match kernel " +
+Tensor conv(const Tensor& input, const Tensor& kernel0, const Tensor& bias0, const Sizes& strides0,
+            const std::string& padding0, const Sizes& dilation0, std::int64_t groups, Eltwise act) {
+  const char* op = "conv";
+  Tensor x = as_float(input, op);
+  Tensor kernel = as_float(kernel0, op);
+  Tensor bias = bias0.defined() ? as_float(bias0, op) : Tensor();
+  const auto rank = conv_checks::spatial_rank(x, op);
+  const Sizes strides = conv_checks::per_axis(strides0, rank, "strides", op);
+  const Sizes dilation = conv_checks::per_axis(dilation0, rank, "dilation_rate", op);
+  const auto c = x.dim(-1);
+  if (groups <= 0 || c % groups != 0)
+    throw ValueError(fmt::format("conv: the number of input channels ({}) must be a multiple of groups ({})", c, groups));
+  if (kernel.ndim() != rank + 2 || kernel.dim(rank) * groups != c || kernel.dim(rank + 1) % groups != 0)
+    throw ValueError(fmt::format(
+        "conv: kernel of shape {} does not fit input of shape {} with groups={}; the kernel must be [k..., "
+        "in_channels / groups = {}, filters] with filters a multiple of groups",
+        shape_str(kernel.shape()), shape_str(x.shape()), groups, c / groups));
+  if (bias.defined() && (bias.ndim() != 1 || bias.dim(0) != kernel.dim(rank + 1)))
+    throw ValueError("conv: bias of shape " + shape_str(bias.shape()) + " does not match kernel " +
                      shape_str(kernel.shape()));
-  check_positive(strides, "strides", "conv2d");
-  check_positive(dilation, "dilation_rate", "conv2d");
-  if ((strides[0] > 1 || strides[1] > 1) && (dilation[0] > 1 || dilation[1] > 1))
-    throw ValueError("conv2d: `strides` > 1 not supported in conjunction with `dilation_rate` > 1. Received: strides=" +
-                     size2_str(strides) + " and dilation_rate=" + size2_str(dilation));
-  const std::string padding = normalize_padding(padding0, "conv2d");
-  const auto ph = conv_padding(x.dim(1), kernel.dim(0), strides[0], padding, dilation[0]);
-  const auto pw = conv_padding(x.dim(2), kernel.dim(1), strides[1], padding, dilation[1]);
-  const kernels::Conv2DArgs a{
-      .n = x.dim(0), .h = x.dim(1), .w = x.dim(2), .c = x.dim(3), .kh = kernel.dim(0), .kw = kernel.dim(1),
-      .oc = kernel.dim(3),
-      .oh = output_length(x.dim(1), kernel.dim(0), strides[0], padding, dilation[0], "conv2d", x.shape()),
-      .ow = output_length(x.dim(2), kernel.dim(1), strides[1], padding, dilation[1], "conv2d", x.shape()),
-      .stride_h = strides[0], .stride_w = strides[1], .dilation_h = dilation[0], .dilation_w = dilation[1],
-      .pad_top = ph.before, .pad_left = pw.before, .pad_bottom = ph.after, .pad_right = pw.after};
-  Tensor y = Tensor::empty({a.n, a.oh, a.ow, a.oc});
-  kernels::conv2d_forward(x.data<float>(), kernel.data<float>(), bias.defined() ? bias.data<float>() : nullptr,
-                          y.data<float>(), a, act);
-  if (autodiff::recording()) {
-    std::vector<Tensor> inputs{x, kernel};
-    if (bias.defined()) inputs.push_back(bias);
-    autodiff::record(y, inputs, [x, kernel, y, act, a](const Tensor& g, const std::vector<bool>& needs) {
-      std::vector<Tensor> grads(needs.size());
-      Tensor dz = activation_grad(g, y, act);
-      if (needs[0]) {
-        grads[0] = Tensor::empty(x.shape());
-        kernels::conv2d_backward_data(dz.data<float>(), kernel.data<float>(), grads[0].data<float>(), a);
-      }
-      const bool want_bias = needs.size() > 2 && needs[2];
-      if (needs[1] || want_bias) {
-        Tensor dk = Tensor::empty(kernel.shape());
-        Tensor db = want_bias ? Tensor::empty({a.oc}) : Tensor();
-        kernels::conv2d_backward_weights(x.data<float>(), dz.data<float>(), dk.data<float>(),
-                                         want_bias ? db.data<float>() : nullptr, a);
-        if (needs[1]) grads[1] = dk;
-        if (want_bias) grads[2] = db;
-      }
-      return grads;
-    });
+  const bool strided = std::any_of(strides.begin(), strides.end(), [](auto s) { return s > 1; });
+  const bool dilated = std::any_of(dilation.begin(), dilation.end(), [](auto d) { return d > 1; });
+  if (strided && dilated)
+    throw ValueError("conv: `strides` > 1 not supported in conjunction with `dilation_rate` > 1. Received: strides=" +
+                     sizes_str(strides) + " and dilation_rate=" + sizes_str(dilation));
+  const std::string padding = normalize_padding(padding0, op, rank == 1);
+  kernels::ConvArgs a{.rank = rank, .n = x.dim(0), .c = c, .oc = kernel.dim(rank + 1), .groups = groups};
+  for (std::int64_t i = 0; i < rank; ++i) {
+    a.in[i] = x.dim(i + 1);
+    a.k[i] = kernel.dim(i);
+    a.stride[i] = strides[i];
+    a.dilation[i] = dilation[i];
+    const auto p = conv_padding(a.in[i], a.k[i], strides[i], padding, dilation[i]);
+    a.pad_l[i] = p.before;
+    a.pad_r[i] = p.after;
+    a.out[i] = conv_checks::output_length(a.in[i], a.k[i], strides[i], padding, dilation[i], op, x.shape());
   }
-  return y;
+  return run(x, kernel, bias, a, act, kernels::conv_forward, kernels::conv_backward_data,
+             kernels::conv_backward_weights);
 }
 
-Tensor max_pool2d(const Tensor& x, Size2 pool, Size2 strides, const std::string& padding) {
-  return pool2d(kernels::Pooling::max, x, pool, strides, padding);
+Tensor conv_transpose(const Tensor& input, const Tensor& kernel0, const Tensor& bias0, const Sizes& strides0,
+                      const std::string& padding0, const Sizes& output_padding, const Sizes& dilation0,
+                      Eltwise act) {
+  const char* op = "conv_transpose";
+  Tensor x = as_float(input, op);
+  Tensor kernel = as_float(kernel0, op);
+  Tensor bias = bias0.defined() ? as_float(bias0, op) : Tensor();
+  const auto rank = conv_checks::spatial_rank(x, op);
+  const Sizes strides = conv_checks::per_axis(strides0, rank, "strides", op);
+  const Sizes dilation = conv_checks::per_axis(dilation0, rank, "dilation_rate", op);
+  if (!output_padding.empty() && static_cast<std::int64_t>(output_padding.size()) != rank)
+    throw ValueError(fmt::format("conv_transpose: `output_padding` needs {} values, got {}", rank,
+                                 sizes_str(output_padding)));
+  if (kernel.ndim() != rank + 2 || kernel.dim(rank + 1) != x.dim(-1))
+    throw ValueError(fmt::format(
+        "conv_transpose: kernel of shape {} does not fit input of shape {}; the kernel must be [k..., filters, "
+        "in_channels = {}]",
+        shape_str(kernel.shape()), shape_str(x.shape()), x.dim(-1)));
+  if (bias.defined() && (bias.ndim() != 1 || bias.dim(0) != kernel.dim(rank)))
+    throw ValueError("conv_transpose: bias of shape " + shape_str(bias.shape()) + " does not match kernel " +
+                     shape_str(kernel.shape()));
+  const std::string padding = normalize_padding(padding0, op);
+  kernels::ConvArgs a{.rank = rank, .n = x.dim(0), .c = x.dim(-1), .oc = kernel.dim(rank)};
+  for (std::int64_t i = 0; i < rank; ++i) {
+    const auto op_i = output_padding.empty() ? -1 : output_padding[i];
+    if (!output_padding.empty() && (op_i < 0 || op_i >= std::max(strides[i], dilation[i])))
+      throw ValueError(fmt::format("conv_transpose: `output_padding` {} must be non-negative and smaller than the "
+                                   "strides {} (or the dilation rate)", sizes_str(output_padding), sizes_str(strides)));
+    a.in[i] = x.dim(i + 1);
+    a.k[i] = kernel.dim(i);
+    a.stride[i] = strides[i];
+    a.dilation[i] = dilation[i];
+    a.out[i] = deconv_output_length(a.in[i], a.k[i], strides[i], padding, op_i, dilation[i]);
+    // TensorFlow pads as the convolution from the output back to the input would: "same" centres the
+    // window, the rest of the output (when output_padding asks for more) only gets the bias.
+    const auto covered = (a.in[i] - 1) * strides[i] + (a.k[i] - 1) * dilation[i] + 1;
+    a.pad_l[i] = padding == "same" ? std::max<std::int64_t>(covered - a.out[i], 0) / 2 : 0;
+    a.pad_r[i] = covered - a.out[i] - a.pad_l[i];
+    if (a.out[i] <= 0)
+      throw ValueError("conv_transpose: empty output for input of shape " + shape_str(x.shape()));
+  }
+  return run(x, kernel, bias, a, act, kernels::conv_transpose_forward, kernels::conv_transpose_backward_data,
+             kernels::conv_transpose_backward_weights);
 }
 
-Tensor avg_pool2d(const Tensor& x, Size2 pool, Size2 strides, const std::string& padding) {
-  return pool2d(kernels::Pooling::avg, x, pool, strides, padding);
+Tensor conv2d(const Tensor& x, const Tensor& kernel, const Tensor& bias, Size2 strides, const std::string& padding,
+              Size2 dilation, Eltwise act) {
+  if (x.defined() && x.ndim() != 4)
+    throw ValueError("conv2d expects a 4-D input (batch, height, width, channels), got shape " + shape_str(x.shape()));
+  return conv(x, kernel, bias, {strides[0], strides[1]}, padding, {dilation[0], dilation[1]}, 1, act);
 }
 
 }  // namespace keras::ops

@@ -10,8 +10,11 @@ class MaxPooling2D : public Pooling2D {
  public:
   explicit MaxPooling2D(Size2 pool_size = {2, 2}, Pooling2DOptions options = {})
       : Pooling2D(Kind::max, "MaxPooling2D", pool_size, std::move(options)) {}
+  explicit MaxPooling2D(PoolingSpec spec) : Pooling2D(Kind::max, "MaxPooling2D", std::move(spec)) {}
   std::string class_name() const override { return "MaxPooling2D"; }
-  static std::shared_ptr<Layer> from_config(const json& config) { return from_config_as<MaxPooling2D>(config, "MaxPooling2D"); }
+  static std::shared_ptr<Layer> from_config(const json& config) {
+    return from_config_as<MaxPooling2D>(config, 2, "MaxPooling2D");
+  }
 };
 
 }  // namespace keras::layers

@@ -59,7 +59,7 @@ TEST_CASE("pooling layers: defaults, output shapes, names and config round trip"
   layers::AveragePooling2D a({3, 3}, {.strides = {1, 1}, .padding = "same"});
   CHECK(m.name() == "max_pooling2d");
   CHECK(a.name() == "average_pooling2d");
-  CHECK(m.strides() == Size2{2, 2});  // strides default to the pool size
+  CHECK(m.strides() == Sizes{2, 2});  // strides default to the pool size
   CHECK(m(Tensor::ones({2, 7, 6, 3})).shape() == Shape{2, 3, 3, 3});
   CHECK(a(Tensor::ones({2, 7, 6, 3})).shape() == Shape{2, 7, 6, 3});
   CHECK(m.compute_output_shape({-1, 28, 28, 32}) == Shape{-1, 14, 14, 32});

@@ -1,0 +1,31 @@
+#pragma once
+// Conv1D: activation(conv1d(inputs, kernel) + bias) over channels_last sequences (batch, steps,
+// channels), kernel [k, in / groups, filters]; padding "valid", "same" or "causal".
+#include "layers/convolutional/base_conv.hpp"
+
+namespace keras::layers {
+
+struct Conv1DOptions {
+  std::int64_t strides = 1;
+  std::string padding = "valid";  // "valid", "same" or "causal" (left padding: output t sees inputs <= t)
+  std::int64_t dilation_rate = 1;
+  std::int64_t groups = 1;
+  std::string activation = "linear";
+  bool use_bias = true;
+  initializers::InitializerRef kernel_initializer = "glorot_uniform";
+  initializers::InitializerRef bias_initializer = "zeros";
+  Shape input_shape{};  // optional, batch dimension excluded: {steps, channels}
+  std::string name{};
+  bool trainable = true;
+};
+
+class Conv1D : public BaseConv {
+ public:
+  Conv1D(std::int64_t filters, std::int64_t kernel_size, Conv1DOptions options = {});
+  /// From the rank-generic arguments (what from_config reads).
+  explicit Conv1D(ConvSpec spec) : BaseConv("Conv1D", std::move(spec)) {}
+  std::string class_name() const override { return "Conv1D"; }
+  static std::shared_ptr<Layer> from_config(const json& config);
+};
+
+}  // namespace keras::layers

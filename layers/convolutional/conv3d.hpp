@@ -1,0 +1,31 @@
+#pragma once
+// Conv3D: activation(conv3d(inputs, kernel) + bias) over channels_last volumes (batch, depth, height, width,
+// channels), kernel [kd, kh, kw, in / groups, filters].
+#include "layers/convolutional/base_conv.hpp"
+
+namespace keras::layers {
+
+struct Conv3DOptions {
+  Size3 strides = {1, 1, 1};
+  std::string padding = "valid";  // "valid" or "same"
+  Size3 dilation_rate = {1, 1, 1};
+  std::int64_t groups = 1;
+  std::string activation = "linear";
+  bool use_bias = true;
+  initializers::InitializerRef kernel_initializer = "glorot_uniform";
+  initializers::InitializerRef bias_initializer = "zeros";
+  Shape input_shape{};  // optional, batch dimension excluded: {depth, height, width, channels}
+  std::string name{};
+  bool trainable = true;
+};
+
+class Conv3D : public BaseConv {
+ public:
+  Conv3D(std::int64_t filters, Size3 kernel_size, Conv3DOptions options = {});
+  /// From the rank-generic arguments (what from_config reads).
+  explicit Conv3D(ConvSpec spec) : BaseConv("Conv3D", std::move(spec)) {}
+  std::string class_name() const override { return "Conv3D"; }
+  static std::shared_ptr<Layer> from_config(const json& config);
+};
+
+}  // namespace keras::layers

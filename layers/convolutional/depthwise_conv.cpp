@@ -1,0 +1,68 @@
+#include "layers/convolutional/depthwise_conv.hpp"
+
+#include "keras/ops/shape.hpp"
+
+namespace keras::layers {
+
+Tensor depthwise_as_grouped(const Tensor& k) {
+  Shape s = k.shape();
+  const auto m = s.back();
+  s.pop_back();
+  s.back() *= m;
+  s.insert(s.end() - 1, 1);
+  return ops::reshape(k, s);
+}
+
+void BaseDepthwiseConv::build(const Shape& input_shape) {
+  check_input(input_shape, false);
+  Shape k(spec_.kernel_size.begin(), spec_.kernel_size.end());
+  k.push_back(input_shape.back());
+  k.push_back(spec_.depth_multiplier);
+  kernel_ = add_weight("depthwise_kernel", k, spec_.depthwise_initializer);
+  if (spec_.use_bias) bias_ = add_weight("bias", {input_shape.back() * spec_.depth_multiplier}, spec_.bias_initializer);
+}
+
+Tensor BaseDepthwiseConv::convolve(const Tensor& x, kernels::Eltwise fused) {
+  return ops::conv(x, depthwise_as_grouped(kernel_->value()), bias_ ? bias_->value() : Tensor(), spec_.strides,
+                   spec_.padding, spec_.dilation_rate, x.dim(-1), fused);
+}
+
+json BaseDepthwiseConv::get_config() const {
+  json c = base_config();
+  c["depth_multiplier"] = spec_.depth_multiplier;
+  c["depthwise_initializer"] = initializers::serialize(*spec_.depthwise_initializer);
+  c["depthwise_regularizer"] = nullptr;
+  c["depthwise_constraint"] = nullptr;
+  return c;
+}
+
+DepthwiseConv1D::DepthwiseConv1D(std::int64_t kernel_size, DepthwiseConv1DOptions o)
+    : BaseDepthwiseConv("DepthwiseConv1D",
+                        {.rank = 1, .kernel_size = {kernel_size}, .strides = {o.strides},
+                         .dilation_rate = {o.dilation_rate}, .padding = o.padding, .activation = o.activation,
+                         .use_bias = o.use_bias, .bias_initializer = o.bias_initializer,
+                         .depth_multiplier = o.depth_multiplier, .depthwise_initializer = o.depthwise_initializer,
+                         .input_shape = o.input_shape, .name = o.name, .trainable = o.trainable}) {}
+
+DepthwiseConv2D::DepthwiseConv2D(Size2 kernel_size, DepthwiseConv2DOptions o)
+    : BaseDepthwiseConv("DepthwiseConv2D",
+                        {.rank = 2, .kernel_size = {kernel_size[0], kernel_size[1]},
+                         .strides = {o.strides[0], o.strides[1]},
+                         .dilation_rate = {o.dilation_rate[0], o.dilation_rate[1]}, .padding = o.padding,
+                         .activation = o.activation, .use_bias = o.use_bias, .bias_initializer = o.bias_initializer,
+                         .depth_multiplier = o.depth_multiplier, .depthwise_initializer = o.depthwise_initializer,
+                         .input_shape = o.input_shape, .name = o.name, .trainable = o.trainable}) {}
+
+std::shared_ptr<Layer> DepthwiseConv1D::from_config(const json& c) {
+  return from_config_as<DepthwiseConv1D>(c, 1, "DepthwiseConv1D");
+}
+std::shared_ptr<Layer> DepthwiseConv2D::from_config(const json& c) {
+  return from_config_as<DepthwiseConv2D>(c, 2, "DepthwiseConv2D");
+}
+
+namespace {
+const bool registered1 = register_class<Layer, DepthwiseConv1D>("DepthwiseConv1D");
+const bool registered2 = register_class<Layer, DepthwiseConv2D>("DepthwiseConv2D");
+}  // namespace
+
+}  // namespace keras::layers

@@ -1,0 +1,65 @@
+#include "layers/pooling/global_pooling.hpp"
+
+#include <fmt/format.h>
+
+#include "keras/ops/math.hpp"
+
+namespace keras::layers {
+
+BaseGlobalPooling::BaseGlobalPooling(Kind kind, const std::string& class_name, std::int64_t rank,
+                                     GlobalPoolingOptions options)
+    : Layer(options.name, to_snake_case(class_name)),
+      kind_(kind),
+      cls_(class_name),
+      rank_(rank),
+      keepdims_(options.keepdims) {
+  set_input_shape(options.input_shape);
+}
+
+void BaseGlobalPooling::check_rank(const Shape& shape) const {
+  if (static_cast<std::int64_t>(shape.size()) != rank_ + 2)
+    throw ValueError(fmt::format("Input 0 of layer \"{}\" ({}) is incompatible with the layer: expected ndim={} "
+                                 "(batch, {}channels), found ndim={}. Full shape received: {}", name(), cls_,
+                                 rank_ + 2, rank_ == 1 ? "steps, " : rank_ == 2 ? "height, width, "
+                                 : "depth, height, width, ", shape.size(), shape_str(shape)));
+}
+
+Tensor BaseGlobalPooling::call(const Tensor& inputs, bool) {
+  check_rank(inputs.shape());
+  std::vector<int> axes;
+  for (int i = 1; i <= rank_; ++i) axes.push_back(i);
+  return kind_ == Kind::max ? ops::max(inputs, axes, keepdims_) : ops::mean(inputs, axes, keepdims_);
+}
+
+Shape BaseGlobalPooling::compute_output_shape(const Shape& s) const {
+  check_rank(s);
+  if (!keepdims_) return {s[0], s.back()};
+  Shape out(s.size(), 1);
+  out.front() = s[0];
+  out.back() = s.back();
+  return out;
+}
+
+json BaseGlobalPooling::get_config() const {
+  json c = Layer::get_config();
+  c["data_format"] = "channels_last";
+  c["keepdims"] = keepdims_;
+  return c;
+}
+
+GlobalPoolingOptions BaseGlobalPooling::read_config(const json& c, const std::string& cls) {
+  if (c.value("data_format", "channels_last") != "channels_last")
+    throw ValueError(cls + ": only data_format=\"channels_last\" is supported, got " + c["data_format"].dump());
+  return {.keepdims = c.value("keepdims", false), .name = c.value("name", "")};
+}
+
+namespace {
+const bool registered_avg1 = register_class<Layer, GlobalAveragePooling1D>("GlobalAveragePooling1D", {"GlobalAvgPool1D"});
+const bool registered_avg2 = register_class<Layer, GlobalAveragePooling2D>("GlobalAveragePooling2D", {"GlobalAvgPool2D"});
+const bool registered_avg3 = register_class<Layer, GlobalAveragePooling3D>("GlobalAveragePooling3D", {"GlobalAvgPool3D"});
+const bool registered_max1 = register_class<Layer, GlobalMaxPooling1D>("GlobalMaxPooling1D", {"GlobalMaxPool1D"});
+const bool registered_max2 = register_class<Layer, GlobalMaxPooling2D>("GlobalMaxPooling2D", {"GlobalMaxPool2D"});
+const bool registered_max3 = register_class<Layer, GlobalMaxPooling3D>("GlobalMaxPooling3D", {"GlobalMaxPool3D"});
+}  // namespace
+
+}  // namespace keras::layers

@@ -1,0 +1,61 @@
+#pragma once
+// GlobalAveragePooling1D/2D/3D and GlobalMaxPooling1D/2D/3D: the mean / max over every spatial axis
+// of channels_last inputs, (batch, spatial..., c) → (batch, c), or (batch, 1..., c) with keepdims.
+#include "keras/layer.hpp"
+
+namespace keras::layers {
+
+struct GlobalPoolingOptions {
+  bool keepdims = false;
+  Shape input_shape{};  // optional, batch dimension excluded
+  std::string name{};
+};
+using GlobalPooling1DOptions = GlobalPoolingOptions;
+using GlobalPooling2DOptions = GlobalPoolingOptions;
+using GlobalPooling3DOptions = GlobalPoolingOptions;
+
+/// What the six global pooling layers share.
+class BaseGlobalPooling : public Layer {
+ public:
+  Tensor call(const Tensor& inputs, bool training) override;
+  Shape compute_output_shape(const Shape& input_shape) const override;
+  json get_config() const override;
+  bool keepdims() const { return keepdims_; }
+
+ protected:
+  enum class Kind { max, average };
+  BaseGlobalPooling(Kind kind, const std::string& class_name, std::int64_t rank, GlobalPoolingOptions options);
+  static GlobalPoolingOptions read_config(const json& config, const std::string& class_name);
+  template <class L>
+  static std::shared_ptr<Layer> from_config_as(const json& config, const std::string& class_name) {
+    auto layer = std::make_shared<L>(read_config(config, class_name));
+    layer->read_base_config(config);
+    return layer;
+  }
+
+ private:
+  void check_rank(const Shape& shape) const;
+
+  Kind kind_;
+  std::string cls_;
+  std::int64_t rank_;
+  bool keepdims_;
+};
+
+#define KERAS_GLOBAL_POOLING_CLASS(Name, kind, rank)                                          \
+  class Name : public BaseGlobalPooling {                                                      \
+   public:                                                                                     \
+    explicit Name(GlobalPoolingOptions options = {})                                           \
+        : BaseGlobalPooling(Kind::kind, #Name, rank, std::move(options)) {}                    \
+    std::string class_name() const override { return #Name; }                                 \
+    static std::shared_ptr<Layer> from_config(const json& c) { return from_config_as<Name>(c, #Name); } \
+  };
+KERAS_GLOBAL_POOLING_CLASS(GlobalAveragePooling1D, average, 1)
+KERAS_GLOBAL_POOLING_CLASS(GlobalAveragePooling2D, average, 2)
+KERAS_GLOBAL_POOLING_CLASS(GlobalAveragePooling3D, average, 3)
+KERAS_GLOBAL_POOLING_CLASS(GlobalMaxPooling1D, max, 1)
+KERAS_GLOBAL_POOLING_CLASS(GlobalMaxPooling2D, max, 2)
+KERAS_GLOBAL_POOLING_CLASS(GlobalMaxPooling3D, max, 3)
+#undef KERAS_GLOBAL_POOLING_CLASS
+
+}  // namespace keras::layers

@@ -1,0 +1,15 @@
+#include "layers/pooling/pooling1d.hpp"
+
+namespace keras::layers {
+
+PoolingSpec pooling1d_spec(std::int64_t pool_size, const Pooling1DOptions& o) {
+  return {.rank = 1, .pool_size = {pool_size}, .strides = o.strides == 0 ? Sizes{} : Sizes{o.strides},
+          .padding = o.padding, .input_shape = o.input_shape, .name = o.name};
+}
+
+namespace {
+const bool registered_max = register_class<Layer, MaxPooling1D>("MaxPooling1D", {"MaxPool1D"});
+const bool registered_avg = register_class<Layer, AveragePooling1D>("AveragePooling1D", {"AvgPool1D"});
+}  // namespace
+
+}  // namespace keras::layers

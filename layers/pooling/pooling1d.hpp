@@ -1,0 +1,40 @@
+#pragma once
+// MaxPooling1D and AveragePooling1D: the maximum / mean (padding excluded) over pool_size windows
+// of channels_last sequences (batch, steps, channels).
+#include "layers/pooling/base_pooling.hpp"
+
+namespace keras::layers {
+
+struct Pooling1DOptions {
+  std::int64_t strides = 0;  // 0: the pool size, as Keras's strides=None
+  std::string padding = "valid";  // "valid" or "same"
+  Shape input_shape{};  // optional, batch dimension excluded
+  std::string name{};
+};
+using MaxPooling1DOptions = Pooling1DOptions;
+using AveragePooling1DOptions = Pooling1DOptions;
+
+/// Pooling1DOptions as the rank-generic arguments.
+PoolingSpec pooling1d_spec(std::int64_t pool_size, const Pooling1DOptions& options);
+
+class MaxPooling1D : public BasePooling {
+ public:
+  explicit MaxPooling1D(std::int64_t pool_size = 2, Pooling1DOptions options = {})
+      : MaxPooling1D(pooling1d_spec(pool_size, options)) {}
+  explicit MaxPooling1D(PoolingSpec spec) : BasePooling(Kind::max, "MaxPooling1D", std::move(spec)) {}
+  std::string class_name() const override { return "MaxPooling1D"; }
+  static std::shared_ptr<Layer> from_config(const json& c) { return from_config_as<MaxPooling1D>(c, 1, "MaxPooling1D"); }
+};
+
+class AveragePooling1D : public BasePooling {
+ public:
+  explicit AveragePooling1D(std::int64_t pool_size = 2, Pooling1DOptions options = {})
+      : AveragePooling1D(pooling1d_spec(pool_size, options)) {}
+  explicit AveragePooling1D(PoolingSpec spec) : BasePooling(Kind::average, "AveragePooling1D", std::move(spec)) {}
+  std::string class_name() const override { return "AveragePooling1D"; }
+  static std::shared_ptr<Layer> from_config(const json& c) {
+    return from_config_as<AveragePooling1D>(c, 1, "AveragePooling1D");
+  }
+};
+
+}  // namespace keras::layers
