@@ -135,6 +135,8 @@ void Model::reset_metrics() {
 Tensor Model::compute_loss(const Tensor& x, const Tensor& y, const Tensor& y_pred, const Tensor& sample_weight) {
   check_compiled("compute_loss");
   Tensor loss = (*state_->loss)(y, y_pred, sample_weight);
+  // As Keras: the layers' losses (regularization penalties, add_loss) join the compiled loss.
+  for (const Tensor& extra : losses()) loss = loss + extra;
   state_->loss_tracker.update(loss, Tensor::full({1}, double(x.dim(0))));  // weighted by batch size, as Keras
   return loss;
 }

@@ -33,6 +33,7 @@ Conv2D::Conv2D(std::int64_t filters, Size2 kernel_size, Conv2DOptions options)
   check_pair(options_.strides, "strides");
   check_pair(options_.dilation_rate, "dilation_rate");
   options_.padding = ops::normalize_padding(options_.padding, "Conv2D");
+  set_activity_regularizer(options_.activity_regularizer);
   const auto& s = options_.strides;
   const auto& d = options_.dilation_rate;
   if ((s[0] > 1 || s[1] > 1) && (d[0] > 1 || d[1] > 1))
@@ -58,8 +59,11 @@ void Conv2D::check_input(const Shape& shape, bool built) const {
 void Conv2D::build(const Shape& input_shape) {
   check_input(input_shape, false);
   kernel_ = add_weight("kernel", {kernel_size_[0], kernel_size_[1], input_shape[3], filters_},
-                       options_.kernel_initializer);
-  if (options_.use_bias) bias_ = add_weight("bias", {filters_}, options_.bias_initializer);
+                       options_.kernel_initializer, true,
+                       options_.kernel_regularizer, options_.kernel_constraint);
+  if (options_.use_bias)
+    bias_ = add_weight("bias", {filters_}, options_.bias_initializer, true, options_.bias_regularizer,
+                       options_.bias_constraint);
 }
 
 Tensor Conv2D::call(const Tensor& inputs, bool) {
@@ -95,11 +99,10 @@ json Conv2D::get_config() const {
   c["groups"] = 1;
   c["activation"] = activation_.name;
   c["use_bias"] = options_.use_bias;
-  c["kernel_initializer"] = initializers::serialize(*options_.kernel_initializer);
+  c["kernel_initializer"] = initializers::serialize(*options_.kernel_initializer, true,
+                       options_.kernel_regularizer, options_.kernel_constraint);
   c["bias_initializer"] = initializers::serialize(*options_.bias_initializer);
-  for (const char* k : {"kernel_regularizer", "bias_regularizer", "activity_regularizer", "kernel_constraint",
-                        "bias_constraint"})
-    c[k] = nullptr;
+  regularizers::write_penalty_config(c, options_);
   return c;
 }
 
@@ -117,6 +120,7 @@ std::shared_ptr<Layer> Conv2D::from_config(const json& c) {
   o.use_bias = c.value("use_bias", true);
   if (c.contains("kernel_initializer")) o.kernel_initializer = initializers::Initializer::deserialize(c["kernel_initializer"]);
   if (c.contains("bias_initializer")) o.bias_initializer = initializers::Initializer::deserialize(c["bias_initializer"]);
+  regularizers::read_penalty_config(c, o);
   auto layer = std::make_shared<Conv2D>(c.at("filters").get<std::int64_t>(), read_pair(c, "kernel_size", {0, 0}), o);
   layer->read_base_config(c);
   return layer;

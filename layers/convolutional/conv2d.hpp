@@ -2,6 +2,7 @@
 // Conv2D: activation(conv2d(inputs, kernel) + bias) over channels_last images, kernel [kh, kw, in, filters].
 #include "keras/activations.hpp"
 #include "keras/layer.hpp"
+#include "keras/regularizers/layer_options.hpp"
 #include "keras/ops/convolution.hpp"
 
 namespace keras::layers {
@@ -14,6 +15,11 @@ struct Conv2DOptions {
   bool use_bias = true;
   initializers::InitializerRef kernel_initializer = "glorot_uniform";
   initializers::InitializerRef bias_initializer = "zeros";
+  regularizers::RegularizerRef kernel_regularizer{};
+  regularizers::RegularizerRef bias_regularizer{};
+  regularizers::RegularizerRef activity_regularizer{};
+  constraints::ConstraintRef kernel_constraint{};
+  constraints::ConstraintRef bias_constraint{};
   Shape input_shape{};  // optional, batch dimension excluded: {height, width, channels}
   std::string name{};
   bool trainable = true;
