@@ -6,6 +6,7 @@
 
 #include "keras/autodiff/gradient_tape.hpp"
 #include "keras/functional_graph.hpp"
+#include "keras/ops/math.hpp"
 #include "keras/training/array_batcher.hpp"
 #include "keras/training/compiled_metrics.hpp"
 
@@ -71,6 +72,11 @@ Tensor Model::call(const Tensor& inputs, bool training) {
   if (graph_) return graph_->run({inputs}, training)[0];
   throw ValueError("Model '" + name() + "' has no call(): a subclassed model must override "
                    "Tensor call(const Tensor& inputs, bool training)");
+}
+
+void Model::build_multi(const std::vector<Shape>& input_shapes) {
+  if (graph_) return;  // built with its graph
+  Layer::build_multi(input_shapes);
 }
 
 void Model::build(const Shape& input_shape) {

@@ -4,6 +4,7 @@
 
 #include "keras/ops/manipulation.hpp"
 #include "keras/ops/nn.hpp"
+#include "keras/ops/shape.hpp"
 
 namespace keras::layers {
 

@@ -49,8 +49,7 @@ json Dense::get_config() const {
   c["units"] = units_;
   c["activation"] = activation_.name;
   c["use_bias"] = options_.use_bias;
-  c["kernel_initializer"] = initializers::serialize(*options_.kernel_initializer, true,
-                       options_.kernel_regularizer, options_.kernel_constraint);
+  c["kernel_initializer"] = initializers::serialize(*options_.kernel_initializer);
   c["bias_initializer"] = initializers::serialize(*options_.bias_initializer);
   regularizers::write_penalty_config(c, options_);
   return c;
