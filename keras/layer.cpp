@@ -1,10 +1,12 @@
 #include "keras/layer.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <map>
 #include <mutex>
 
 #include "keras/autodiff/gradient_tape.hpp"
+#include "keras/ops/math.hpp"
 
 namespace keras {
 
@@ -102,7 +104,7 @@ Tensor Layer::operator()(const std::vector<Tensor>& inputs, bool training) & {
     shapes.push_back(t.shape());
   }
   ensure_built(shapes);
-  return call_multi(inputs, training);
+  return run_call([&] { return call_multi(inputs, training); });
 }
 
 KerasTensor Layer::operator()(const KerasTensor& input) & { return (*this)(std::vector<KerasTensor>{input}); }
@@ -149,7 +151,49 @@ Tensor Layer::operator()(const Tensor& inputs, bool training) & {
       throw ValueError("Input 0 of layer \"" + name_ + "\" is incompatible with the layer: expected shape=" +
                        shape_str(want) + ", found shape=" + shape_str(got));
   }
-  return call(inputs, training);
+  return run_call([&] { return call(inputs, training); });
+}
+
+namespace {
+thread_local int call_depth = 0;  // nesting of Layer calls on this thread
+}
+
+template <class F>
+Tensor Layer::run_call(F&& f) {
+  if (call_depth == 0) clear_losses();
+  struct Depth {
+    Depth() { ++call_depth; }
+    ~Depth() { --call_depth; }
+  } depth;
+  Tensor out = f();
+  if (activity_regularizer_ && out.defined()) {
+    // As tf.keras 2.x: the penalty of the output, divided by the batch size.
+    const float batch = out.ndim() > 0 ? static_cast<float>(out.dim(0)) : 1.f;
+    add_loss((*activity_regularizer_)(out) / batch);
+  }
+  return out;
+}
+
+void Layer::add_loss(const Tensor& loss) { added_losses_.push_back(loss); }
+
+void Layer::clear_losses() {
+  added_losses_.clear();
+  for (const auto& l : sublayers()) l->clear_losses();
+}
+
+std::vector<Tensor> Layer::losses() const {
+  std::vector<Tensor> out;
+  std::vector<const Layer*> seen;
+  collect_losses(out, seen);
+  return out;
+}
+
+void Layer::collect_losses(std::vector<Tensor>& out, std::vector<const Layer*>& seen) const {
+  if (std::find(seen.begin(), seen.end(), this) != seen.end()) return;  // a shared layer counts once
+  seen.push_back(this);
+  out.insert(out.end(), added_losses_.begin(), added_losses_.end());
+  for (const auto& [var, reg] : weight_regularizers_) out.push_back((*reg)(var->value()));
+  for (const auto& l : sublayers()) l->collect_losses(out, seen);
 }
 
 Tensor Layer::call_with_mask(const Tensor& inputs, const Tensor& mask, bool training) {
@@ -190,9 +234,13 @@ std::shared_ptr<Layer> Layer::deserialize(const json& config) {
 }
 
 std::shared_ptr<Variable> Layer::add_weight(const std::string& name, const Shape& shape,
-                                            const initializers::InitializerRef& initializer, bool trainable) {
+                                            const initializers::InitializerRef& initializer, bool trainable,
+                                            const regularizers::RegularizerRef& regularizer,
+                                            const constraints::ConstraintRef& constraint) {
   autodiff::NoGradScope no_grad;
   auto v = std::make_shared<Variable>(name, (*initializer)(shape), trainable && trainable_);
+  if (constraint) v->set_constraint(constraint.ptr());
+  if (regularizer) weight_regularizers_.emplace_back(v, regularizer.ptr());
   own_weights_.push_back(v);
   own_weight_trainable_.push_back(trainable);
   return v;

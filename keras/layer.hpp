@@ -6,8 +6,10 @@
 #include <string>
 #include <vector>
 
+#include "keras/constraints/constraint.hpp"
 #include "keras/initializers/initializer.hpp"
 #include "keras/keras_tensor.hpp"
+#include "keras/regularizers/regularizer.hpp"
 #include "keras/registry.hpp"
 #include "keras/tensor.hpp"
 #include "keras/variable.hpp"
@@ -59,9 +61,22 @@ class Layer : public std::enable_shared_from_this<Layer> {
   /// Builds a layer from {"class_name", "config"} through the registry.
   static std::shared_ptr<Layer> deserialize(const json& config);
 
+  /// A new weight. Its regularizer's penalty joins losses(); its constraint is applied by optimizers
+  /// after each update.
   std::shared_ptr<Variable> add_weight(const std::string& name, const Shape& shape,
                                        const initializers::InitializerRef& initializer = "glorot_uniform",
-                                       bool trainable = true);
+                                       bool trainable = true, const regularizers::RegularizerRef& regularizer = {},
+                                       const constraints::ConstraintRef& constraint = {});
+
+  /// Keras's layer.losses: the losses added by the last top-level call (add_loss, activity regularization)
+  /// and the current weight-regularization penalties, of this layer and its sub-layers. Scalars,
+  /// differentiable: computed under a GradientTape they give gradients to the weights.
+  std::vector<Tensor> losses() const;
+  /// Adds a loss tensor to this layer's losses (kept until the next top-level call of a layer holding it).
+  void add_loss(const Tensor& loss);
+  /// The regularizer applied to this layer's outputs (its mean over the batch joins losses()); may be unset.
+  const regularizers::RegularizerRef& activity_regularizer() const { return activity_regularizer_; }
+  void set_activity_regularizer(regularizers::RegularizerRef r) { activity_regularizer_ = std::move(r); }
 
   /// Own weights then those of sub-layers, in creation order.
   std::vector<std::shared_ptr<Variable>> weights() const;
@@ -110,6 +125,13 @@ class Layer : public std::enable_shared_from_this<Layer> {
   virtual Tensor call_masked(const Tensor& inputs, const Tensor& /*mask*/, bool training) { return call(inputs, training); }
 
  private:
+  /// Runs call()/call_multi() with loss bookkeeping: a top-level call clears the previous call's losses,
+  /// and the activity regularizer's penalty is added for the output.
+  template <class F>
+  Tensor run_call(F&& f);
+  void clear_losses();
+  void collect_losses(std::vector<Tensor>& out, std::vector<const Layer*>& seen) const;
+
   std::string name_;
   bool trainable_;
   bool built_ = false;
@@ -117,6 +139,9 @@ class Layer : public std::enable_shared_from_this<Layer> {
   std::optional<Shape> built_input_shape_;
   std::vector<std::shared_ptr<Variable>> own_weights_;
   std::vector<bool> own_weight_trainable_;  // as created; a frozen layer overrides it
+  std::vector<std::pair<std::shared_ptr<Variable>, std::shared_ptr<regularizers::Regularizer>>> weight_regularizers_;
+  regularizers::RegularizerRef activity_regularizer_{};
+  std::vector<Tensor> added_losses_;
 };
 
 using LayerPtr = std::shared_ptr<Layer>;

@@ -6,6 +6,7 @@
 
 #include "keras/autodiff/gradient_tape.hpp"
 #include "keras/functional_graph.hpp"
+#include "keras/ops/math.hpp"
 #include "keras/training/array_batcher.hpp"
 #include "keras/training/compiled_metrics.hpp"
 
@@ -73,6 +74,11 @@ Tensor Model::call(const Tensor& inputs, bool training) {
                    "Tensor call(const Tensor& inputs, bool training)");
 }
 
+void Model::build_multi(const std::vector<Shape>& input_shapes) {
+  if (graph_) return;  // built with its graph
+  Layer::build_multi(input_shapes);
+}
+
 void Model::build(const Shape& input_shape) {
   if (graph_) return;  // built with its graph
   // A subclassed model builds its layers by running one sample through call().
@@ -135,6 +141,8 @@ void Model::reset_metrics() {
 Tensor Model::compute_loss(const Tensor& x, const Tensor& y, const Tensor& y_pred, const Tensor& sample_weight) {
   check_compiled("compute_loss");
   Tensor loss = (*state_->loss)(y, y_pred, sample_weight);
+  // As Keras: the layers' losses (regularization penalties, add_loss) join the compiled loss.
+  for (const Tensor& extra : losses()) loss = loss + extra;
   state_->loss_tracker.update(loss, Tensor::full({1}, double(x.dim(0))));  // weighted by batch size, as Keras
   return loss;
 }

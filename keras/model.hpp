@@ -86,6 +86,8 @@ class Model : public Layer {
   Tensor call_multi(const std::vector<Tensor>& inputs, bool training) override;
   /// Builds the model for inputs of this shape (batch dimension included, -1 when unknown).
   void build(const Shape& input_shape) override;
+  /// A functional model with several inputs is built with its graph.
+  void build_multi(const std::vector<Shape>& input_shapes) override;
   Shape compute_output_shape(const Shape& input_shape) const override;
   Shape compute_output_shape_multi(const std::vector<Shape>& input_shapes) const override;
   /// "Functional" for a functional model (as tf.keras 2.4+ writes it), "Model" otherwise.

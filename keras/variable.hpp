@@ -2,11 +2,16 @@
 // Variable: a named, mutable tensor owned by a layer or an optimizer (tf.Variable).
 // Its value keeps one identity for its whole life, so a GradientTape can find it, and
 // updates (assign) write in place.
+#include <memory>
 #include <string>
 
 #include "keras/tensor.hpp"
 
 namespace keras {
+
+namespace constraints {
+class Constraint;
+}
 
 class Variable {
  public:
@@ -23,10 +28,15 @@ class Variable {
   void assign(const Tensor& values);
   Tensor numpy() const { return value_.clone(); }
 
+  /// The projection optimizers apply after each update of this variable (tf.Variable.constraint); may be null.
+  const std::shared_ptr<constraints::Constraint>& constraint() const { return constraint_; }
+  void set_constraint(std::shared_ptr<constraints::Constraint> c) { constraint_ = std::move(c); }
+
  private:
   std::string name_;
   Tensor value_;
   bool trainable_;
+  std::shared_ptr<constraints::Constraint> constraint_{};
 };
 
 }  // namespace keras

@@ -1,5 +1,7 @@
 #include "optimizers/optimizer.hpp"
 
+#include "keras/constraints/constraint.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <regex>
@@ -101,6 +103,9 @@ void Optimizer::apply_gradients(const std::vector<Tensor>& grads_in,
     const auto freq = common_.ema_overwrite_frequency;
     if (freq && *freq > 0 && (iterations_ + 1) % *freq == 0) overwrite_with_averages(active);
   }
+  // As tf.keras 2.11+: every updated variable with a constraint is projected after the update.
+  for (const auto& v : active)
+    if (v->constraint()) v->assign((*v->constraint())(v->value()));
   ++iterations_;
 }
 

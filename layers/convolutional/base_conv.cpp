@@ -33,6 +33,7 @@ BaseConv::BaseConv(const std::string& class_name, ConvSpec spec)
       cls_(class_name),
       spec_(std::move(spec)),
       activation_(activations::get(spec_.activation)) {
+  set_activity_regularizer(spec_.activity_regularizer);
   const auto r = spec_.rank;
   if (spec_.filters < 0 || (spec_.filters == 0 && spec_.depth_multiplier <= 0))
     throw ValueError(fmt::format("{}: invalid value for argument `filters`. Expected a strictly positive value. "
@@ -85,8 +86,9 @@ void BaseConv::build(const Shape& input_shape) {
   Shape k(spec_.kernel_size.begin(), spec_.kernel_size.end());
   k.push_back(input_shape.back() / spec_.groups);
   k.push_back(spec_.filters);
-  kernel_ = add_weight("kernel", k, spec_.kernel_initializer);
-  if (spec_.use_bias) bias_ = add_weight("bias", {spec_.filters}, spec_.bias_initializer);
+  kernel_ = add_weight("kernel", k, spec_.kernel_initializer, true, spec_.kernel_regularizer, spec_.kernel_constraint);
+  if (spec_.use_bias)
+    bias_ = add_weight("bias", {spec_.filters}, spec_.bias_initializer, true, spec_.bias_regularizer, spec_.bias_constraint);
 }
 
 Tensor BaseConv::convolve(const Tensor& x, kernels::Eltwise fused) {
@@ -130,15 +132,17 @@ json BaseConv::base_config() const {
   c["activation"] = activation_.name;
   c["use_bias"] = spec_.use_bias;
   c["bias_initializer"] = initializers::serialize(*spec_.bias_initializer);
-  for (const char* k : {"bias_regularizer", "activity_regularizer", "bias_constraint"}) c[k] = nullptr;
+  c["bias_regularizer"] = regularizers::serialize(spec_.bias_regularizer);
+  c["activity_regularizer"] = regularizers::serialize(spec_.activity_regularizer);
+  c["bias_constraint"] = constraints::serialize(spec_.bias_constraint);
   return c;
 }
 
 json BaseConv::get_config() const {
   json c = base_config();
   c["kernel_initializer"] = initializers::serialize(*spec_.kernel_initializer);
-  c["kernel_regularizer"] = nullptr;
-  c["kernel_constraint"] = nullptr;
+  c["kernel_regularizer"] = regularizers::serialize(spec_.kernel_regularizer);
+  c["kernel_constraint"] = constraints::serialize(spec_.kernel_constraint);
   return c;
 }
 
@@ -165,6 +169,7 @@ ConvSpec BaseConv::read_config(const json& c, std::int64_t rank, const std::stri
   init("bias_initializer", s.bias_initializer);
   init("depthwise_initializer", s.depthwise_initializer);
   init("pointwise_initializer", s.pointwise_initializer);
+  regularizers::read_penalty_config(c, s);
   return s;
 }
 

@@ -6,6 +6,7 @@
 #include "keras/activations.hpp"
 #include "keras/layer.hpp"
 #include "keras/ops/convolution.hpp"
+#include "keras/regularizers/layer_options.hpp"
 
 namespace keras::layers {
 
@@ -24,6 +25,8 @@ struct ConvSpec {
   std::int64_t depth_multiplier = 1;  // depthwise and separable convolutions
   initializers::InitializerRef depthwise_initializer = "glorot_uniform";
   initializers::InitializerRef pointwise_initializer = "glorot_uniform";
+  regularizers::RegularizerRef kernel_regularizer{}, bias_regularizer{}, activity_regularizer{};
+  constraints::ConstraintRef kernel_constraint{}, bias_constraint{};
   Shape input_shape{};
   std::string name{};
   bool trainable = true;
@@ -74,6 +77,19 @@ class BaseConv : public Layer {
   activations::Activation activation_;
   std::shared_ptr<Variable> kernel_, bias_;
 };
+
+/// The spec with the regularizer and constraint arguments of an options struct that has them.
+template <class Options>
+ConvSpec with_penalties(ConvSpec s, const Options& o) {
+  if constexpr (requires { o.kernel_regularizer; }) {
+    s.kernel_regularizer = o.kernel_regularizer;
+    s.bias_regularizer = o.bias_regularizer;
+    s.activity_regularizer = o.activity_regularizer;
+    s.kernel_constraint = o.kernel_constraint;
+    s.bias_constraint = o.bias_constraint;
+  }
+  return s;
+}
 
 /// Repeats one value over `rank` axes (Keras's int arguments).
 inline Sizes repeat(std::int64_t v, std::int64_t rank) { return Sizes(rank, v); }

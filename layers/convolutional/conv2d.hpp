@@ -14,6 +14,11 @@ struct Conv2DOptions {
   bool use_bias = true;
   initializers::InitializerRef kernel_initializer = "glorot_uniform";
   initializers::InitializerRef bias_initializer = "zeros";
+  regularizers::RegularizerRef kernel_regularizer{};
+  regularizers::RegularizerRef bias_regularizer{};
+  regularizers::RegularizerRef activity_regularizer{};
+  constraints::ConstraintRef kernel_constraint{};
+  constraints::ConstraintRef bias_constraint{};
   Shape input_shape{};  // optional, batch dimension excluded: {height, width, channels}
   std::string name{};
   bool trainable = true;

@@ -16,11 +16,11 @@ ConvSpec spec_of(std::int64_t rank, std::int64_t filters, Sizes kernel_size, Siz
   if (filters <= 0)
     throw ValueError("Invalid value for argument `filters`. Expected a strictly positive value. Received filters=" +
                      std::to_string(filters));
-  return {.rank = rank, .filters = filters, .kernel_size = std::move(kernel_size), .strides = std::move(strides),
+  return with_penalties({.rank = rank, .filters = filters, .kernel_size = std::move(kernel_size), .strides = std::move(strides),
           .dilation_rate = std::move(dilation), .padding = o.padding, .activation = o.activation,
           .use_bias = o.use_bias, .kernel_initializer = o.kernel_initializer,
           .bias_initializer = o.bias_initializer, .output_padding = std::move(output_padding),
-          .input_shape = o.input_shape, .name = o.name, .trainable = o.trainable};
+          .input_shape = o.input_shape, .name = o.name, .trainable = o.trainable}, o);
 }
 
 }  // namespace
@@ -44,8 +44,9 @@ void BaseConvTranspose::build(const Shape& input_shape) {
   Shape k(spec_.kernel_size.begin(), spec_.kernel_size.end());
   k.push_back(spec_.filters);
   k.push_back(input_shape.back());
-  kernel_ = add_weight("kernel", k, spec_.kernel_initializer);
-  if (spec_.use_bias) bias_ = add_weight("bias", {spec_.filters}, spec_.bias_initializer);
+  kernel_ = add_weight("kernel", k, spec_.kernel_initializer, true, spec_.kernel_regularizer, spec_.kernel_constraint);
+  if (spec_.use_bias)
+    bias_ = add_weight("bias", {spec_.filters}, spec_.bias_initializer, true, spec_.bias_regularizer, spec_.bias_constraint);
 }
 
 std::int64_t BaseConvTranspose::output_length(std::size_t i, std::int64_t in) const {

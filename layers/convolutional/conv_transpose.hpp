@@ -28,6 +28,11 @@ struct Conv1DTransposeOptions {
   bool use_bias = true;
   initializers::InitializerRef kernel_initializer = "glorot_uniform";
   initializers::InitializerRef bias_initializer = "zeros";
+  regularizers::RegularizerRef kernel_regularizer{};
+  regularizers::RegularizerRef bias_regularizer{};
+  regularizers::RegularizerRef activity_regularizer{};
+  constraints::ConstraintRef kernel_constraint{};
+  constraints::ConstraintRef bias_constraint{};
   Shape input_shape{};
   std::string name{};
   bool trainable = true;
@@ -50,6 +55,11 @@ struct Conv2DTransposeOptions {
   bool use_bias = true;
   initializers::InitializerRef kernel_initializer = "glorot_uniform";
   initializers::InitializerRef bias_initializer = "zeros";
+  regularizers::RegularizerRef kernel_regularizer{};
+  regularizers::RegularizerRef bias_regularizer{};
+  regularizers::RegularizerRef activity_regularizer{};
+  constraints::ConstraintRef kernel_constraint{};
+  constraints::ConstraintRef bias_constraint{};
   Shape input_shape{};
   std::string name{};
   bool trainable = true;
@@ -72,6 +82,11 @@ struct Conv3DTransposeOptions {
   bool use_bias = true;
   initializers::InitializerRef kernel_initializer = "glorot_uniform";
   initializers::InitializerRef bias_initializer = "zeros";
+  regularizers::RegularizerRef kernel_regularizer{};
+  regularizers::RegularizerRef bias_regularizer{};
+  regularizers::RegularizerRef activity_regularizer{};
+  constraints::ConstraintRef kernel_constraint{};
+  constraints::ConstraintRef bias_constraint{};
   Shape input_shape{};
   std::string name{};
   bool trainable = true;

@@ -13,14 +13,18 @@ Dense::Dense(std::int64_t units, DenseOptions options)
     throw ValueError("Received an invalid value for `units`, expected a positive integer. Received: units=" +
                      std::to_string(units));
   set_input_shape(options_.input_shape);
+  set_activity_regularizer(options_.activity_regularizer);
 }
 
 void Dense::build(const Shape& input_shape) {
   if (input_shape.empty() || input_shape.back() <= 0)
     throw ValueError("Layer \"" + name() + "\" (Dense) needs a known last input dimension, got input shape " +
                      shape_str(input_shape));
-  kernel_ = add_weight("kernel", {input_shape.back(), units_}, options_.kernel_initializer);
-  if (options_.use_bias) bias_ = add_weight("bias", {units_}, options_.bias_initializer);
+  kernel_ = add_weight("kernel", {input_shape.back(), units_}, options_.kernel_initializer, true,
+                       options_.kernel_regularizer, options_.kernel_constraint);
+  if (options_.use_bias)
+    bias_ = add_weight("bias", {units_}, options_.bias_initializer, true, options_.bias_regularizer,
+                       options_.bias_constraint);
 }
 
 Tensor Dense::call(const Tensor& inputs, bool) {
@@ -47,9 +51,7 @@ json Dense::get_config() const {
   c["use_bias"] = options_.use_bias;
   c["kernel_initializer"] = initializers::serialize(*options_.kernel_initializer);
   c["bias_initializer"] = initializers::serialize(*options_.bias_initializer);
-  for (const char* k : {"kernel_regularizer", "bias_regularizer", "activity_regularizer", "kernel_constraint",
-                        "bias_constraint"})
-    c[k] = nullptr;
+  regularizers::write_penalty_config(c, options_);
   return c;
 }
 
@@ -60,6 +62,7 @@ std::shared_ptr<Layer> Dense::from_config(const json& c) {
   o.use_bias = c.value("use_bias", true);
   if (c.contains("kernel_initializer")) o.kernel_initializer = initializers::Initializer::deserialize(c["kernel_initializer"]);
   if (c.contains("bias_initializer")) o.bias_initializer = initializers::Initializer::deserialize(c["bias_initializer"]);
+  regularizers::read_penalty_config(c, o);
   auto layer = std::make_shared<Dense>(c.at("units").get<std::int64_t>(), o);
   layer->read_base_config(c);
   return layer;

@@ -2,6 +2,7 @@
 // Dense: activation(inputs @ kernel + bias), kernel [in, out], applied over the last axis.
 #include "keras/activations.hpp"
 #include "keras/layer.hpp"
+#include "keras/regularizers/layer_options.hpp"
 
 namespace keras::layers {
 
@@ -10,6 +11,11 @@ struct DenseOptions {
   bool use_bias = true;
   initializers::InitializerRef kernel_initializer = "glorot_uniform";
   initializers::InitializerRef bias_initializer = "zeros";
+  regularizers::RegularizerRef kernel_regularizer{};
+  regularizers::RegularizerRef bias_regularizer{};
+  regularizers::RegularizerRef activity_regularizer{};
+  constraints::ConstraintRef kernel_constraint{};
+  constraints::ConstraintRef bias_constraint{};
   Shape input_shape{};  // optional, batch dimension excluded
   std::string name{};
   bool trainable = true;

@@ -1,0 +1,25 @@
+#pragma once
+// ELU layer: x for x > 0, alpha * (exp(x) - 1) otherwise.
+#include "keras/layer.hpp"
+
+namespace keras::layers {
+
+struct ELUOptions {
+  Shape input_shape{};
+  std::string name{};
+  bool trainable = true;
+};
+
+class ELU : public Layer {
+ public:
+  explicit ELU(double alpha = 1.0, ELUOptions options = {});
+  Tensor call(const Tensor& inputs, bool training) override;
+  std::string class_name() const override { return "ELU"; }
+  json get_config() const override;
+  static std::shared_ptr<Layer> from_config(const json& config);
+
+ private:
+  double alpha_;
+};
+
+}  // namespace keras::layers

@@ -1,0 +1,30 @@
+#pragma once
+// ReLU layer: x for x > threshold (capped at max_value), negative_slope * (x - threshold) otherwise.
+#include <optional>
+
+#include "keras/layer.hpp"
+
+namespace keras::layers {
+
+struct ReLUOptions {
+  std::optional<double> max_value{};
+  double negative_slope = 0.0;
+  double threshold = 0.0;
+  Shape input_shape{};
+  std::string name{};
+  bool trainable = true;
+};
+
+class ReLU : public Layer {
+ public:
+  explicit ReLU(ReLUOptions options = {});
+  Tensor call(const Tensor& inputs, bool training) override;
+  std::string class_name() const override { return "ReLU"; }
+  json get_config() const override;
+  static std::shared_ptr<Layer> from_config(const json& config);
+
+ private:
+  ReLUOptions options_;
+};
+
+}  // namespace keras::layers

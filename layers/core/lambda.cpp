@@ -1,0 +1,130 @@
+#include "layers/core/lambda.hpp"
+
+#include <atomic>
+#include <map>
+#include <mutex>
+
+#include <fmt/format.h>
+
+#include "keras/autodiff/gradient_tape.hpp"
+
+namespace keras::layers {
+namespace {
+
+struct FunctionTable {
+  std::mutex mutex;
+  std::map<std::string, LambdaFunction> functions;
+};
+
+FunctionTable& table() {
+  static FunctionTable t;
+  return t;
+}
+
+std::string anonymous_name() {
+  static std::atomic<int> counter{0};
+  return fmt::format("<lambda_{}>", counter++);
+}
+
+}  // namespace
+
+bool register_lambda_function(const std::string& name, LambdaFunction fn) {
+  if (name.empty() || !fn) throw ValueError("register_lambda_function needs a name and a callable");
+  std::lock_guard lock(table().mutex);
+  table().functions[name] = std::move(fn);
+  return true;
+}
+
+LambdaFunction lambda_function(const std::string& name) {
+  std::lock_guard lock(table().mutex);
+  auto it = table().functions.find(name);
+  if (it != table().functions.end()) return it->second;
+  std::string known;
+  for (const auto& [n, f] : table().functions)
+    if (n.front() != '<') known += (known.empty() ? "" : ", ") + n;
+  throw ValueError(fmt::format("Lambda layer: unknown function '{}'. A Lambda layer can only be loaded when its "
+                               "function is registered by name first: "
+                               "keras::layers::register_lambda_function(\"{}\", fn). Registered functions: {}",
+                               name, name, known.empty() ? "(none)" : known));
+}
+
+Lambda::Lambda(LambdaFunction function, LambdaOptions options)
+    : Layer(options.name, "lambda", options.trainable), function_(std::move(function)), options_(std::move(options)) {
+  if (!function_) throw ValueError("Lambda: the function is empty");
+  function_name_ = anonymous_name();
+  register_lambda_function(function_name_, function_);
+  set_input_shape(options_.input_shape);
+}
+
+Lambda::Lambda(const std::string& function_name, LambdaOptions options)
+    : Layer(options.name, "lambda", options.trainable),
+      function_name_(function_name),
+      function_(lambda_function(function_name)),
+      options_(std::move(options)) {
+  set_input_shape(options_.input_shape);
+}
+
+Tensor Lambda::call(const Tensor& inputs, bool) { return function_(inputs); }
+
+Shape Lambda::compute_output_shape(const Shape& input_shape) const {
+  if (options_.output_shape) {
+    Shape out{input_shape.empty() ? -1 : input_shape[0]};
+    out.insert(out.end(), options_.output_shape->begin(), options_.output_shape->end());
+    return out;
+  }
+  // As Keras: run the function on a placeholder (zeros, unknown dimensions as 1) and read the shape.
+  Shape probe = input_shape;
+  for (auto& d : probe)
+    if (d < 0) d = 1;
+  autodiff::NoGradScope no_grad;
+  Shape out;
+  try {
+    out = function_(Tensor::zeros(probe)).shape();
+  } catch (const std::exception& e) {
+    throw ValueError(fmt::format("Lambda \"{}\" could not infer its output shape for input shape {} ({}). Give "
+                                 "{{.output_shape = ...}}.",
+                                 name(), shape_str(input_shape), e.what()));
+  }
+  if (!out.empty() && !input_shape.empty() && input_shape[0] < 0) out[0] = -1;
+  return out;
+}
+
+json Lambda::get_config() const {
+  json c = Layer::get_config();
+  c["function"] = function_name_;
+  c["function_type"] = "function";
+  c["module"] = "kerascpp";
+  if (options_.output_shape) c["output_shape"] = *options_.output_shape;
+  else c["output_shape"] = nullptr;
+  c["output_shape_type"] = "raw";
+  c["output_shape_module"] = nullptr;
+  c["arguments"] = json::object();
+  return c;
+}
+
+std::shared_ptr<Layer> Lambda::from_config(const json& c) {
+  if (c.value("function_type", "function") == "lambda")
+    throw ValueError("Lambda layer '" + c.value("name", std::string()) +
+                     "' holds Python bytecode (function_type \"lambda\"), which cannot run in C++. Register an "
+                     "equivalent C++ function with keras::layers::register_lambda_function and put its name in "
+                     "the config's \"function\" field.");
+  if (!c.contains("function") || !c["function"].is_string())
+    throw ValueError("Lambda layer config has no function name. Python lambdas saved by Keras cannot run in C++: "
+                     "register an equivalent C++ function with keras::layers::register_lambda_function and name it "
+                     "in the config's \"function\" field.");
+  LambdaOptions o{.name = c.value("name", "")};
+  if (c.contains("output_shape") && c["output_shape"].is_array()) {
+    Shape s;
+    for (const auto& d : c["output_shape"]) s.push_back(d.is_null() ? -1 : d.get<std::int64_t>());
+    o.output_shape = s;
+  }
+  auto layer = std::make_shared<Lambda>(c["function"].get<std::string>(), o);
+  layer->read_base_config(c);
+  return layer;
+}
+
+namespace {
+const bool registered = register_class<Layer, Lambda>("Lambda");
+}
+
+}  // namespace keras::layers

@@ -1,0 +1,45 @@
+#pragma once
+// Lambda: wraps a C++ callable Tensor → Tensor (built from keras::ops, so it differentiates). A callable
+// registered by name (register_lambda_function) serializes as that name and loads back anywhere it is
+// registered; an unnamed one gets a name that only the current process knows.
+#include <functional>
+#include <optional>
+
+#include "keras/layer.hpp"
+
+namespace keras::layers {
+
+using LambdaFunction = std::function<Tensor(const Tensor&)>;
+
+/// Makes `fn` known as `name` to Lambda layers and their configs (call once, e.g. at static init).
+bool register_lambda_function(const std::string& name, LambdaFunction fn);
+/// The registered function, or a ValueError naming the registered ones.
+LambdaFunction lambda_function(const std::string& name);
+
+struct LambdaOptions {
+  std::optional<Shape> output_shape{};  // batch dimension excluded; inferred by running the function when unset
+  Shape input_shape{};
+  std::string name{};
+  bool trainable = true;
+};
+
+class Lambda : public Layer {
+ public:
+  /// An unnamed callable (usable in this process; not loadable from a saved file).
+  explicit Lambda(LambdaFunction function, LambdaOptions options = {});
+  /// A function registered with register_lambda_function.
+  explicit Lambda(const std::string& function_name, LambdaOptions options = {});
+  Tensor call(const Tensor& inputs, bool training) override;
+  Shape compute_output_shape(const Shape& input_shape) const override;
+  std::string class_name() const override { return "Lambda"; }
+  json get_config() const override;
+  static std::shared_ptr<Layer> from_config(const json& config);
+  const std::string& function_name() const { return function_name_; }
+
+ private:
+  std::string function_name_;
+  LambdaFunction function_;
+  LambdaOptions options_;
+};
+
+}  // namespace keras::layers

@@ -1,0 +1,32 @@
+#pragma once
+// Concatenate: joins a list of inputs along `axis`; every other dimension must match.
+#include "keras/layer.hpp"
+
+namespace keras::layers {
+
+struct ConcatenateOptions {
+  std::string name{};
+  bool trainable = true;
+};
+
+class Concatenate : public Layer {
+ public:
+  explicit Concatenate(int axis = -1, ConcatenateOptions options = {});
+  void build_multi(const std::vector<Shape>& input_shapes) override;
+  Tensor call(const Tensor& inputs, bool training) override { return inputs; }
+  Tensor call_multi(const std::vector<Tensor>& inputs, bool training) override;
+  Shape compute_output_shape_multi(const std::vector<Shape>& input_shapes) const override;
+  std::string class_name() const override { return "Concatenate"; }
+  json get_config() const override;
+  static std::shared_ptr<Layer> from_config(const json& config);
+  int axis() const { return axis_; }
+
+ private:
+  int axis_;
+};
+
+/// Functional shortcut: Concatenate(axis) applied to the inputs.
+Tensor concatenate(const std::vector<Tensor>& inputs, int axis = -1);
+KerasTensor concatenate(const std::vector<KerasTensor>& inputs, int axis = -1);
+
+}  // namespace keras::layers

@@ -1,0 +1,43 @@
+#pragma once
+// Dot: the batch-wise dot product of two inputs along `axes` (one axis for both, or one per input);
+// with `normalize`, the inputs are L2-normalized along those axes first (cosine proximity).
+#include <array>
+
+#include "keras/layer.hpp"
+
+namespace keras::layers {
+
+struct DotOptions {
+  bool normalize = false;
+  std::string name{};
+  bool trainable = true;
+};
+
+class Dot : public Layer {
+ public:
+  /// The same axis for both inputs.
+  explicit Dot(int axes, DotOptions options = {});
+  /// One axis per input.
+  Dot(std::array<int, 2> axes, DotOptions options = {});
+  void build_multi(const std::vector<Shape>& input_shapes) override;
+  Tensor call(const Tensor& inputs, bool training) override;
+  Tensor call_multi(const std::vector<Tensor>& inputs, bool training) override;
+  Shape compute_output_shape_multi(const std::vector<Shape>& input_shapes) const override;
+  std::string class_name() const override { return "Dot"; }
+  json get_config() const override;
+  static std::shared_ptr<Layer> from_config(const json& config);
+
+ private:
+  /// The two axes, made non-negative, after checking the shapes.
+  std::array<int, 2> resolve(const std::vector<Shape>& shapes) const;
+
+  std::array<int, 2> axes_;
+  bool single_axis_;
+  DotOptions options_;
+};
+
+/// Functional shortcut: Dot(axes, {.normalize}) applied to two inputs.
+Tensor dot(const std::vector<Tensor>& inputs, int axes, bool normalize = false);
+KerasTensor dot(const std::vector<KerasTensor>& inputs, int axes, bool normalize = false);
+
+}  // namespace keras::layers

@@ -1,0 +1,34 @@
+#pragma once
+// Merge: the base of the element-wise merging layers (Keras's _Merge). It takes a list of inputs with the
+// same batch size; inputs of lower rank get axes of size 1 inserted after the batch axis, then the shapes
+// broadcast (each dimension equal, or 1).
+#include "keras/layer.hpp"
+
+namespace keras::layers {
+
+struct MergeOptions {
+  std::string name{};
+  bool trainable = true;
+};
+
+class Merge : public Layer {
+ public:
+  Merge(const MergeOptions& options, const std::string& default_prefix);
+  void build_multi(const std::vector<Shape>& input_shapes) override;
+  Tensor call(const Tensor& inputs, bool training) override;
+  Tensor call_multi(const std::vector<Tensor>& inputs, bool training) override;
+  Shape compute_output_shape_multi(const std::vector<Shape>& input_shapes) const override;
+
+ protected:
+  /// Combines inputs of equal rank (already checked and expanded).
+  virtual Tensor merge_function(const std::vector<Tensor>& inputs) const = 0;
+  /// Extra checks of a subclass (Subtract wants exactly two inputs).
+  virtual void check_inputs(const std::vector<Shape>& input_shapes) const;
+  /// Options of a merge layer's config (name, trainable).
+  static MergeOptions options_from_config(const json& config);
+
+ private:
+  void check_shapes(const std::vector<Shape>& input_shapes) const;
+};
+
+}  // namespace keras::layers

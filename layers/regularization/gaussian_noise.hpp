@@ -1,0 +1,19 @@
+#pragma once
+// GaussianNoise: in training, adds zero-centred normal noise of standard deviation `stddev`.
+#include "layers/regularization/noise_layer.hpp"
+
+namespace keras::layers {
+
+class GaussianNoise : public NoiseLayer {
+ public:
+  explicit GaussianNoise(double stddev, NoiseOptions options = {});
+  Tensor call(const Tensor& inputs, bool training) override;
+  std::string class_name() const override { return "GaussianNoise"; }
+  json get_config() const override;
+  static std::shared_ptr<Layer> from_config(const json& config);
+
+ private:
+  double stddev_;
+};
+
+}  // namespace keras::layers

@@ -1,0 +1,46 @@
+#include "layers/regularization/spatial_dropout.hpp"
+
+#include <fmt/format.h>
+
+#include "keras/ops/math.hpp"
+
+namespace keras::layers {
+
+SpatialDropout::SpatialDropout(double rate, int spatial_rank, const NoiseOptions& options, const std::string& prefix)
+    : NoiseLayer(options, prefix), rate_(rate), spatial_rank_(spatial_rank) {
+  check_rate(rate, prefix);
+}
+
+Tensor SpatialDropout::call(const Tensor& x, bool training) {
+  if (x.ndim() != spatial_rank_ + 2)
+    throw ValueError(fmt::format("Input 0 of layer \"{}\" ({}) is incompatible with the layer: expected ndim={}, "
+                                 "found shape {}",
+                                 name(), class_name(), spatial_rank_ + 2, shape_str(x.shape())));
+  if (!training || rate_ == 0.0) return x;
+  Shape noise(x.ndim(), 1);
+  noise.front() = x.dim(0);
+  noise.back() = x.dim(-1);
+  Tensor mask = Tensor::empty(noise);
+  float* m = mask.data<float>();
+  const float keep_scale = static_cast<float>(1.0 / (1.0 - rate_));
+  std::bernoulli_distribution keep(1.0 - rate_);
+  auto& gen = generator();
+  for (std::int64_t i = 0; i < mask.size(); ++i) m[i] = keep(gen) ? keep_scale : 0.f;
+  return ops::multiply(x, mask);
+}
+
+json SpatialDropout::get_config() const {
+  json c = NoiseLayer::get_config();
+  c["rate"] = rate_;
+  c["noise_shape"] = nullptr;
+  if (spatial_rank_ > 1) c["data_format"] = "channels_last";
+  return c;
+}
+
+namespace {
+const bool registered = register_class<Layer, SpatialDropout1D>("SpatialDropout1D") &&
+                        register_class<Layer, SpatialDropout2D>("SpatialDropout2D") &&
+                        register_class<Layer, SpatialDropout3D>("SpatialDropout3D");
+}
+
+}  // namespace keras::layers

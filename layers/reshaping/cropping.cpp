@@ -1,0 +1,51 @@
+#include "layers/reshaping/cropping.hpp"
+
+#include <fmt/format.h>
+
+#include "keras/ops/manipulation.hpp"
+
+namespace keras::layers {
+
+Cropping::Cropping(SpatialPairs cropping, const CroppingOptions& options, const std::string& prefix)
+    : Layer(options.name, prefix, options.trainable), cropping_(std::move(cropping)) {
+  for (const auto& p : cropping_)
+    if (p[0] < 0 || p[1] < 0) throw ValueError(fmt::format("{}: cropping values must be >= 0", prefix));
+  set_input_shape(options.input_shape);
+}
+
+Shape Cropping::compute_output_shape(const Shape& s) const {
+  const int rank = static_cast<int>(cropping_.size());
+  check_spatial_rank(s, rank, class_name(), name());
+  Shape out = s;
+  for (int i = 0; i < rank; ++i) {
+    if (s[i + 1] < 0) continue;
+    out[i + 1] = s[i + 1] - cropping_[i][0] - cropping_[i][1];
+    if (out[i + 1] <= 0)
+      throw ValueError(fmt::format("`cropping` parameter of `{}` layer \"{}\" must be smaller than the input shape. "
+                                   "Received: inputs.shape={}, and cropping={}",
+                                   class_name(), name(), shape_str(s), spatial_pairs_json(cropping_).dump()));
+  }
+  return out;
+}
+
+Tensor Cropping::call(const Tensor& x, bool) {
+  const Shape out = compute_output_shape(x.shape());
+  Shape begin(x.ndim(), 0);
+  for (std::size_t i = 0; i < cropping_.size(); ++i) begin[i + 1] = cropping_[i][0];
+  return ops::slice(x, begin, out);
+}
+
+json Cropping::get_config() const {
+  json c = Layer::get_config();
+  c["cropping"] = spatial_pairs_json(cropping_);
+  if (cropping_.size() > 1) c["data_format"] = "channels_last";
+  return c;
+}
+
+namespace {
+const bool registered = register_class<Layer, Cropping1D>("Cropping1D") &&
+                        register_class<Layer, Cropping2D>("Cropping2D") &&
+                        register_class<Layer, Cropping3D>("Cropping3D");
+}
+
+}  // namespace keras::layers

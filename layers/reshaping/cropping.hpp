@@ -1,0 +1,70 @@
+#pragma once
+// Cropping1D/2D/3D: removes (before, after) elements along each spatial axis of channels_last inputs.
+#include "keras/layer.hpp"
+#include "layers/reshaping/spatial_arguments.hpp"
+
+namespace keras::layers {
+
+struct CroppingOptions {
+  Shape input_shape{};
+  std::string name{};
+  bool trainable = true;
+};
+
+/// The shared implementation; use Cropping1D, Cropping2D or Cropping3D.
+class Cropping : public Layer {
+ public:
+  Tensor call(const Tensor& inputs, bool training) override;
+  Shape compute_output_shape(const Shape& input_shape) const override;
+  json get_config() const override;
+  const SpatialPairs& cropping() const { return cropping_; }
+
+ protected:
+  Cropping(SpatialPairs cropping, const CroppingOptions& options, const std::string& prefix);
+  template <class L>
+  static std::shared_ptr<Layer> make_from_config(const json& c, int rank, const SpatialPairs& fallback) {
+    require_channels_last(c, L::kClassName);
+    const auto pairs = c.contains("cropping") ? read_spatial_pairs(c["cropping"], rank, L::kClassName, "cropping") : fallback;
+    auto layer = std::make_shared<L>(pairs, CroppingOptions{.name = c.value("name", "")});
+    layer->read_base_config(c);
+    return layer;
+  }
+
+ private:
+  SpatialPairs cropping_;
+};
+
+class Cropping1D : public Cropping {
+ public:
+  static constexpr const char* kClassName = "Cropping1D";
+  explicit Cropping1D(std::array<std::int64_t, 2> cropping = {1, 1}, CroppingOptions options = {})
+      : Cropping({cropping}, options, "cropping1d") {}
+  Cropping1D(const SpatialPairs& cropping, CroppingOptions options) : Cropping(cropping, options, "cropping1d") {}
+  std::string class_name() const override { return kClassName; }
+  static std::shared_ptr<Layer> from_config(const json& c) { return make_from_config<Cropping1D>(c, 1, {{1, 1}}); }
+};
+
+class Cropping2D : public Cropping {
+ public:
+  static constexpr const char* kClassName = "Cropping2D";
+  /// ((top, bottom), (left, right)).
+  explicit Cropping2D(const SpatialPairs& cropping = {{0, 0}, {0, 0}}, CroppingOptions options = {})
+      : Cropping(cropping, options, "cropping2d") {}
+  std::string class_name() const override { return kClassName; }
+  static std::shared_ptr<Layer> from_config(const json& c) {
+    return make_from_config<Cropping2D>(c, 2, {{0, 0}, {0, 0}});
+  }
+};
+
+class Cropping3D : public Cropping {
+ public:
+  static constexpr const char* kClassName = "Cropping3D";
+  explicit Cropping3D(const SpatialPairs& cropping = {{1, 1}, {1, 1}, {1, 1}}, CroppingOptions options = {})
+      : Cropping(cropping, options, "cropping3d") {}
+  std::string class_name() const override { return kClassName; }
+  static std::shared_ptr<Layer> from_config(const json& c) {
+    return make_from_config<Cropping3D>(c, 3, {{1, 1}, {1, 1}, {1, 1}});
+  }
+};
+
+}  // namespace keras::layers

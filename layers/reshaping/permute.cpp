@@ -1,0 +1,55 @@
+#include "layers/reshaping/permute.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "keras/ops/manipulation.hpp"
+
+namespace keras::layers {
+
+Permute::Permute(std::vector<int> dims, PermuteOptions options)
+    : Layer(options.name, "permute", options.trainable), dims_(std::move(dims)) {
+  std::vector<int> sorted = dims_;
+  std::sort(sorted.begin(), sorted.end());
+  for (std::size_t i = 0; i < sorted.size(); ++i)
+    if (sorted[i] != static_cast<int>(i) + 1)
+      throw ValueError(fmt::format("Invalid permutation argument `dims` for Permute Layer. The set of indices in `dims` "
+                                   "must be consecutive and start from 1. Received dims=[{}]",
+                                   fmt::join(dims_, ", ")));
+  set_input_shape(options.input_shape);
+}
+
+Shape Permute::compute_output_shape(const Shape& s) const {
+  if (s.size() != dims_.size() + 1)
+    throw ValueError(fmt::format("Permute \"{}\" with dims [{}] expects inputs of rank {}, got shape {}", name(),
+                                 fmt::join(dims_, ", "), dims_.size() + 1, shape_str(s)));
+  Shape out{s[0]};
+  for (int d : dims_) out.push_back(s[d]);
+  return out;
+}
+
+Tensor Permute::call(const Tensor& x, bool) {
+  compute_output_shape(x.shape());
+  std::vector<int> perm{0};
+  perm.insert(perm.end(), dims_.begin(), dims_.end());
+  return ops::transpose(x, perm);
+}
+
+json Permute::get_config() const {
+  json c = Layer::get_config();
+  c["dims"] = dims_;
+  return c;
+}
+
+std::shared_ptr<Layer> Permute::from_config(const json& c) {
+  auto layer = std::make_shared<Permute>(c.at("dims").get<std::vector<int>>(), PermuteOptions{.name = c.value("name", "")});
+  layer->read_base_config(c);
+  return layer;
+}
+
+namespace {
+const bool registered = register_class<Layer, Permute>("Permute");
+}
+
+}  // namespace keras::layers

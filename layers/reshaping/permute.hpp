@@ -1,0 +1,26 @@
+#pragma once
+// Permute: reorders the axes after the batch axis; `dims` is a permutation of 1..rank-1 (Keras's indexing).
+#include "keras/layer.hpp"
+
+namespace keras::layers {
+
+struct PermuteOptions {
+  Shape input_shape{};
+  std::string name{};
+  bool trainable = true;
+};
+
+class Permute : public Layer {
+ public:
+  explicit Permute(std::vector<int> dims, PermuteOptions options = {});
+  Tensor call(const Tensor& inputs, bool training) override;
+  Shape compute_output_shape(const Shape& input_shape) const override;
+  std::string class_name() const override { return "Permute"; }
+  json get_config() const override;
+  static std::shared_ptr<Layer> from_config(const json& config);
+
+ private:
+  std::vector<int> dims_;
+};
+
+}  // namespace keras::layers

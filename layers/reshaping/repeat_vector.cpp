@@ -1,0 +1,46 @@
+#include "layers/reshaping/repeat_vector.hpp"
+
+#include <fmt/format.h>
+
+#include "keras/ops/manipulation.hpp"
+
+namespace keras::layers {
+
+RepeatVector::RepeatVector(std::int64_t n, RepeatVectorOptions options)
+    : Layer(options.name, "repeat_vector", options.trainable), n_(n) {
+  if (n < 1)
+    throw ValueError(fmt::format("RepeatVector: `n` must be a positive integer, received n={}", n));
+  set_input_shape(options.input_shape);
+}
+
+Shape RepeatVector::compute_output_shape(const Shape& s) const {
+  if (s.size() != 2)
+    throw ValueError(fmt::format("Input 0 of layer \"{}\" (RepeatVector) is incompatible with the layer: expected "
+                                 "ndim=2 (batch, features), found shape {}",
+                                 name(), shape_str(s)));
+  return {s[0], n_, s[1]};
+}
+
+Tensor RepeatVector::call(const Tensor& x, bool) {
+  compute_output_shape(x.shape());
+  return ops::repeat(ops::expand_dims(x, 1), n_, 1);
+}
+
+json RepeatVector::get_config() const {
+  json c = Layer::get_config();
+  c["n"] = n_;
+  return c;
+}
+
+std::shared_ptr<Layer> RepeatVector::from_config(const json& c) {
+  auto layer = std::make_shared<RepeatVector>(c.at("n").get<std::int64_t>(),
+                                              RepeatVectorOptions{.name = c.value("name", "")});
+  layer->read_base_config(c);
+  return layer;
+}
+
+namespace {
+const bool registered = register_class<Layer, RepeatVector>("RepeatVector");
+}
+
+}  // namespace keras::layers

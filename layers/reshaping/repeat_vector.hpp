@@ -1,0 +1,26 @@
+#pragma once
+// RepeatVector: (batch, features) → (batch, n, features).
+#include "keras/layer.hpp"
+
+namespace keras::layers {
+
+struct RepeatVectorOptions {
+  Shape input_shape{};
+  std::string name{};
+  bool trainable = true;
+};
+
+class RepeatVector : public Layer {
+ public:
+  explicit RepeatVector(std::int64_t n, RepeatVectorOptions options = {});
+  Tensor call(const Tensor& inputs, bool training) override;
+  Shape compute_output_shape(const Shape& input_shape) const override;
+  std::string class_name() const override { return "RepeatVector"; }
+  json get_config() const override;
+  static std::shared_ptr<Layer> from_config(const json& config);
+
+ private:
+  std::int64_t n_;
+};
+
+}  // namespace keras::layers

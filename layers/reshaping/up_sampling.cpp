@@ -1,0 +1,144 @@
+#include "layers/reshaping/up_sampling.hpp"
+
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "keras/ops/manipulation.hpp"
+#include "keras/ops/nn.hpp"
+#include "layers/reshaping/spatial_arguments.hpp"
+
+namespace keras::layers {
+namespace {
+
+// The [in, out] matrix of linear interpolation with half-pixel centres (tf.image.resize bilinear).
+Tensor interpolation_matrix(std::int64_t in, std::int64_t out) {
+  Tensor m = Tensor::zeros({in, out});
+  float* p = m.data<float>();
+  const double scale = double(in) / double(out);
+  for (std::int64_t o = 0; o < out; ++o) {
+    const double src = std::max((double(o) + 0.5) * scale - 0.5, 0.0);
+    const auto lo = std::min(static_cast<std::int64_t>(std::floor(src)), in - 1);
+    const auto hi = std::min(lo + 1, in - 1);
+    const double frac = src - double(lo);
+    p[lo * out + o] += static_cast<float>(1.0 - frac);
+    p[hi * out + o] += static_cast<float>(frac);
+  }
+  return m;
+}
+
+// Resizes axis `axis` of x to `out` by linear interpolation: the axis moves last, is multiplied by the
+// interpolation matrix, and moves back.
+Tensor interpolate_axis(const Tensor& x, int axis, std::int64_t out) {
+  std::vector<int> perm(x.ndim());
+  for (int a = 0; a < x.ndim(); ++a) perm[a] = a;
+  std::swap(perm[axis], perm.back());
+  Tensor moved = ops::transpose(x, perm);
+  return ops::transpose(ops::matmul(moved, interpolation_matrix(x.dim(axis), out)), perm);
+}
+
+}  // namespace
+
+UpSampling::UpSampling(std::vector<std::int64_t> size, std::string interpolation, const UpSamplingOptions& options,
+                       const std::string& prefix)
+    : Layer(options.name, prefix, options.trainable), size_(std::move(size)), interpolation_(std::move(interpolation)) {
+  for (auto s : size_)
+    if (s < 1) throw ValueError(fmt::format("{}: `size` values must be >= 1, got {}", prefix, s));
+  if (interpolation_ != "nearest" && interpolation_ != "bilinear")
+    throw ValueError(fmt::format("`interpolation` argument should be one of: \"nearest\" or \"bilinear\". Received: "
+                                 "\"{}\"",
+                                 interpolation_));
+  set_input_shape(options.input_shape);
+}
+
+Shape UpSampling::compute_output_shape(const Shape& s) const {
+  check_spatial_rank(s, static_cast<int>(size_.size()), class_name(), name());
+  Shape out = s;
+  for (std::size_t i = 0; i < size_.size(); ++i)
+    if (s[i + 1] >= 0) out[i + 1] = s[i + 1] * size_[i];
+  return out;
+}
+
+Tensor UpSampling::call(const Tensor& x, bool) {
+  compute_output_shape(x.shape());
+  Tensor out = x;
+  for (std::size_t i = 0; i < size_.size(); ++i) {
+    if (size_[i] == 1) continue;
+    const int axis = static_cast<int>(i) + 1;
+    out = interpolation_ == "bilinear" ? interpolate_axis(out, axis, out.dim(axis) * size_[i])
+                                       : ops::repeat(out, size_[i], axis);
+  }
+  return out;
+}
+
+std::vector<std::int64_t> UpSampling::read_size(const json& c, int rank, const std::vector<std::int64_t>& fallback,
+                                                const std::string& owner) {
+  require_channels_last(c, owner);
+  if (!c.contains("size") || c["size"].is_null()) return fallback;
+  const json& s = c["size"];
+  if (s.is_number_integer()) return std::vector<std::int64_t>(rank, s.get<std::int64_t>());
+  auto v = s.get<std::vector<std::int64_t>>();
+  if (static_cast<int>(v.size()) != rank)
+    throw ValueError(fmt::format("{}: `size` needs {} values, got {}", owner, rank, s.dump()));
+  return v;
+}
+
+json UpSampling::size_json() const { return size_.size() == 1 ? json(size_[0]) : json(size_); }
+
+json UpSampling1D::get_config() const {
+  json c = Layer::get_config();
+  c["size"] = size_json();
+  return c;
+}
+
+std::shared_ptr<Layer> UpSampling1D::from_config(const json& c) {
+  auto layer = std::make_shared<UpSampling1D>(read_size(c, 1, {2}, "UpSampling1D")[0],
+                                              UpSamplingOptions{.name = c.value("name", "")});
+  layer->read_base_config(c);
+  return layer;
+}
+
+UpSampling2D::UpSampling2D(std::array<std::int64_t, 2> size, UpSampling2DOptions options)
+    : UpSampling({size[0], size[1]}, options.interpolation,
+                 UpSamplingOptions{.input_shape = options.input_shape, .name = options.name, .trainable = options.trainable},
+                 "up_sampling2d") {}
+
+json UpSampling2D::get_config() const {
+  json c = Layer::get_config();
+  c["size"] = size_json();
+  c["data_format"] = "channels_last";
+  c["interpolation"] = interpolation();
+  return c;
+}
+
+std::shared_ptr<Layer> UpSampling2D::from_config(const json& c) {
+  const auto s = read_size(c, 2, {2, 2}, "UpSampling2D");
+  auto layer = std::make_shared<UpSampling2D>(
+      std::array<std::int64_t, 2>{s[0], s[1]},
+      UpSampling2DOptions{.interpolation = c.value("interpolation", "nearest"), .name = c.value("name", "")});
+  layer->read_base_config(c);
+  return layer;
+}
+
+json UpSampling3D::get_config() const {
+  json c = Layer::get_config();
+  c["size"] = size_json();
+  c["data_format"] = "channels_last";
+  return c;
+}
+
+std::shared_ptr<Layer> UpSampling3D::from_config(const json& c) {
+  const auto s = read_size(c, 3, {2, 2, 2}, "UpSampling3D");
+  auto layer = std::make_shared<UpSampling3D>(std::array<std::int64_t, 3>{s[0], s[1], s[2]},
+                                              UpSamplingOptions{.name = c.value("name", "")});
+  layer->read_base_config(c);
+  return layer;
+}
+
+namespace {
+const bool registered = register_class<Layer, UpSampling1D>("UpSampling1D") &&
+                        register_class<Layer, UpSampling2D>("UpSampling2D") &&
+                        register_class<Layer, UpSampling3D>("UpSampling3D");
+}
+
+}  // namespace keras::layers

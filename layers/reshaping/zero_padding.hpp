@@ -1,0 +1,72 @@
+#pragma once
+// ZeroPadding1D/2D/3D: adds (before, after) zeros along each spatial axis of channels_last inputs.
+#include "keras/layer.hpp"
+#include "layers/reshaping/spatial_arguments.hpp"
+
+namespace keras::layers {
+
+struct ZeroPaddingOptions {
+  Shape input_shape{};
+  std::string name{};
+  bool trainable = true;
+};
+
+/// The shared implementation; use ZeroPadding1D, ZeroPadding2D or ZeroPadding3D.
+class ZeroPadding : public Layer {
+ public:
+  Tensor call(const Tensor& inputs, bool training) override;
+  Shape compute_output_shape(const Shape& input_shape) const override;
+  json get_config() const override;
+  const SpatialPairs& padding() const { return padding_; }
+
+ protected:
+  ZeroPadding(SpatialPairs padding, const ZeroPaddingOptions& options, const std::string& prefix);
+  template <class L>
+  static std::shared_ptr<Layer> make_from_config(const json& c, int rank, const SpatialPairs& fallback) {
+    require_channels_last(c, L::kClassName);
+    const auto pairs = c.contains("padding") ? read_spatial_pairs(c["padding"], rank, L::kClassName, "padding") : fallback;
+    auto layer = std::make_shared<L>(pairs, ZeroPaddingOptions{.name = c.value("name", "")});
+    layer->read_base_config(c);
+    return layer;
+  }
+
+ private:
+  SpatialPairs padding_;
+};
+
+class ZeroPadding1D : public ZeroPadding {
+ public:
+  static constexpr const char* kClassName = "ZeroPadding1D";
+  explicit ZeroPadding1D(std::int64_t padding = 1, ZeroPaddingOptions options = {})
+      : ZeroPadding({{padding, padding}}, options, "zero_padding1d") {}
+  ZeroPadding1D(std::array<std::int64_t, 2> padding, ZeroPaddingOptions options = {})
+      : ZeroPadding({padding}, options, "zero_padding1d") {}
+  ZeroPadding1D(const SpatialPairs& padding, ZeroPaddingOptions options) : ZeroPadding(padding, options, "zero_padding1d") {}
+  std::string class_name() const override { return kClassName; }
+  static std::shared_ptr<Layer> from_config(const json& c) { return make_from_config<ZeroPadding1D>(c, 1, {{1, 1}}); }
+};
+
+class ZeroPadding2D : public ZeroPadding {
+ public:
+  static constexpr const char* kClassName = "ZeroPadding2D";
+  /// ((top, bottom), (left, right)).
+  explicit ZeroPadding2D(const SpatialPairs& padding = {{1, 1}, {1, 1}}, ZeroPaddingOptions options = {})
+      : ZeroPadding(padding, options, "zero_padding2d") {}
+  std::string class_name() const override { return kClassName; }
+  static std::shared_ptr<Layer> from_config(const json& c) {
+    return make_from_config<ZeroPadding2D>(c, 2, {{1, 1}, {1, 1}});
+  }
+};
+
+class ZeroPadding3D : public ZeroPadding {
+ public:
+  static constexpr const char* kClassName = "ZeroPadding3D";
+  explicit ZeroPadding3D(const SpatialPairs& padding = {{1, 1}, {1, 1}, {1, 1}}, ZeroPaddingOptions options = {})
+      : ZeroPadding(padding, options, "zero_padding3d") {}
+  std::string class_name() const override { return kClassName; }
+  static std::shared_ptr<Layer> from_config(const json& c) {
+    return make_from_config<ZeroPadding3D>(c, 3, {{1, 1}, {1, 1}, {1, 1}});
+  }
+};
+
+}  // namespace keras::layers
