@@ -9,8 +9,8 @@
 namespace keras::callbacks {
 namespace {
 
-// Python's format-spec subset that fmt reads the same way: [sign][0][width][.precision][type].
-const std::regex kSpec(R"(([+\- ]?)(0?)(\d*)(?:\.(\d+))?([dfeEgGs]?))");
+// Python's format-spec subset that fmt reads the same way: [[fill]align][sign][0][width][.precision][type].
+const std::regex kSpec(R"(((?:[^{}]?[<>^])?)([+\- ]?)(0?)(\d*)(?:\.(\d+))?([dfeEgGs]?))");
 
 std::string format_one(const std::string& name, const std::string& spec, const std::string& pattern,
                        const std::map<std::string, std::int64_t>& ints, const Logs& floats) {
@@ -18,9 +18,9 @@ std::string format_one(const std::string& name, const std::string& spec, const s
   if (!std::regex_match(spec, m, kSpec))
     throw ValueError("Invalid format specifier '" + spec + "' for '" + name + "' in the file path '" + pattern +
                      "'; use e.g. {epoch:02d} or {val_loss:.3f}");
-  const std::string type = m[5];
+  const std::string type = m[6];
   if (auto it = ints.find(name); it != ints.end()) {
-    if (type == "s" || (m[4].matched && (type.empty() || type == "d")))
+    if (type == "s" || (m[5].matched && (type.empty() || type == "d")))
       throw ValueError("Format specifier '" + spec + "' does not fit the integer '" + name + "' in '" + pattern + "'");
     if (!type.empty() && type != "d")  // Python formats an int with f/e/g as a float
       return fmt::format(fmt::runtime("{:" + spec + "}"), static_cast<double>(it->second));
@@ -37,8 +37,9 @@ std::string format_one(const std::string& name, const std::string& spec, const s
     throw ValueError("Unknown format code '" + type + "' for the float '" + name + "' in the file path '" + pattern +
                      "'; use f, e or g");
   if (spec.empty()) return python_float(v);
-  if (type.empty() && !m[4].matched) {  // width only: Python pads the repr
-    return fmt::format(fmt::runtime("{:>" + std::string(m[1]) + std::string(m[3]) + "}"), python_float(v));
+  if (type.empty() && !m[5].matched) {  // no precision: Python pads the repr (numbers align right)
+    const std::string align = m[1].length() ? std::string(m[1]) : std::string(">");
+    return fmt::format(fmt::runtime("{:" + align + std::string(m[4]) + "}"), python_float(v));
   }
   // Python's empty type with a precision behaves as "g" that keeps at least one decimal; "g" is close enough.
   return fmt::format(fmt::runtime("{:" + spec + (type.empty() ? "g" : "") + "}"), v);

@@ -26,7 +26,7 @@ class ModelCheckpoint : public Callback {
   /// filepath may hold {epoch:02d}, {batch} and any log key with a Python format spec: "ckpt-{val_loss:.3f}.h5".
   explicit ModelCheckpoint(std::string filepath, ModelCheckpointOptions options = {});
 
-  void on_epoch_begin(int epoch, Logs& logs) override { current_epoch_ = epoch; }
+  void on_epoch_begin(int epoch, Logs& /*logs*/) override { current_epoch_ = epoch; }
   void on_train_batch_end(std::int64_t batch, Logs& logs) override;
   void on_epoch_end(int epoch, Logs& logs) override;
 

@@ -22,7 +22,7 @@ class ReduceLROnPlateau : public Callback {
  public:
   explicit ReduceLROnPlateau(ReduceLROnPlateauOptions options = {});
 
-  void on_train_begin(Logs& logs) override { reset(); }
+  void on_train_begin(Logs& /*logs*/) override { reset(); }
   void on_epoch_end(int epoch, Logs& logs) override;
 
   int wait() const { return wait_; }

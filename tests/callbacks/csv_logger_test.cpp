@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include "callback_helpers.hpp"
+#include "callbacks/monitor.hpp"
 
 using namespace keras;
 using callbacks::CSVLogger;

@@ -58,9 +58,12 @@ TEST_CASE("ReduceLROnPlateau min_delta, cooldown, min_lr and mode", "[learning_r
   CHECK(plateau_lrs(delta, "val_loss", {1.0, 0.95, 0.8}) == std::vector<double>{1.0, 0.5, 0.5});
 
   ReduceLROnPlateau cool({.factor = 0.5, .patience = 1, .cooldown = 2});
-  // reduce at epoch 1, epochs 2 and 3 in cooldown, epoch 4 counts again and reduces
-  CHECK(plateau_lrs(cool, "val_loss", {1.0, 1.0, 1.0, 1.0, 1.0}) == std::vector<double>{1.0, 0.5, 0.5, 0.5, 0.25});
-  CHECK(cool.cooldown_counter() == 2);
+  // reduce at epoch 1; the counter drops at the start of epochs 2 and 3, so epoch 2 is skipped and epoch 3
+  // (counter back to 0) counts and reduces again; epoch 4 is in cooldown (tf.keras 2.x's order)
+  CHECK(plateau_lrs(cool, "val_loss", {1.0, 1.0, 1.0, 1.0, 1.0}) == std::vector<double>{1.0, 0.5, 0.5, 0.25, 0.25});
+  CHECK(cool.cooldown_counter() == 1);
+  ReduceLROnPlateau no_cool({.factor = 0.5, .patience = 1});
+  CHECK(plateau_lrs(no_cool, "val_loss", {1.0, 1.0, 1.0, 1.0, 1.0}) == std::vector<double>{1.0, 0.5, 0.25, 0.125, 0.0625});
 
   ReduceLROnPlateau floor({.factor = 0.1, .patience = 1, .min_lr = 0.05});
   CHECK(plateau_lrs(floor, "val_loss", {1.0, 1.0, 1.0, 1.0}) == std::vector<double>{1.0, 0.1, 0.05, 0.05});
