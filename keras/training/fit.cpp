@@ -75,7 +75,8 @@ callbacks::History Model::fit(const Tensor& x, const Tensor& y, FitOptions o) {
   auto history = std::make_shared<callbacks::History>();
   auto cbs = make_callbacks(o.callbacks, o.verbose, history);
   cbs.set_model(this);
-  cbs.set_params({.epochs = o.epochs, .steps = batches.steps(), .verbose = o.verbose});
+  cbs.set_params({.epochs = o.epochs, .steps = batches.steps(), .verbose = o.verbose, .samples = batches.samples(),
+                  .batch_size = o.batch_size});
 
   stop_training = false;
   resume_from.reset();
