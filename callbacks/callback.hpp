@@ -16,6 +16,8 @@ struct Params {
   int epochs = 1;
   std::int64_t steps = 0;  // batches per epoch (or per evaluate/predict run)
   int verbose = 1;
+  std::int64_t samples = 0;     // training samples per epoch (0 when unknown), for count_mode "samples"
+  std::int64_t batch_size = 0;  // samples per batch (0 when unknown)
 };
 
 class Callback {

@@ -9,13 +9,14 @@
 namespace keras::callbacks {
 
 struct ProgbarLoggerOptions {
+  /// "steps": the bar counts batches; "samples": it counts samples (when fit knows them, else batches).
   std::string count_mode = "steps";
   std::ostream* out = nullptr;  // std::cout when null
 };
 
 class ProgbarLogger : public Callback {
  public:
-  explicit ProgbarLogger(ProgbarLoggerOptions options = {}) : options_(options) {}
+  explicit ProgbarLogger(ProgbarLoggerOptions options = {});
 
   void on_train_begin(Logs& /*logs*/) override { in_fit_ = true; }
   void on_train_end(Logs& /*logs*/) override { in_fit_ = false; }
@@ -31,6 +32,8 @@ class ProgbarLogger : public Callback {
 
  private:
   void start_bar();
+  bool counts_samples() const;
+  std::int64_t seen_after(std::int64_t batch) const;
   ProgbarLoggerOptions options_;
   std::optional<utils::Progbar> bar_{};
   std::int64_t seen_ = 0;

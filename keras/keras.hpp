@@ -1,8 +1,6 @@
 #pragma once
 // kerascpp: Keras in C++. Include this one header.
-#include "callbacks/callback.hpp"
-#include "callbacks/history.hpp"
-#include "callbacks/progbar_logger.hpp"
+#include "callbacks/callbacks.hpp"
 #include "datasets/fashion_mnist.hpp"
 #include "datasets/mnist.hpp"
 #include "keras/activations.hpp"

@@ -164,6 +164,15 @@ class Model : public Layer {
   /// Set by a callback to end fit() after the current batch or epoch.
   bool stop_training = false;
 
+  /// Where fit() starts: a callback may set it in on_train_begin to resume training at this epoch and at
+  /// this step of it, overriding initial_epoch (Keras's _initial_epoch / _initial_step, which
+  /// BackupAndRestore sets). fit() clears it when it has read it.
+  struct ResumePoint {
+    int epoch = 0;
+    std::int64_t step = 0;
+  };
+  std::optional<ResumePoint> resume_from{};
+
  protected:
   /// Builds a Logs from the loss tracker and the compiled metrics.
   Logs current_logs() const;

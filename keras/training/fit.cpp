@@ -1,6 +1,7 @@
 // Model::fit, evaluate and predict on arrays: the loops that fire the callback hooks.
 #include <cmath>
 #include <cstring>
+#include <utility>
 
 #include "callbacks/progbar_logger.hpp"
 #include "keras/autodiff/gradient_tape.hpp"
@@ -74,17 +75,21 @@ callbacks::History Model::fit(const Tensor& x, const Tensor& y, FitOptions o) {
   auto history = std::make_shared<callbacks::History>();
   auto cbs = make_callbacks(o.callbacks, o.verbose, history);
   cbs.set_model(this);
-  cbs.set_params({.epochs = o.epochs, .steps = batches.steps(), .verbose = o.verbose});
+  cbs.set_params({.epochs = o.epochs, .steps = batches.steps(), .verbose = o.verbose, .samples = batches.samples(),
+                  .batch_size = o.batch_size});
 
   stop_training = false;
+  resume_from.reset();
   Logs logs;
   cbs.on_train_begin(logs);
-  for (int epoch = o.initial_epoch; epoch < o.epochs && !stop_training; ++epoch) {
+  const std::optional<ResumePoint> resume = std::exchange(resume_from, std::nullopt);
+  for (int epoch = resume ? resume->epoch : o.initial_epoch; epoch < o.epochs && !stop_training; ++epoch) {
     reset_metrics();
     batches.start_epoch();
     Logs epoch_logs;
     cbs.on_epoch_begin(epoch, epoch_logs);
-    for (std::int64_t step = 0; step < batches.steps(); ++step) {
+    const std::int64_t first_step = resume && epoch == resume->epoch ? resume->step : 0;
+    for (std::int64_t step = first_step; step < batches.steps(); ++step) {
       Logs batch_logs;
       cbs.on_train_batch_begin(step, batch_logs);
       Batch b = batches.batch(step);

@@ -21,9 +21,10 @@ double Progbar::seconds_since_start() const {
 
 double Progbar::time_per_unit(std::int64_t current, double now) const {
   // The first step includes warm-up (primitive creation), so later steps are timed from its end.
-  if (after_first_step_ && current > 1) {
+  // (A bar first updated when finished, as verbose 2 is, has no such later steps: it divides the whole time.)
+  if (after_first_step_ && current > first_step_count_) {
     const double since_first = std::chrono::duration<double>(std::chrono::steady_clock::now() - *after_first_step_).count();
-    return since_first / double(current - 1);
+    return since_first / double(current - first_step_count_);
   }
   return current > 0 ? now / double(current) : 0.0;
 }
@@ -43,7 +44,10 @@ std::string Progbar::format_values(const Logs& values) {
 
 void Progbar::update(std::int64_t current, const Logs& values, bool finalize) {
   const double now = seconds_since_start();
-  if (current >= 1 && !after_first_step_) after_first_step_ = std::chrono::steady_clock::now();
+  if (current >= 1 && !after_first_step_) {
+    after_first_step_ = std::chrono::steady_clock::now();
+    first_step_count_ = current;
+  }
   if (target_ && current >= *target_) finalize = true;
   const int digits = target_ ? int(std::log10(double(std::max<std::int64_t>(*target_, 1)))) + 1 : 7;
 

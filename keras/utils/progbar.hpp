@@ -38,6 +38,7 @@ class Progbar {
   bool dynamic_;
   std::chrono::steady_clock::time_point start_;
   std::optional<std::chrono::steady_clock::time_point> after_first_step_{};
+  std::int64_t first_step_count_ = 0;  // the step count at the first update
   double last_update_ = -1.0;
   std::size_t total_width_ = 0;
   double seconds_since_start() const;

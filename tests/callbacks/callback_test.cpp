@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <sstream>
 
 #include <catch2/catch.hpp>
@@ -91,4 +92,25 @@ TEST_CASE("fit prints Epoch lines and one finished bar per epoch") {
   m.fit(Tensor::ones({8, 2}), Tensor::zeros({8, 2}), {.batch_size = 4, .epochs = 2, .verbose = 0, .callbacks = {progbar}});
   // verbose 0 silences the default bar; this one is the user's own and follows params().verbose == 0.
   CHECK(out.str().empty());
+}
+
+TEST_CASE("ProgbarLogger: verbose 2 prints one line per epoch; count_mode samples counts samples", "[progbar]") {
+  std::ostringstream out;
+  auto steps = std::make_shared<callbacks::ProgbarLogger>(callbacks::ProgbarLoggerOptions{.out = &out});
+  Sequential m = tiny();
+  m.fit(Tensor::ones({10, 2}), Tensor::zeros({10, 2}), {.batch_size = 4, .epochs = 2, .verbose = 2, .callbacks = {steps}});
+  std::string s = out.str();
+  CHECK(std::count(s.begin(), s.end(), '\n') == 4);
+  CHECK(s.rfind("Epoch 1/2\n3/3 - ", 0) == 0);
+  CHECK(s.find("\nEpoch 2/2\n3/3 - ") != std::string::npos);
+  CHECK(s.find("/step\n") != std::string::npos);
+
+  std::ostringstream samples_out;
+  auto samples = std::make_shared<callbacks::ProgbarLogger>(
+      callbacks::ProgbarLoggerOptions{.count_mode = "samples", .out = &samples_out});
+  m.fit(Tensor::ones({10, 2}), Tensor::zeros({10, 2}), {.batch_size = 4, .epochs = 1, .verbose = 2, .callbacks = {samples}});
+  s = samples_out.str();
+  CHECK(s.rfind("10/10 - ", 0) == 0);
+  CHECK(s.find("/sample\n") != std::string::npos);
+  CHECK_THROWS_AS(callbacks::ProgbarLogger({.count_mode = "batches"}), ValueError);
 }

@@ -1,0 +1,15 @@
+#pragma once
+// Every callback (keras.callbacks).
+#include "callbacks/backup_and_restore.hpp"
+#include "callbacks/callback.hpp"
+#include "callbacks/csv_logger.hpp"
+#include "callbacks/early_stopping.hpp"
+#include "callbacks/history.hpp"
+#include "callbacks/lambda_callback.hpp"
+#include "callbacks/learning_rate_scheduler.hpp"
+#include "callbacks/model_checkpoint.hpp"
+#include "callbacks/progbar_logger.hpp"
+#include "callbacks/reduce_lr_on_plateau.hpp"
+#include "callbacks/summary_writer.hpp"
+#include "callbacks/tensorboard.hpp"
+#include "callbacks/terminate_on_nan.hpp"

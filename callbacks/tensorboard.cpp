@@ -1,0 +1,93 @@
+#include "callbacks/tensorboard.hpp"
+
+#include <filesystem>
+
+#include "keras/model.hpp"
+#include "keras/saving/hdf5_format.hpp"
+
+namespace keras::callbacks {
+
+TensorBoard::TensorBoard(std::string log_dir, TensorBoardOptions options) : log_dir_(std::move(log_dir)), o_(std::move(options)) {
+  if (o_.histogram_freq < 0) throw ValueError("TensorBoard's histogram_freq must be >= 0, got " + std::to_string(o_.histogram_freq));
+  if (const auto* s = std::get_if<std::string>(&o_.update_freq)) {
+    if (*s == "batch") every_ = 1;
+    else if (*s != "epoch")
+      throw ValueError("TensorBoard's update_freq must be \"epoch\", \"batch\" or a number of batches, got '" + *s + "'");
+  } else {
+    every_ = std::get<std::int64_t>(o_.update_freq);
+    if (every_ <= 0) throw ValueError("TensorBoard's update_freq must be a positive number of batches");
+  }
+}
+
+summary::SummaryWriter& TensorBoard::train_writer() {
+  if (!train_) train_ = summary::create_file_writer((std::filesystem::path(log_dir_) / "train").string());
+  return *train_;
+}
+
+summary::SummaryWriter& TensorBoard::validation_writer() {
+  if (!val_) val_ = summary::create_file_writer((std::filesystem::path(log_dir_) / "validation").string());
+  return *val_;
+}
+
+void TensorBoard::on_train_begin(Logs&) {
+  train_step_ = 0;
+  train_writer();
+}
+
+void TensorBoard::on_epoch_begin(int, Logs&) {
+  epoch_start_ = std::chrono::steady_clock::now();
+  epoch_first_step_ = train_step_;
+}
+
+// As Keras: scalars of the batches whose global index is a multiple of update_freq, at that index.
+void TensorBoard::on_train_batch_end(std::int64_t, Logs& logs) {
+  if (every_ > 0 && train_step_ % every_ == 0)
+    for (const auto& [k, v] : logs) train_writer().scalar("batch_" + k, v, train_step_);
+  ++train_step_;
+}
+
+void TensorBoard::on_epoch_end(int epoch, Logs& logs) {
+  auto& train = train_writer();
+  for (const auto& [k, v] : logs)
+    if (k.rfind("val_", 0) != 0) train.scalar("epoch_" + k, v, epoch);
+  const auto& opt = model().optimizer();
+  if (opt.learning_rate_schedule()) train.scalar("epoch_learning_rate", opt.learning_rate(), epoch);
+  if (o_.write_steps_per_second) {
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - epoch_start_).count();
+    train.scalar("epoch_steps_per_second", seconds > 0 ? double(train_step_ - epoch_first_step_) / seconds : 0.0, epoch);
+  }
+  if (o_.histogram_freq > 0 && epoch % o_.histogram_freq == 0) log_weights(epoch);
+  train.flush();
+  bool any_val = false;
+  for (const auto& [k, v] : logs)
+    if (k.rfind("val_", 0) == 0) {
+      validation_writer().scalar("epoch_" + k.substr(4), v, epoch);
+      any_val = true;
+    }
+  if (any_val) validation_writer().flush();
+}
+
+void TensorBoard::on_test_end(Logs& logs) {
+  if (!model().compiled()) return;
+  const auto step = model().optimizer().iterations();
+  for (const auto& [k, v] : logs) validation_writer().scalar("evaluation_" + k + "_vs_iterations", v, step);
+  validation_writer().flush();
+}
+
+void TensorBoard::on_train_end(Logs&) {
+  if (train_) train_->flush();
+  if (val_) val_->flush();
+}
+
+// Keras's tags: the weight name with ':' as '_', then "/histogram" ("dense/kernel_0/histogram").
+void TensorBoard::log_weights(int epoch) {
+  for (const auto& layer : model().layers())
+    for (const auto& [name, var] : saving::named_weights(*layer)) {
+      std::string tag = name;
+      for (char& c : tag)
+        if (c == ':') c = '_';
+      train_writer().histogram(tag + "/histogram", var->value(), epoch);
+    }
+}
+
+}  // namespace keras::callbacks
