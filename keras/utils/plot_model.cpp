@@ -51,10 +51,10 @@ std::string node_label(const Layer& layer, const std::vector<Shape>& in_shapes, 
   if (o.show_layer_activations) {
     const json config = layer.get_config();
     if (config.contains("activation") && config["activation"].is_string())
-      title += " (" + config["activation"].get<std::string>() + ")";
+      title += fmt::format(" ({})", config["activation"].get<std::string>());
   }
   std::string label = escape(title);
-  if (o.show_dtype) label += "|" + escape(layer.get_config().value("dtype", std::string("float32")));
+  if (o.show_dtype) label += fmt::format("|{}", escape(layer.get_config().value("dtype", std::string("float32"))));
   if (o.show_trainable) label += std::string("|") + (layer.trainable() ? "T" : "NT");
   if (o.show_shapes) {
     const bool is_input = layer.class_name() == "InputLayer";
@@ -62,9 +62,9 @@ std::string node_label(const Layer& layer, const std::vector<Shape>& in_shapes, 
                             : layer.built_input_shape()            ? shape_str(layer.output_shape())
                                                                    : "?";
     const std::string in = is_input ? out : shapes_str(in_shapes);
-    label += "|{input:|output:}|{" + escape(in) + "|" + escape(out) + "}";
+    label += fmt::format("|{{input:|output:}}|{{{}|{}}}", escape(in), escape(out));
   }
-  return "{" + label + "}";
+  return fmt::format("{{{}}}", label);
 }
 
 // Runs `dot -T<format> -o out in`; returns -1 when `dot` cannot be started, else its exit status.
