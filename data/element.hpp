@@ -2,6 +2,7 @@
 // What a Dataset yields: a nested structure (a single component, a tuple, or named components) whose
 // leaves are Components: numeric Tensors or string arrays (tf.string, which keras::Tensor lacks).
 #include <algorithm>
+#include <concepts>
 #include <memory>
 #include <type_traits>
 #include <string>
@@ -100,8 +101,10 @@ class Nest {
   std::size_t size() const { return children_.size(); }
   const std::vector<std::string>& keys() const { return keys_; }
   const std::vector<Nest>& children() const { return children_; }
-  const Nest& operator[](std::size_t i) const {
-    if (is_leaf() || i >= children_.size())
+  template <std::integral I>
+  const Nest& operator[](I index) const {
+    const auto i = static_cast<std::size_t>(index);
+    if (is_leaf() || index < 0 || i >= children_.size())
       throw ValueError("Element index " + std::to_string(i) + " is out of range for a structure of " +
                        std::to_string(children_.size()) + " items");
     return children_[i];

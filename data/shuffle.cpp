@@ -12,8 +12,9 @@ namespace {
 
 class ShuffleIterator : public IteratorBase {
  public:
-  ShuffleIterator(IteratorPtr input, std::int64_t buffer_size, std::uint64_t seed)
-      : input_(std::move(input)), buffer_size_(buffer_size), rng_(seed) {}
+  ShuffleIterator(IteratorPtr input, std::int64_t buffer_size, std::uint64_t seed, std::uint64_t pass,
+                  std::atomic<std::uint64_t>* passes)
+      : input_(std::move(input)), buffer_size_(buffer_size), rng_(seed), pass_(pass), passes_(passes) {}
   std::optional<Element> next() override {
     while (!input_ended_ && static_cast<std::int64_t>(buffer_.size()) < buffer_size_) {
       auto e = input_->next();
@@ -39,7 +40,7 @@ class ShuffleIterator : public IteratorBase {
     rng << rng_;
     json buf = json::array();
     for (const auto& e : buffer_) buf.push_back(element_to_json(e));
-    return {{"input", input_->save()}, {"rng", rng.str()}, {"buffer", buf}, {"ended", input_ended_}};
+    return {{"input", input_->save()}, {"rng", rng.str()}, {"buffer", buf}, {"ended", input_ended_}, {"pass", pass_}};
   }
   void restore(const json& s) override {
     input_->restore(s.at("input"));
@@ -48,6 +49,9 @@ class ShuffleIterator : public IteratorBase {
     buffer_.clear();
     for (const auto& e : s.at("buffer")) buffer_.push_back(element_from_json(e));
     input_ended_ = s.at("ended");
+    // The passes after a resumed one draw the orders they would have drawn.
+    pass_ = s.at("pass");
+    if (passes_) *passes_ = pass_ + 1;
   }
 
  private:
@@ -56,6 +60,8 @@ class ShuffleIterator : public IteratorBase {
   std::mt19937_64 rng_;
   std::vector<Element> buffer_;
   bool input_ended_ = false;
+  std::uint64_t pass_;
+  std::atomic<std::uint64_t>* passes_;  // the node's pass counter (null without reshuffling)
 };
 
 class ShuffleNode : public DatasetNode {
@@ -70,9 +76,10 @@ class ShuffleNode : public DatasetNode {
   IteratorPtr make_iterator() const override {
     // A fixed seed still gives a new order each pass with reshuffle_each_iteration, deterministically.
     const std::uint64_t pass = reshuffle_ ? passes_++ : 0;
-    std::seed_seq seq{seed_, pass};
+    std::seed_seq seq{static_cast<std::uint32_t>(seed_), static_cast<std::uint32_t>(seed_ >> 32), static_cast<std::uint32_t>(pass)};
     std::mt19937_64 mix(seq);
-    return std::make_unique<ShuffleIterator>(input_.node()->make_iterator(), buffer_size_, mix());
+    return std::make_unique<ShuffleIterator>(input_.node()->make_iterator(), buffer_size_, mix(), pass,
+                                             reshuffle_ ? &passes_ : nullptr);
   }
 
  private:
