@@ -5,6 +5,7 @@
 #include <concepts>
 #include <memory>
 #include <type_traits>
+#include <utility>
 #include <string>
 #include <utility>
 #include <vector>
@@ -104,7 +105,7 @@ class Nest {
   template <std::integral I>
   const Nest& operator[](I index) const {
     const auto i = static_cast<std::size_t>(index);
-    if (is_leaf() || index < 0 || i >= children_.size())
+    if (is_leaf() || std::cmp_less(index, 0) || i >= children_.size())
       throw ValueError("Element index " + std::to_string(i) + " is out of range for a structure of " +
                        std::to_string(children_.size()) + " items");
     return children_[i];
