@@ -11,7 +11,7 @@ class RepeatNode : public DatasetNode {
   std::int64_t cardinality() const override {
     const auto c = input_.cardinality();
     if (count_ == 0 || c == 0) return 0;
-    if (c == INFINITE_CARDINALITY || count_ < 0) return c == UNKNOWN_CARDINALITY ? c : INFINITE_CARDINALITY;
+    if (count_ < 0) return INFINITE_CARDINALITY;  // as tf: even when the input's count is unknown
     return c < 0 ? c : c * count_;
   }
   ElementSpec element_spec() const override { return input_.element_spec(); }

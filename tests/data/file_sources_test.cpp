@@ -127,7 +127,7 @@ TEST_CASE("CRC-32C and the TFRecord writer/reader round trip", "[data][files]") 
 }
 
 TEST_CASE("TFRecordDataset reads Examples written by Python protobuf; parse_example decodes them", "[data][files]") {
-  const json want = testing::load_golden("examples.json");
+  const json want = keras::testing::load_golden("examples.json");
   const FeatureMap features = {{"image", FixedLenFeature{{2, 3}, "float32"}},
                                {"label", FixedLenFeature{{}, "int64"}},
                                {"name", FixedLenFeature{{}, "string"}},

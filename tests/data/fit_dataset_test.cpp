@@ -42,7 +42,7 @@ TEST_CASE("fit on a Dataset equals fit on the same arrays, batch for batch", "[d
   auto ha = a.fit(x, y, {.batch_size = 16, .epochs = 3, .verbose = 0, .shuffle = false});
   utils::set_random_seed(5);
   Sequential b = compiled_model();
-  auto hb = b.fit(Dataset::from_tensor_slices(x, y).batch(16).prefetch(AUTOTUNE), {.epochs = 3, .verbose = 0});
+  auto hb = b.fit(Dataset::from_tensor_slices(x, y).batch(16).prefetch(data::AUTOTUNE), {.epochs = 3, .verbose = 0});
   REQUIRE(hb.history.at("loss").size() == 3);
   for (int e = 0; e < 3; ++e) CHECK(hb.history.at("loss")[e] == Approx(ha.history.at("loss")[e]).epsilon(1e-6));
   CHECK(hb.history.at("loss").back() < hb.history.at("loss").front());
@@ -56,7 +56,7 @@ TEST_CASE("fit on a shuffled, mapped, prefetched Dataset trains; evaluate and pr
                 .map([](const data::Element& e) { return data::tuple({e[0], e[1]}); }, {.num_parallel_calls = 2})
                 .shuffle(150, {.seed = 3})
                 .batch(10)
-                .prefetch(AUTOTUNE);
+                .prefetch(data::AUTOTUNE);
   auto val = Dataset::from_tensor_slices(x, y).batch(50);
   auto h = m.fit(ds, {.epochs = 8, .verbose = 0, .validation_data = val});
   CHECK(h.history.at("accuracy").back() > 0.9);
@@ -81,8 +81,8 @@ TEST_CASE("steps_per_epoch for an infinite dataset; running out of data stops fi
   auto forever = Dataset::from_tensor_slices(x, y).batch(10).repeat();
   CHECK_THROWS_WITH(m.fit(forever, {.epochs = 1, .verbose = 0}), Catch::Contains("steps_per_epoch"));
   auto counter = std::make_shared<BatchCounter>();
-  auto h = m.fit(forever, {.epochs = 3, .verbose = 0, .callbacks = {counter}, .steps_per_epoch = 4,
-                           .validation_data = forever, .validation_steps = 2});
+  auto h = m.fit(forever, {.epochs = 3, .verbose = 0, .callbacks = {counter}, .validation_data = forever,
+                           .steps_per_epoch = 4, .validation_steps = 2});
   CHECK(counter->batches == 12);
   CHECK(h.epoch.size() == 3);
   // 6 batches for 3 epochs of 4 steps: the second epoch runs out and training stops.

@@ -26,7 +26,7 @@ TEST_CASE("from_tensor_slices of a tensor, a tuple and named components", "[data
 
   auto pairs = Dataset::from_tensor_slices(x, y);
   CHECK(spec_str(pairs.element_spec()) ==
-        "(TensorSpec(shape=(2), dtype=float32), TensorSpec(shape=(), dtype=int32))");
+        "(TensorSpec(shape=(2,), dtype=float32), TensorSpec(shape=(), dtype=int32))");
   std::vector<std::int64_t> labels;
   for (const Element& e : pairs) labels.push_back(scalar(e[1]));
   CHECK(labels == std::vector<std::int64_t>{7, 8, 9});

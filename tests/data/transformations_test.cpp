@@ -78,7 +78,7 @@ TEST_CASE("batch, drop_remainder, and repeat then batch crosses epochs", "[data]
   CHECK(values(Dataset::range(8).batch(3, {.drop_remainder = true})) == V{{0, 1, 2}, {3, 4, 5}});
   CHECK(Dataset::range(8).batch(3).cardinality() == 3);
   CHECK(Dataset::range(8).batch(3, {.drop_remainder = true}).cardinality() == 2);
-  CHECK(spec_str(Dataset::range(8).batch(3).element_spec()) == "TensorSpec(shape=(None), dtype=int64)");
+  CHECK(spec_str(Dataset::range(8).batch(3).element_spec()) == "TensorSpec(shape=(None,), dtype=int64)");
   CHECK(values(Dataset::range(3).repeat(2).batch(4)) == V{{0, 1, 2, 0}, {1, 2}});
   CHECK(values(Dataset::range(3).batch(2).repeat(2)) == V{{0, 1}, {2}, {0, 1}, {2}});
   CHECK_THROWS_WITH(Dataset::range(1, 4).flat_map([](const Element& e) {
@@ -122,6 +122,8 @@ TEST_CASE("repeat, take, skip and their cardinalities", "[data]") {
   CHECK(scalars(Dataset::range(10).skip(-1)).empty());
   CHECK(scalars(Dataset::range(10).take(-1)) == iota(0, 10));
   CHECK(scalars(Dataset::range(0).repeat()).empty());  // an empty dataset repeated stays empty
+  CHECK(Dataset::range(3).filter([](const Element&) { return true; }).repeat().cardinality() == INFINITE_CARDINALITY);
+  CHECK(Dataset::range(3).filter([](const Element&) { return true; }).repeat(2).cardinality() == UNKNOWN_CARDINALITY);
 }
 
 TEST_CASE("shard then take; zip; concatenate; enumerate", "[data]") {
