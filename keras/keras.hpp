@@ -3,6 +3,7 @@
 #include "callbacks/callback.hpp"
 #include "callbacks/history.hpp"
 #include "callbacks/progbar_logger.hpp"
+#include "data/data.hpp"
 #include "datasets/fashion_mnist.hpp"
 #include "datasets/mnist.hpp"
 #include "keras/activations.hpp"
