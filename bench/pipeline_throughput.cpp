@@ -1,7 +1,7 @@
 // Dataset pipeline throughput on Fashion-MNIST (prints "elements_per_sec: N"), against what the seed CNN
 // consumes in training; parallel map with 2 threads vs 1 on a CPU-bound function; and fit on a
 // prefetching Dataset vs fit on the same arrays.
-//   build/bin/pipeline_throughput [--threads 2]
+//   build/bin/pipeline_throughput [--threads 2] [--part all|pipeline|map|fit]
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -50,12 +50,20 @@ d::Element busy(const d::Element& e) {
 
 int main(int argc, char** argv) try {
   int threads = 2;
-  if (argc == 3 && std::string(argv[1]) == "--threads") threads = std::stoi(argv[2]);
+  std::string part = "all";
+  for (int i = 1; i + 1 < argc; i += 2) {
+    const std::string flag = argv[i];
+    if (flag == "--threads") threads = std::stoi(argv[i + 1]);
+    else if (flag == "--part") part = argv[i + 1];
+    else throw std::invalid_argument("unknown flag " + flag + " (use --threads, --part)");
+  }
+  auto wanted = [&](const char* p) { return part == "all" || part == p; };
   std::setvbuf(stdout, nullptr, _IOLBF, 0);
   k::utils::set_num_threads(threads);
   k::utils::set_random_seed(1);
   auto [train, test] = k::datasets::fashion_mnist::load_data();
 
+  if (wanted("pipeline")) {
   // 1. The seed's input pipeline.
   auto normalize_and_flip = [](const d::Element& e) {
     k::Tensor img = k::image::convert_image_dtype(e[0].leaf().tensor().reshape({28, 28, 1}), k::DType::float32);
@@ -75,12 +83,14 @@ int main(int argc, char** argv) try {
   k::Tensor cx = (train.x.slice(0, 30 * 32 + 320) / 255.f).reshape({-1, 28, 28, 1});
   k::Tensor cy = train.y.slice(0, 30 * 32 + 320);
   cnn.fit(cx.slice(0, 320), cy.slice(0, 320), {.batch_size = 32, .verbose = 0});
-  auto t0 = std::chrono::steady_clock::now();
+  const auto t0 = std::chrono::steady_clock::now();
   cnn.fit(cx.slice(320, cx.dim(0)), cy.slice(320, cy.dim(0)), {.batch_size = 32, .verbose = 0});
   const double cnn_rate = 30 * 32 / seconds_since(t0);
   std::printf("elements_per_sec: %.0f\ncnn_train_samples_per_sec: %.0f\npipeline_over_cnn: %.1fx\n", rate, cnn_rate,
               rate / cnn_rate);
 
+  }
+  if (wanted("map")) {
   // 2. Parallel map, 2 threads vs 1, on a CPU-bound function.
   auto ints = d::Dataset::range(400);
   auto one = ints.map(busy, {.num_parallel_calls = 1}).batch(8);
@@ -90,6 +100,8 @@ int main(int argc, char** argv) try {
   std::printf("map_1_thread_elements_per_sec: %.0f\nmap_2_threads_elements_per_sec: %.0f\nmap_speedup_2_vs_1: %.2fx\n", r1,
               r2, r2 / r1);
 
+  }
+  if (wanted("fit")) {
   // 3. fit on a prefetching Dataset vs fit on the same arrays (the seed CNN, batch 32, 1920 samples;
   // both shuffle every epoch). Best of 3 runs each, interleaved.
   const std::int64_t n = 1920;
@@ -102,7 +114,7 @@ int main(int argc, char** argv) try {
     k::Sequential a = seed_cnn();
     a.compile(classifier());
     a.fit(fx.slice(0, 64), fy.slice(0, 64), {.batch_size = 32, .verbose = 0});
-    t0 = std::chrono::steady_clock::now();
+    auto t0 = std::chrono::steady_clock::now();
     a.fit(fx, fy, {.batch_size = 32, .epochs = 1, .verbose = 0});
     best_arrays = std::min(best_arrays, seconds_since(t0));
     k::utils::set_random_seed(2);
@@ -115,6 +127,7 @@ int main(int argc, char** argv) try {
   }
   std::printf("fit_arrays_seconds: %.3f\nfit_dataset_seconds: %.3f\nfit_dataset_over_arrays: %.3f\n", best_arrays,
               best_dataset, best_dataset / best_arrays);
+  }
 } catch (const std::exception& e) {
   std::fprintf(stderr, "pipeline_throughput: %s\n", e.what());
   return 1;
