@@ -126,7 +126,7 @@ TEST_CASE("CRC-32C and the TFRecord writer/reader round trip", "[data][files]") 
   std::filesystem::remove("rt.tfrecord");
 }
 
-TEST_CASE("TFRecordDataset reads Examples written by Python protobuf; parse_example decodes them", "[data][files]") {
+TEST_CASE("TFRecordDataset reads Examples written by Python protobuf, parse_example decodes them", "[data][files]") {
   const json want = keras::testing::load_golden("examples.json");
   const FeatureMap features = {{"image", FixedLenFeature{{2, 3}, "float32"}},
                                {"label", FixedLenFeature{{}, "int64"}},

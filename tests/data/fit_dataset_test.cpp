@@ -48,7 +48,7 @@ TEST_CASE("fit on a Dataset equals fit on the same arrays, batch for batch", "[d
   CHECK(hb.history.at("loss").back() < hb.history.at("loss").front());
 }
 
-TEST_CASE("fit on a shuffled, mapped, prefetched Dataset trains; evaluate and predict take Datasets", "[data][fit]") {
+TEST_CASE("fit on a shuffled, mapped, prefetched Dataset trains, evaluate and predict take Datasets", "[data][fit]") {
   auto [x, y] = blobs(150);
   utils::set_random_seed(2);
   Sequential m = compiled_model();
@@ -75,7 +75,7 @@ TEST_CASE("fit on a shuffled, mapped, prefetched Dataset trains; evaluate and pr
   CHECK(weighted.at("loss") == Approx(r.at("loss")).epsilon(1e-5));
 }
 
-TEST_CASE("steps_per_epoch for an infinite dataset; running out of data stops fit", "[data][fit]") {
+TEST_CASE("steps_per_epoch for an infinite dataset, running out of data stops fit", "[data][fit]") {
   auto [x, y] = blobs(60);
   Sequential m = compiled_model();
   auto forever = Dataset::from_tensor_slices(x, y).batch(10).repeat();

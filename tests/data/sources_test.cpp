@@ -43,7 +43,7 @@ TEST_CASE("from_tensor_slices of a tensor, a tuple and named components", "[data
                     Catch::Contains("same size in the first dimension"));
 }
 
-TEST_CASE("from_tensors gives one element; get_next ends with OutOfRangeError", "[data]") {
+TEST_CASE("from_tensors gives one element, get_next ends with OutOfRangeError", "[data]") {
   auto ds = Dataset::from_tensors(Tensor::from_vector<float>({1, 2, 3}));
   CHECK(ds.cardinality() == 1);
   auto it = ds.make_iterator();

@@ -20,7 +20,7 @@ Element times(const Element& e, std::int64_t k) {
 }
 }  // namespace
 
-TEST_CASE("map sequential and parallel keeps order; deterministic=false keeps the set", "[data]") {
+TEST_CASE("map sequential and parallel keeps order, deterministic=false keeps the set", "[data]") {
   auto f = [](const Element& e) { return times(e, 2); };
   CHECK(scalars(Dataset::range(5).map(f)) == std::vector<std::int64_t>{0, 2, 4, 6, 8});
   auto par = Dataset::range(200).map(f, {.num_parallel_calls = 3});
@@ -57,7 +57,7 @@ TEST_CASE("filter, flat_map and interleave", "[data]") {
         std::vector<std::int64_t>{1, 1, 1, 1, 2, 2, 2, 2, 1, 1, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 3, 3, 4, 4, 5, 5, 5, 5, 5, 5});
 }
 
-TEST_CASE("shuffle: buffer 1 is the identity; a permutation; seeds; reshuffle_each_iteration", "[data]") {
+TEST_CASE("shuffle: buffer 1 is the identity, a permutation, seeds, reshuffle_each_iteration", "[data]") {
   CHECK(scalars(Dataset::range(20).shuffle(1)) == iota(0, 20));
   auto ds = Dataset::range(100).shuffle(100, {.seed = 7});
   auto a = scalars(ds), b = scalars(ds);
@@ -126,7 +126,7 @@ TEST_CASE("repeat, take, skip and their cardinalities", "[data]") {
   CHECK(Dataset::range(3).filter([](const Element&) { return true; }).repeat(2).cardinality() == UNKNOWN_CARDINALITY);
 }
 
-TEST_CASE("shard then take; zip; concatenate; enumerate", "[data]") {
+TEST_CASE("shard then take, zip, concatenate, enumerate", "[data]") {
   CHECK(scalars(Dataset::range(10).shard(3, 1)) == std::vector<std::int64_t>{1, 4, 7});
   CHECK(Dataset::range(10).shard(3, 1).cardinality() == 3);
   CHECK(scalars(Dataset::range(10).shard(3, 0).take(2)) == std::vector<std::int64_t>{0, 3});
@@ -147,7 +147,7 @@ TEST_CASE("shard then take; zip; concatenate; enumerate", "[data]") {
   CHECK(idx == std::vector<std::int64_t>{510, 611, 712});
 }
 
-TEST_CASE("window(5, shift=2) on range(100); stride and drop_remainder", "[data]") {
+TEST_CASE("window(5, shift=2) on range(100), stride and drop_remainder", "[data]") {
   auto w = values(Dataset::range(100).window(5, {.shift = 2}));
   REQUIRE(w.size() == 50);
   CHECK(w[0] == std::vector<std::int64_t>{0, 1, 2, 3, 4});
@@ -173,7 +173,7 @@ TEST_CASE("reduce and apply", "[data]") {
   CHECK_THROWS_AS(Dataset::range(2).repeat().reduce(sum, [](const Element& s, const Element&) { return s; }), ValueError);
 }
 
-TEST_CASE("prefetch yields everything in order; cache in memory and in a file", "[data]") {
+TEST_CASE("prefetch yields everything in order, cache in memory and in a file", "[data]") {
   CHECK(scalars(Dataset::range(1000).prefetch(AUTOTUNE)) == iota(0, 1000));
   CHECK(scalars(Dataset::range(5).map([](const Element& e) { return times(e, 3); }).prefetch(2).batch(2).unbatch()) ==
         iota(0, 15, 3));
