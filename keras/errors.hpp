@@ -23,4 +23,10 @@ class IOError : public Error {
   using Error::Error;
 };
 
+/// The end of a sequence was reached (tf.errors.OutOfRangeError): Iterator::get_next after the last element.
+class OutOfRangeError : public Error {
+ public:
+  using Error::Error;
+};
+
 }  // namespace keras

@@ -1,6 +1,7 @@
 #pragma once
 // kerascpp: Keras in C++. Include this one header.
 #include "callbacks/callbacks.hpp"
+#include "data/data.hpp"
 #include "datasets/fashion_mnist.hpp"
 #include "datasets/mnist.hpp"
 #include "keras/activations.hpp"

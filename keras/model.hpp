@@ -7,10 +7,12 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "callbacks/callback.hpp"
 #include "callbacks/history.hpp"
+#include "data/dataset.hpp"
 #include "keras/layer.hpp"
 #include "keras/training/logs.hpp"
 #include "losses/loss.hpp"
@@ -32,19 +34,26 @@ struct ValidationData {
   Tensor sample_weight{};
 };
 
+/// validation_data: arrays, or a Dataset of (x, y[, sample_weight]) batches.
+using ValidationSource = std::variant<ValidationData, data::Dataset>;
+
 struct FitOptions {
   std::int64_t batch_size = 32;
   int epochs = 1;
   int verbose = 1;  // 0 silent, 1 progress bar, 2 one line per epoch
   std::vector<callbacks::CallbackRef> callbacks{};
   double validation_split = 0.0;  // the last fraction of x/y, taken before shuffling
-  std::optional<ValidationData> validation_data{};
+  std::optional<ValidationSource> validation_data{};
   bool shuffle = true;
   Tensor sample_weight{};
   int initial_epoch = 0;
   std::optional<std::int64_t> validation_batch_size{};
   /// Weight of each class (by integer label) in the loss, as sample weights.
   std::map<std::int64_t, double> class_weight{};
+  /// With a Dataset: batches per epoch (required for an infinite one); the iterator carries on across epochs.
+  std::optional<std::int64_t> steps_per_epoch{};
+  /// With a validation Dataset: batches per validation run (default: the whole dataset).
+  std::optional<std::int64_t> validation_steps{};
 };
 
 struct EvaluateOptions {
@@ -52,12 +61,16 @@ struct EvaluateOptions {
   int verbose = 1;
   Tensor sample_weight{};
   std::vector<callbacks::CallbackRef> callbacks{};
+  /// With a Dataset: batches to evaluate (default: the whole dataset).
+  std::optional<std::int64_t> steps{};
 };
 
 struct PredictOptions {
   std::int64_t batch_size = 32;
   int verbose = 0;
   std::vector<callbacks::CallbackRef> callbacks{};
+  /// With a Dataset: batches to predict (default: the whole dataset).
+  std::optional<std::int64_t> steps{};
 };
 
 struct SaveOptions {
@@ -70,6 +83,7 @@ struct LoadWeightsOptions {
 };
 
 class FunctionalGraph;
+class BatchSource;
 
 class Model : public Layer {
  public:
@@ -102,6 +116,12 @@ class Model : public Layer {
   Logs evaluate(const Tensor& x, const Tensor& y, EvaluateOptions options = {});
   /// Outputs for x, computed in batches.
   Tensor predict(const Tensor& x, PredictOptions options = {});
+  /// Trains on a Dataset of x, (x, y) or (x, y, sample_weight) batches (batch_size, validation_split and
+  /// shuffle do not apply: the Dataset batches and shuffles).
+  callbacks::History fit(const data::Dataset& dataset, FitOptions options = {});
+  Logs evaluate(const data::Dataset& dataset, EvaluateOptions options = {});
+  /// Outputs for the x of every batch, concatenated.
+  Tensor predict(const data::Dataset& dataset, PredictOptions options = {});
 
   /// One gradient step on one batch; returns the loss and metrics. With reset_metrics (Keras's
   /// default) they describe this batch only; without it they accumulate until reset_metrics().
@@ -186,7 +206,9 @@ class Model : public Layer {
 
   void check_compiled(const char* what) const;
   void summary_functional(std::ostream& out) const;
-  Logs run_test_loop(const ValidationData& data, std::int64_t batch_size, callbacks::CallbackList& callbacks);
+  callbacks::History run_fit_loop(BatchSource& train, BatchSource* validation, const FitOptions& options);
+  Logs run_test_loop(BatchSource& data, callbacks::CallbackList& callbacks);
+  Tensor run_predict_loop(BatchSource& data, const PredictOptions& options);
   void build_from_data(const Tensor& x);
 };
 

@@ -26,10 +26,16 @@ ArrayBatcher::ArrayBatcher(Tensor x, Tensor y, Tensor sample_weight, std::int64_
 }
 
 void ArrayBatcher::start_epoch() {
+  cursor_ = 0;
   if (!shuffle_) return;
   order_.resize(static_cast<std::size_t>(x_.dim(0)));
   std::iota(order_.begin(), order_.end(), 0);
   std::shuffle(order_.begin(), order_.end(), utils::random_generator());
+}
+
+std::optional<Batch> ArrayBatcher::next() {
+  if (cursor_ >= steps_) return std::nullopt;
+  return batch(cursor_++);
 }
 
 Batch ArrayBatcher::batch(std::int64_t step) const {

@@ -1,4 +1,5 @@
-// Model::fit, evaluate and predict on arrays: the loops that fire the callback hooks.
+// Model::fit, evaluate and predict: one loop each over a BatchSource (arrays or a Dataset), firing
+// the callback hooks.
 #include <cmath>
 #include <cstring>
 #include <utility>
@@ -9,6 +10,7 @@
 #include "keras/ops/math.hpp"
 #include "keras/training/array_batcher.hpp"
 #include "keras/training/compiled_metrics.hpp"
+#include "keras/training/dataset_batcher.hpp"
 
 namespace keras {
 namespace {
@@ -41,6 +43,17 @@ Tensor with_class_weight(const Tensor& y, const Tensor& sample_weight, const std
   return w;
 }
 
+std::unique_ptr<BatchSource> validation_source(const ValidationSource& v, const FitOptions& o) {
+  if (const auto* a = std::get_if<ValidationData>(&v))
+    return std::make_unique<ArrayBatcher>(a->x, a->y, a->sample_weight, o.validation_batch_size.value_or(o.batch_size), false);
+  return std::make_unique<DatasetBatcher>(std::get<data::Dataset>(v), o.validation_steps, "validation_steps", false);
+}
+
+void check_has_targets(const Batch& b, const char* what) {
+  if (!b.y.defined())
+    throw ValueError(std::string(what) + "() needs (x, y) batches, but the Dataset yields x only; map it to (x, y) tuples");
+}
+
 }  // namespace
 
 void Model::build_from_data(const Tensor& x) {
@@ -52,18 +65,16 @@ callbacks::History Model::fit(const Tensor& x, const Tensor& y, FitOptions o) {
   check_same_samples(x, y, o.sample_weight);
   if (o.validation_split < 0.0 || o.validation_split >= 1.0)
     throw ValueError("validation_split must be in [0, 1), got " + std::to_string(o.validation_split));
-  if (o.epochs < 0 || o.initial_epoch < 0) throw ValueError("epochs and initial_epoch must be >= 0");
 
   Tensor train_x = x, train_y = y, train_w = o.sample_weight;
-  std::optional<ValidationData> val = o.validation_data;
-  if (o.validation_split > 0.0 && !val) {
+  if (o.validation_split > 0.0 && !o.validation_data) {
     const auto n = x.dim(0);
     const auto split_at = static_cast<std::int64_t>(std::floor(double(n) * (1.0 - o.validation_split)));
     if (split_at == 0 || split_at == n)
       throw ValueError("validation_split=" + std::to_string(o.validation_split) + " leaves no samples for training or "
                        "validation out of " + std::to_string(n));
-    val = ValidationData{x.slice(split_at, n), y.slice(split_at, n),
-                         o.sample_weight.defined() ? o.sample_weight.slice(split_at, n) : Tensor()};
+    o.validation_data = ValidationData{x.slice(split_at, n), y.slice(split_at, n),
+                                       o.sample_weight.defined() ? o.sample_weight.slice(split_at, n) : Tensor()};
     train_x = x.slice(0, split_at);
     train_y = y.slice(0, split_at);
     if (train_w.defined()) train_w = train_w.slice(0, split_at);
@@ -72,10 +83,26 @@ callbacks::History Model::fit(const Tensor& x, const Tensor& y, FitOptions o) {
 
   ArrayBatcher batches(train_x, train_y, train_w, o.batch_size, o.shuffle);
   build_from_data(train_x);
+  auto val = o.validation_data ? validation_source(*o.validation_data, o) : nullptr;
+  return run_fit_loop(batches, val.get(), o);
+}
+
+callbacks::History Model::fit(const data::Dataset& dataset, FitOptions o) {
+  check_compiled("fit");
+  if (o.validation_split > 0.0)
+    throw ValueError("validation_split is only supported for arrays; give validation_data as a Dataset instead");
+  DatasetBatcher batches(dataset, o.steps_per_epoch, "steps_per_epoch", true);
+  auto val = o.validation_data ? validation_source(*o.validation_data, o) : nullptr;
+  return run_fit_loop(batches, val.get(), o);
+}
+
+// The epoch loop shared by arrays and Datasets.
+callbacks::History Model::run_fit_loop(BatchSource& train, BatchSource* val, const FitOptions& o) {
+  if (o.epochs < 0 || o.initial_epoch < 0) throw ValueError("epochs and initial_epoch must be >= 0");
   auto history = std::make_shared<callbacks::History>();
   auto cbs = make_callbacks(o.callbacks, o.verbose, history);
   cbs.set_model(this);
-  cbs.set_params({.epochs = o.epochs, .steps = batches.steps(), .verbose = o.verbose, .samples = batches.samples(),
+  cbs.set_params({.epochs = o.epochs, .steps = train.steps(), .verbose = o.verbose, .samples = train.samples(),
                   .batch_size = o.batch_size});
 
   stop_training = false;
@@ -85,21 +112,30 @@ callbacks::History Model::fit(const Tensor& x, const Tensor& y, FitOptions o) {
   const std::optional<ResumePoint> resume = std::exchange(resume_from, std::nullopt);
   for (int epoch = resume ? resume->epoch : o.initial_epoch; epoch < o.epochs && !stop_training; ++epoch) {
     reset_metrics();
-    batches.start_epoch();
+    train.start_epoch();
     Logs epoch_logs;
     cbs.on_epoch_begin(epoch, epoch_logs);
+    // A resumed epoch (BackupAndRestore) skips the batches it had already trained on.
     const std::int64_t first_step = resume && epoch == resume->epoch ? resume->step : 0;
-    for (std::int64_t step = first_step; step < batches.steps(); ++step) {
+    std::int64_t step = 0;
+    for (; step < first_step && train.next(); ++step) {
+    }
+    for (std::optional<Batch> b; (b = train.next()); ++step) {
+      check_has_targets(*b, "fit");
+      build_from_data(b->x);
       Logs batch_logs;
       cbs.on_train_batch_begin(step, batch_logs);
-      Batch b = batches.batch(step);
-      batch_logs = train_step(b.x, b.y, with_class_weight(b.y, b.sample_weight, o.class_weight));
+      batch_logs = train_step(b->x, b->y, with_class_weight(b->y, b->sample_weight, o.class_weight));
       cbs.on_train_batch_end(step, batch_logs);
       epoch_logs = batch_logs;
       if (stop_training) break;
     }
+    if (step == 0 && epoch == o.initial_epoch && !train.ran_out())
+      throw ValueError("fit() received no training batches: the Dataset is empty");
+    if (train.ran_out()) stop_training = true;  // Keras: "Your input ran out of data; interrupting training"
+    if (step == 0) break;
     if (val) {
-      const Logs val_logs = run_test_loop(*val, o.validation_batch_size.value_or(o.batch_size), cbs);
+      const Logs val_logs = run_test_loop(*val, cbs);
       for (const auto& [k, v] : val_logs) epoch_logs["val_" + k] = v;
     }
     cbs.on_epoch_end(epoch, epoch_logs);
@@ -108,16 +144,18 @@ callbacks::History Model::fit(const Tensor& x, const Tensor& y, FitOptions o) {
   return *history;
 }
 
-Logs Model::run_test_loop(const ValidationData& data, std::int64_t batch_size, callbacks::CallbackList& cbs) {
-  ArrayBatcher batches(data.x, data.y, data.sample_weight, batch_size, false);
+Logs Model::run_test_loop(BatchSource& data, callbacks::CallbackList& cbs) {
+  data.start_epoch();
   reset_metrics();
   Logs logs;
   cbs.on_test_begin(logs);
-  for (std::int64_t step = 0; step < batches.steps(); ++step) {
+  std::int64_t step = 0;
+  for (std::optional<Batch> b; (b = data.next()); ++step) {
+    check_has_targets(*b, "evaluate");
+    build_from_data(b->x);
     Logs batch_logs;
     cbs.on_test_batch_begin(step, batch_logs);
-    Batch b = batches.batch(step);
-    batch_logs = test_step(b.x, b.y, b.sample_weight);
+    batch_logs = test_step(b->x, b->y, b->sample_weight);
     cbs.on_test_batch_end(step, batch_logs);
     logs = batch_logs;
   }
@@ -129,11 +167,20 @@ Logs Model::evaluate(const Tensor& x, const Tensor& y, EvaluateOptions o) {
   check_compiled("evaluate");
   check_same_samples(x, y, o.sample_weight);
   build_from_data(x);
+  ArrayBatcher batches(x, y, o.sample_weight, o.batch_size, false);
   auto cbs = make_callbacks(o.callbacks, o.verbose, nullptr);
   cbs.set_model(this);
-  cbs.set_params({.epochs = 1, .steps = (x.dim(0) + o.batch_size - 1) / std::max<std::int64_t>(o.batch_size, 1),
-                  .verbose = o.verbose});
-  return run_test_loop({x, y, o.sample_weight}, o.batch_size, cbs);
+  cbs.set_params({.epochs = 1, .steps = batches.steps(), .verbose = o.verbose});
+  return run_test_loop(batches, cbs);
+}
+
+Logs Model::evaluate(const data::Dataset& dataset, EvaluateOptions o) {
+  check_compiled("evaluate");
+  DatasetBatcher batches(dataset, o.steps, "steps", false);
+  auto cbs = make_callbacks(o.callbacks, o.verbose, nullptr);
+  cbs.set_model(this);
+  cbs.set_params({.epochs = 1, .steps = batches.steps(), .verbose = o.verbose});
+  return run_test_loop(batches, cbs);
 }
 
 Tensor Model::predict(const Tensor& x, PredictOptions o) {
@@ -141,28 +188,43 @@ Tensor Model::predict(const Tensor& x, PredictOptions o) {
   if (batches.samples() == 0)
     throw ValueError("predict() received no samples (x has shape " + shape_str(x.shape()) + ") for model '" + name() + "'");
   build_from_data(x);
+  return run_predict_loop(batches, o);
+}
+
+Tensor Model::predict(const data::Dataset& dataset, PredictOptions o) {
+  DatasetBatcher batches(dataset, o.steps, "steps", false);
+  Tensor out = run_predict_loop(batches, o);
+  if (!out.defined()) throw ValueError("predict() received an empty Dataset for model '" + name() + "'");
+  return out;
+}
+
+Tensor Model::run_predict_loop(BatchSource& data, const PredictOptions& o) {
   auto cbs = make_callbacks(o.callbacks, o.verbose, nullptr);
   cbs.set_model(this);
-  cbs.set_params({.epochs = 1, .steps = batches.steps(), .verbose = o.verbose});
+  cbs.set_params({.epochs = 1, .steps = data.steps(), .verbose = o.verbose});
   Logs logs;
   cbs.on_predict_begin(logs);
-  Tensor out;
-  std::size_t row_bytes = 0;
-  for (std::int64_t step = 0; step < batches.steps(); ++step) {
+  data.start_epoch();
+  std::vector<Tensor> outputs;
+  std::int64_t step = 0, rows = 0;
+  for (std::optional<Batch> b; (b = data.next()); ++step) {
     Logs batch_logs;
     cbs.on_predict_batch_begin(step, batch_logs);
-    Tensor y = predict_on_batch(batches.batch(step).x);
-    if (!out.defined()) {
-      Shape shape = y.shape();
-      shape[0] = x.dim(0);
-      out = Tensor::empty(shape, y.dtype());
-      row_bytes = y.dim(0) ? y.nbytes() / static_cast<std::size_t>(y.dim(0)) : 0;
-    }
-    std::memcpy(static_cast<char*>(out.raw_data()) + static_cast<std::size_t>(step * o.batch_size) * row_bytes,
-                y.raw_data(), y.nbytes());
+    build_from_data(b->x);
+    outputs.push_back(predict_on_batch(b->x));
+    rows += outputs.back().dim(0);
     cbs.on_predict_batch_end(step, batch_logs);
   }
   cbs.on_predict_end(logs);
+  if (outputs.empty()) return Tensor();
+  Shape shape = outputs[0].shape();
+  shape[0] = rows;
+  Tensor out = Tensor::empty(shape, outputs[0].dtype());
+  char* dst = static_cast<char*>(out.raw_data());
+  for (const Tensor& y : outputs) {
+    std::memcpy(dst, y.raw_data(), y.nbytes());
+    dst += y.nbytes();
+  }
   return out;
 }
 

@@ -1,0 +1,163 @@
+// Transformations that open a dataset per element or group elements: flat_map, interleave, window.
+#include <deque>
+
+#include "data/dataset.hpp"
+#include "data/worker_threads.hpp"
+
+namespace keras::data {
+namespace {
+
+// An inner dataset and its open pass (the Dataset handle keeps its graph alive).
+struct OpenDataset {
+  Dataset ds;
+  IteratorPtr it;
+};
+
+class InterleaveNode : public DatasetNode {
+ public:
+  InterleaveNode(Dataset input, DatasetFn fn, std::int64_t cycle, std::int64_t block)
+      : input_(std::move(input)), fn_(std::move(fn)), cycle_(cycle), block_(block) {
+    if (!fn_) throw ValueError("flat_map/interleave needs a function");
+    if (cycle_ == AUTOTUNE) cycle_ = detail::autotune_threads();
+    if (cycle_ <= 0 || block_ <= 0) throw ValueError("interleave: cycle_length and block_length must be positive");
+  }
+  ElementSpec element_spec() const override {
+    auto it = input_.node()->make_iterator();
+    auto e = it->next();
+    if (!e) throw ValueError("flat_map/interleave: element_spec of an empty input is unknown");
+    return fn_(*e).element_spec();
+  }
+  std::int64_t cardinality() const override {
+    return input_.cardinality() == INFINITE_CARDINALITY ? INFINITE_CARDINALITY : UNKNOWN_CARDINALITY;
+  }
+  IteratorPtr make_iterator() const override {
+    // Visits the slots in turn, block_length elements from each; an exhausted slot moves the turn on
+    // and is refilled from the input when its turn comes again (tf.data's order).
+    struct It : IteratorBase {
+      const InterleaveNode* n;
+      IteratorPtr input;
+      std::vector<std::optional<OpenDataset>> slots;
+      std::size_t cur = 0;
+      std::int64_t in_block = 0;
+      bool input_ended = false;
+      const char* kind() const override { return "flat_map/interleave"; }
+      void advance() {
+        cur = (cur + 1) % slots.size();
+        in_block = 0;
+      }
+      std::optional<Element> next() override {
+        for (;;) {
+          auto& slot = slots[cur];
+          if (!slot) {
+            if (!input_ended) {
+              if (auto e = input->next()) {
+                Dataset d = n->fn_(*e);
+                IteratorPtr it = d.node()->make_iterator();
+                slot = OpenDataset{std::move(d), std::move(it)};
+              } else {
+                input_ended = true;
+              }
+            }
+            if (!slot) {
+              bool any = false;
+              for (const auto& s : slots) any = any || s.has_value();
+              if (!any && input_ended) return std::nullopt;
+              advance();
+              continue;
+            }
+          }
+          if (auto v = slot->it->next()) {
+            if (++in_block >= n->block_) advance();
+            return v;
+          }
+          slot.reset();
+          advance();
+        }
+      }
+    };
+    auto it = std::make_unique<It>();
+    it->n = this;
+    it->input = input_.node()->make_iterator();
+    it->slots.resize(static_cast<std::size_t>(cycle_));
+    return it;
+  }
+
+ private:
+  Dataset input_;
+  DatasetFn fn_;
+  std::int64_t cycle_, block_;
+};
+
+class WindowNode : public DatasetNode {
+ public:
+  WindowNode(Dataset input, std::int64_t size, WindowOptions o)
+      : input_(std::move(input)), size_(size), shift_(o.shift.value_or(size)), stride_(o.stride), drop_(o.drop_remainder) {
+    if (size_ <= 0 || shift_ <= 0 || stride_ <= 0) throw ValueError("window: size, shift and stride must be positive");
+  }
+  ElementSpec element_spec() const override { return batched_spec(input_.element_spec(), drop_ ? size_ : -1); }
+  std::int64_t cardinality() const override {
+    const auto c = input_.cardinality();
+    if (c < 0) return c;
+    const std::int64_t span = (size_ - 1) * stride_ + 1;
+    if (drop_) return c >= span ? (c - span) / shift_ + 1 : 0;
+    return (c + shift_ - 1) / shift_;
+  }
+  IteratorPtr make_iterator() const override {
+    struct It : IteratorBase {
+      const WindowNode* n;
+      IteratorPtr input;
+      std::deque<Element> buf;  // elements from absolute index buf_start on
+      std::int64_t buf_start = 0, window = 0;
+      bool ended = false;
+      std::optional<Element> next() override {
+        const std::int64_t start = window * n->shift_, last = start + (n->size_ - 1) * n->stride_;
+        while (!ended && buf_start + static_cast<std::int64_t>(buf.size()) <= last) {
+          auto e = input->next();
+          if (!e) ended = true;
+          else buf.push_back(std::move(*e));
+        }
+        while (!buf.empty() && buf_start < start) {  // shift beyond the previous window
+          buf.pop_front();
+          ++buf_start;
+        }
+        const std::int64_t have = buf_start + static_cast<std::int64_t>(buf.size());
+        if (start >= have) return std::nullopt;
+        if (n->drop_ && last >= have) return std::nullopt;
+        std::vector<Element> items;
+        for (std::int64_t i = start; i <= last && i < have; i += n->stride_) items.push_back(buf[i - buf_start]);
+        ++window;
+        const std::size_t k = items[0].flatten().size();
+        std::vector<std::vector<Component>> cols(k);
+        for (const auto& e : items) {
+          auto f = e.flatten();
+          for (std::size_t c = 0; c < k; ++c) cols[c].push_back(std::move(f[c]));
+        }
+        std::vector<Component> out;
+        for (std::size_t c = 0; c < k; ++c) out.push_back(Component::stack(cols[c], c));
+        return items[0].pack(out);
+      }
+      const char* kind() const override { return "window"; }
+    };
+    auto it = std::make_unique<It>();
+    it->n = this;
+    it->input = input_.node()->make_iterator();
+    return it;
+  }
+
+ private:
+  Dataset input_;
+  std::int64_t size_, shift_, stride_;
+  bool drop_;
+};
+
+}  // namespace
+
+Dataset Dataset::flat_map(DatasetFn fn) const { return Dataset(std::make_shared<InterleaveNode>(*this, std::move(fn), 1, 1)); }
+Dataset Dataset::interleave(DatasetFn fn, InterleaveOptions o) const {
+  return Dataset(std::make_shared<InterleaveNode>(*this, std::move(fn), o.cycle_length, o.block_length));
+}
+Dataset Dataset::window(std::int64_t size, WindowOptions options) const {
+  return Dataset(std::make_shared<WindowNode>(*this, size, options));
+}
+
+}  // namespace keras::data

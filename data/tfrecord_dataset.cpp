@@ -1,0 +1,133 @@
+#include "data/tfrecord_dataset.hpp"
+
+#include <array>
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "data/file_stream.hpp"
+
+namespace keras::data {
+
+namespace {
+std::array<std::uint32_t, 256> make_crc_table() {
+  std::array<std::uint32_t, 256> t{};
+  for (std::uint32_t i = 0; i < 256; ++i) {
+    std::uint32_t c = i;
+    for (int k = 0; k < 8; ++k) c = (c & 1) ? (c >> 1) ^ 0x82F63B78u : c >> 1;  // reflected Castagnoli polynomial
+    t[i] = c;
+  }
+  return t;
+}
+
+std::uint32_t load_le32(const unsigned char* p) { return p[0] | p[1] << 8 | p[2] << 16 | std::uint32_t(p[3]) << 24; }
+}  // namespace
+
+std::uint32_t crc32c(const void* data, std::size_t n) {
+  static const auto table = make_crc_table();
+  const auto* p = static_cast<const unsigned char*>(data);
+  std::uint32_t c = 0xFFFFFFFFu;
+  for (std::size_t i = 0; i < n; ++i) c = table[(c ^ p[i]) & 0xFF] ^ (c >> 8);
+  return c ^ 0xFFFFFFFFu;
+}
+
+std::uint32_t masked_crc32c(const void* data, std::size_t n) {
+  const std::uint32_t c = crc32c(data, n);
+  return ((c >> 15) | (c << 17)) + 0xA282EAD8u;
+}
+
+namespace {
+
+class TFRecordNode : public DatasetNode {
+ public:
+  TFRecordNode(std::vector<std::string> files, TFRecordOptions o) : files_(std::move(files)), o_(std::move(o)) {
+    detail::check_compression_type(o_.compression_type);
+    if (files_.empty()) throw ValueError("TFRecordDataset needs at least one file name");
+  }
+  ElementSpec element_spec() const override { return TensorSpec{{}, "string"}; }
+  IteratorPtr make_iterator() const override {
+    struct It : IteratorBase {
+      const TFRecordNode* n;
+      std::size_t file = 0;
+      std::uint64_t offset = 0, record = 0;
+      std::unique_ptr<detail::FileStream> in;
+      std::optional<Element> next() override {
+        while (file < n->files_.size()) {
+          if (!in) {
+            in = std::make_unique<detail::FileStream>(n->files_[file], n->o_.compression_type);
+            offset = record = 0;
+          }
+          if (auto r = read_record()) return Element(Component(std::move(*r)));
+          in.reset();
+          ++file;
+        }
+        return std::nullopt;
+      }
+      std::optional<std::string> read_record() {
+        unsigned char head[12];
+        const std::size_t got = in->read(head, sizeof head);
+        if (got == 0) return std::nullopt;
+        const std::string where = fmt::format("'{}' record {} (byte offset {})", n->files_[file], record, offset);
+        if (got < sizeof head) throw IOError("Truncated TFRecord file: " + where + " ends inside its header");
+        if (masked_crc32c(head, 8) != load_le32(head + 8))
+          throw IOError("Corrupted TFRecord: " + where + " has a bad length CRC (is it a TFRecord file, and is the "
+                        "compression_type right?)");
+        std::uint64_t len = 0;
+        for (int i = 7; i >= 0; --i) len = (len << 8) | head[i];
+        std::string data(len, '\0');
+        unsigned char foot[4];
+        if (in->read(data.data(), len) < len || in->read(foot, 4) < 4)
+          throw IOError("Truncated TFRecord file: " + where + " is cut short");
+        if (masked_crc32c(data.data(), len) != load_le32(foot))
+          throw IOError("Corrupted TFRecord: " + where + " has a bad data CRC; the file is damaged");
+        offset += 16 + len;
+        ++record;
+        return data;
+      }
+      json save() const override { return {{"file", file}, {"record", record}}; }
+      void restore(const json& s) override {
+        file = s.at("file");
+        const std::uint64_t want = s.at("record");
+        in.reset();
+        if (file >= n->files_.size()) return;
+        in = std::make_unique<detail::FileStream>(n->files_[file], n->o_.compression_type);
+        offset = record = 0;
+        while (record < want && read_record()) {}
+      }
+    };
+    auto it = std::make_unique<It>();
+    it->n = this;
+    return it;
+  }
+
+ private:
+  std::vector<std::string> files_;
+  TFRecordOptions o_;
+};
+
+}  // namespace
+
+TFRecordDataset::TFRecordDataset(std::vector<std::string> filenames, TFRecordOptions options)
+    : Dataset(std::make_shared<TFRecordNode>(std::move(filenames), std::move(options))) {}
+
+TFRecordWriter::TFRecordWriter(const std::string& path) : out_(path, std::ios::binary | std::ios::trunc), path_(path) {
+  if (!out_) throw IOError("Cannot write TFRecord file '" + path + "'");
+}
+
+void TFRecordWriter::write(const std::string& record) {
+  unsigned char head[12];
+  const std::uint64_t len = record.size();
+  for (int i = 0; i < 8; ++i) head[i] = static_cast<unsigned char>(len >> (8 * i));
+  auto put32 = [](unsigned char* p, std::uint32_t v) {
+    for (int i = 0; i < 4; ++i) p[i] = static_cast<unsigned char>(v >> (8 * i));
+  };
+  put32(head + 8, masked_crc32c(head, 8));
+  unsigned char foot[4];
+  put32(foot, masked_crc32c(record.data(), record.size()));
+  out_.write(reinterpret_cast<const char*>(head), 12);
+  out_.write(record.data(), static_cast<std::streamsize>(record.size()));
+  out_.write(reinterpret_cast<const char*>(foot), 4);
+  if (!out_) throw IOError("Cannot write TFRecord file '" + path_ + "'");
+}
+
+}  // namespace keras::data

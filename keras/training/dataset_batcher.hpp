@@ -1,0 +1,33 @@
+#pragma once
+// Batches for fit/evaluate/predict from a Dataset whose elements are batches: x, (x,), (x, y) or
+// (x, y, sample_weight).
+#include <memory>
+
+#include "data/dataset.hpp"
+#include "keras/training/batch_source.hpp"
+
+namespace keras {
+
+class DatasetBatcher : public BatchSource {
+ public:
+  /// With steps (Keras's steps_per_epoch / validation_steps / steps), each epoch takes at most that many
+  /// batches, and with carry_over (fit's training data) the iterator carries on across epochs; without
+  /// steps, each epoch is one full pass. `what` names the steps argument in error messages.
+  DatasetBatcher(data::Dataset dataset, std::optional<std::int64_t> steps, const char* what, bool carry_over);
+  std::int64_t steps() const override { return steps_; }
+  void start_epoch() override;
+  std::optional<Batch> next() override;
+  bool ran_out() const override { return ran_out_; }
+
+ private:
+  data::Dataset dataset_;
+  std::optional<std::int64_t> fixed_steps_;
+  std::int64_t steps_ = 0, taken_ = 0;
+  std::optional<data::Iterator> it_;
+  bool carry_over_, ran_out_ = false;
+};
+
+/// x, y and sample_weight of one Dataset element (y and sample_weight undefined when absent).
+Batch batch_from_element(const data::Element& e);
+
+}  // namespace keras
