@@ -42,3 +42,5 @@ for threads in 1 2; do
   compare predict_latency latency_p99_us lower "--threads $threads"
 done
 compare step_overhead us_per_step lower "--threads 1"
+compare lstm_throughput samples_per_sec higher "--threads 1"
+compare lstm_throughput samples_per_sec higher "--threads 2"

@@ -18,14 +18,10 @@ GRUCellOptions cell_options(const GRUOptions& o) {
   return c;
 }
 
-RNNOptions sequence_options(const GRUOptions& o) {
-  return {o.return_sequences, o.return_state, o.go_backwards, o.stateful, o.unroll, o.input_shape, o.name, o.trainable};
-}
-
 }  // namespace
 
 GRU::GRU(std::int64_t units, GRUOptions options)
-    : RNN({std::make_shared<GRUCell>(units, cell_options(options))}, sequence_options(options), "gru") {}
+    : RNN({std::make_shared<GRUCell>(units, cell_options(options))}, sequence_options_of(options), "gru") {}
 
 std::shared_ptr<Layer> GRU::from_config(const json& c) {
   json cell_config = c;
@@ -42,12 +38,7 @@ std::shared_ptr<Layer> GRU::from_config(const json& c) {
   o.reset_after = co.reset_after;
   o.dropout = co.dropout;
   o.recurrent_dropout = co.recurrent_dropout;
-  o.return_sequences = ro.return_sequences;
-  o.return_state = ro.return_state;
-  o.go_backwards = ro.go_backwards;
-  o.stateful = ro.stateful;
-  o.unroll = ro.unroll;
-  o.name = ro.name;
+  set_sequence_options(o, ro);
   auto layer = std::make_shared<GRU>(c.at("units").get<std::int64_t>(), o);
   layer->read_base_config(c);
   return layer;

@@ -18,14 +18,10 @@ LSTMCellOptions cell_options(const LSTMOptions& o) {
   return c;
 }
 
-RNNOptions sequence_options(const LSTMOptions& o) {
-  return {o.return_sequences, o.return_state, o.go_backwards, o.stateful, o.unroll, o.input_shape, o.name, o.trainable};
-}
-
 }  // namespace
 
 LSTM::LSTM(std::int64_t units, LSTMOptions options)
-    : RNN({std::make_shared<LSTMCell>(units, cell_options(options))}, sequence_options(options), "lstm") {}
+    : RNN({std::make_shared<LSTMCell>(units, cell_options(options))}, sequence_options_of(options), "lstm") {}
 
 std::shared_ptr<Layer> LSTM::from_config(const json& c) {
   json cell_config = c;
@@ -42,12 +38,7 @@ std::shared_ptr<Layer> LSTM::from_config(const json& c) {
   o.unit_forget_bias = co.unit_forget_bias;
   o.dropout = co.dropout;
   o.recurrent_dropout = co.recurrent_dropout;
-  o.return_sequences = ro.return_sequences;
-  o.return_state = ro.return_state;
-  o.go_backwards = ro.go_backwards;
-  o.stateful = ro.stateful;
-  o.unroll = ro.unroll;
-  o.name = ro.name;
+  set_sequence_options(o, ro);
   auto layer = std::make_shared<LSTM>(c.at("units").get<std::int64_t>(), o);
   layer->read_base_config(c);
   return layer;

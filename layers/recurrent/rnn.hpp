@@ -18,6 +18,22 @@ struct RNNOptions {
   bool trainable = true;
 };
 
+/// The sequence arguments of a recurrent layer's options struct (SimpleRNNOptions, LSTMOptions, GRUOptions).
+template <class Options>
+RNNOptions sequence_options_of(const Options& o) {
+  return {o.return_sequences, o.return_state, o.go_backwards, o.stateful, o.unroll, o.input_shape, o.name, o.trainable};
+}
+/// The reverse: copies the sequence arguments read from a config into such an options struct.
+template <class Options>
+void set_sequence_options(Options& o, const RNNOptions& r) {
+  o.return_sequences = r.return_sequences;
+  o.return_state = r.return_state;
+  o.go_backwards = r.go_backwards;
+  o.stateful = r.stateful;
+  o.unroll = r.unroll;
+  o.name = r.name;
+}
+
 class RNN : public Layer {
  public:
   explicit RNN(CellPtr cell, RNNOptions options = {});

@@ -16,14 +16,10 @@ SimpleRNNCellOptions cell_options(const SimpleRNNOptions& o) {
   return c;
 }
 
-RNNOptions sequence_options(const SimpleRNNOptions& o) {
-  return {o.return_sequences, o.return_state, o.go_backwards, o.stateful, o.unroll, o.input_shape, o.name, o.trainable};
-}
-
 }  // namespace
 
 SimpleRNN::SimpleRNN(std::int64_t units, SimpleRNNOptions options)
-    : RNN({std::make_shared<SimpleRNNCell>(units, cell_options(options))}, sequence_options(options), "simple_rnn") {}
+    : RNN({std::make_shared<SimpleRNNCell>(units, cell_options(options))}, sequence_options_of(options), "simple_rnn") {}
 
 std::shared_ptr<Layer> SimpleRNN::from_config(const json& c) {
   json cell_config = c;
@@ -38,12 +34,7 @@ std::shared_ptr<Layer> SimpleRNN::from_config(const json& c) {
   o.bias_initializer = co.bias_initializer;
   o.dropout = co.dropout;
   o.recurrent_dropout = co.recurrent_dropout;
-  o.return_sequences = ro.return_sequences;
-  o.return_state = ro.return_state;
-  o.go_backwards = ro.go_backwards;
-  o.stateful = ro.stateful;
-  o.unroll = ro.unroll;
-  o.name = ro.name;
+  set_sequence_options(o, ro);
   auto layer = std::make_shared<SimpleRNN>(c.at("units").get<std::int64_t>(), o);
   layer->read_base_config(c);
   return layer;
