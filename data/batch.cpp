@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include "data/dataset.hpp"
+#include "data/worker_threads.hpp"
 
 namespace keras::data {
 namespace {
@@ -13,8 +14,9 @@ std::int64_t batched_cardinality(std::int64_t c, std::int64_t n, bool drop) {
 
 class BatchNode : public DatasetNode {
  public:
-  BatchNode(Dataset input, std::int64_t n, bool drop, std::optional<PaddedBatchOptions> pad)
-      : input_(std::move(input)), n_(n), drop_(drop), pad_(std::move(pad)) {
+  BatchNode(Dataset input, std::int64_t n, bool drop, std::optional<PaddedBatchOptions> pad, std::int64_t threads = 0,
+            bool deterministic = true)
+      : input_(std::move(input)), n_(n), drop_(drop), pad_(std::move(pad)), threads_(threads), deterministic_(deterministic) {
     if (n <= 0) throw ValueError("batch_size must be positive, got " + std::to_string(n));
   }
   std::int64_t cardinality() const override { return batched_cardinality(input_.cardinality(), n_, drop_); }
@@ -29,9 +31,12 @@ class BatchNode : public DatasetNode {
     return s.pack(flat);
   }
   IteratorPtr make_iterator() const override {
+    // Gathers the next batch's elements; stacks them here, or (in parallel) yields them as one tuple
+    // that the workers of a parallel map stack.
     struct It : IteratorBase {
       const BatchNode* n;
       IteratorPtr input;
+      bool gather_only = false;
       std::optional<Element> next() override {
         std::vector<Element> items;
         items.reserve(static_cast<std::size_t>(n->n_));
@@ -41,7 +46,7 @@ class BatchNode : public DatasetNode {
           items.push_back(std::move(*e));
         }
         if (items.empty() || (n->drop_ && static_cast<std::int64_t>(items.size()) < n->n_)) return std::nullopt;
-        return n->combine(items);
+        return gather_only ? Element::tuple(std::move(items)) : n->combine(items);
       }
       json save() const override { return input->save(); }
       void restore(const json& s) override { input->restore(s); }
@@ -49,7 +54,9 @@ class BatchNode : public DatasetNode {
     auto it = std::make_unique<It>();
     it->n = this;
     it->input = input_.node()->make_iterator();
-    return it;
+    if (threads_ <= 1) return it;
+    it->gather_only = true;
+    return detail::make_parallel_map_iterator(std::move(it), &stack_, threads_, deterministic_);
   }
 
  private:
@@ -57,6 +64,9 @@ class BatchNode : public DatasetNode {
   std::int64_t n_;
   bool drop_;
   std::optional<PaddedBatchOptions> pad_;
+  std::int64_t threads_;
+  bool deterministic_;
+  MapFn stack_ = [this](const Element& gathered) { return combine(gathered.children()); };
 
   Element combine(const std::vector<Element>& items) const {
     const std::size_t k = items[0].flatten().size();
@@ -130,7 +140,8 @@ class UnbatchNode : public DatasetNode {
 }  // namespace
 
 Dataset Dataset::batch(std::int64_t n, BatchOptions o) const {
-  return Dataset(std::make_shared<BatchNode>(*this, n, o.drop_remainder, std::nullopt));
+  return Dataset(std::make_shared<BatchNode>(*this, n, o.drop_remainder, std::nullopt,
+                                             detail::parallel_calls(o.num_parallel_calls, "batch"), o.deterministic));
 }
 Dataset Dataset::padded_batch(std::int64_t n, PaddedBatchOptions o) const {
   const bool drop = o.drop_remainder;

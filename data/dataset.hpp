@@ -51,6 +51,11 @@ struct ShuffleOptions {
 
 struct BatchOptions {
   bool drop_remainder = false;
+  /// 0 (or 1): batches are stacked on the calling thread; n > 1 or AUTOTUNE: elements are gathered in
+  /// order and stacked on n worker threads, several batches at once.
+  std::int64_t num_parallel_calls = 0;
+  /// With false, parallel batches may come out of order (as they finish).
+  bool deterministic = true;
 };
 
 struct PaddedBatchOptions {
@@ -64,6 +69,9 @@ struct PaddedBatchOptions {
 struct InterleaveOptions {
   std::int64_t cycle_length = AUTOTUNE;  // AUTOTUNE: the number of cores
   std::int64_t block_length = 1;
+  /// 0 (or 1): the open datasets are read on the calling thread; n > 1 or AUTOTUNE: each open dataset
+  /// is read ahead by its own background thread (so up to cycle_length threads), output order unchanged.
+  std::int64_t num_parallel_calls = 0;
 };
 
 struct WindowOptions {

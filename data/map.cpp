@@ -137,8 +137,7 @@ class MapNode : public DatasetNode {
  public:
   MapNode(Dataset input, MapFn fn, MapOptions o) : input_(std::move(input)), fn_(std::move(fn)), o_(o) {
     if (!fn_) throw ValueError("map needs a function");
-    if (o_.num_parallel_calls < AUTOTUNE || o_.num_parallel_calls == -2)
-      throw ValueError("map: num_parallel_calls must be positive, 0 or AUTOTUNE, got " + std::to_string(o_.num_parallel_calls));
+    (void)detail::parallel_calls(o_.num_parallel_calls, "map");
   }
   std::int64_t cardinality() const override { return input_.cardinality(); }
   // tf.data traces the function; here it runs once on the first element.
@@ -149,9 +148,9 @@ class MapNode : public DatasetNode {
     return spec_of(fn_(*e));
   }
   IteratorPtr make_iterator() const override {
-    const std::int64_t n = o_.num_parallel_calls == AUTOTUNE ? detail::autotune_threads() : o_.num_parallel_calls;
+    const std::int64_t n = detail::parallel_calls(o_.num_parallel_calls, "map");
     if (n <= 1) return std::make_unique<MapIterator>(input_.node()->make_iterator(), &fn_);
-    return std::make_unique<ParallelMapIterator>(input_.node()->make_iterator(), &fn_, n, o_.deterministic);
+    return detail::make_parallel_map_iterator(input_.node()->make_iterator(), &fn_, n, o_.deterministic);
   }
 
  private:
@@ -161,6 +160,10 @@ class MapNode : public DatasetNode {
 };
 
 }  // namespace
+
+IteratorPtr detail::make_parallel_map_iterator(IteratorPtr input, const MapFn* fn, std::int64_t threads, bool deterministic) {
+  return std::make_unique<ParallelMapIterator>(std::move(input), fn, threads, deterministic);
+}
 
 Dataset Dataset::map(MapFn fn, MapOptions options) const {
   return Dataset(std::make_shared<MapNode>(*this, std::move(fn), options));

@@ -15,8 +15,8 @@ struct OpenDataset {
 
 class InterleaveNode : public DatasetNode {
  public:
-  InterleaveNode(Dataset input, DatasetFn fn, std::int64_t cycle, std::int64_t block)
-      : input_(std::move(input)), fn_(std::move(fn)), cycle_(cycle), block_(block) {
+  InterleaveNode(Dataset input, DatasetFn fn, std::int64_t cycle, std::int64_t block, std::int64_t threads = 0)
+      : input_(std::move(input)), fn_(std::move(fn)), cycle_(cycle), block_(block), read_ahead_(threads > 1) {
     if (!fn_) throw ValueError("flat_map/interleave needs a function");
     if (cycle_ == AUTOTUNE) cycle_ = detail::autotune_threads();
     if (cycle_ <= 0 || block_ <= 0) throw ValueError("interleave: cycle_length and block_length must be positive");
@@ -52,6 +52,7 @@ class InterleaveNode : public DatasetNode {
             if (!input_ended) {
               if (auto e = input->next()) {
                 Dataset d = n->fn_(*e);
+                if (n->read_ahead_) d = d.prefetch(n->block_);
                 IteratorPtr it = d.node()->make_iterator();
                 slot = OpenDataset{std::move(d), std::move(it)};
               } else {
@@ -86,6 +87,7 @@ class InterleaveNode : public DatasetNode {
   Dataset input_;
   DatasetFn fn_;
   std::int64_t cycle_, block_;
+  bool read_ahead_;  // parallel: each open dataset is prefetched by its own thread
 };
 
 class WindowNode : public DatasetNode {
@@ -154,7 +156,8 @@ class WindowNode : public DatasetNode {
 
 Dataset Dataset::flat_map(DatasetFn fn) const { return Dataset(std::make_shared<InterleaveNode>(*this, std::move(fn), 1, 1)); }
 Dataset Dataset::interleave(DatasetFn fn, InterleaveOptions o) const {
-  return Dataset(std::make_shared<InterleaveNode>(*this, std::move(fn), o.cycle_length, o.block_length));
+  return Dataset(std::make_shared<InterleaveNode>(*this, std::move(fn), o.cycle_length, o.block_length,
+                                                  detail::parallel_calls(o.num_parallel_calls, "interleave")));
 }
 Dataset Dataset::window(std::int64_t size, WindowOptions options) const {
   return Dataset(std::make_shared<WindowNode>(*this, size, options));

@@ -4,9 +4,12 @@
 // training step's OpenMP pool uses.
 #include <algorithm>
 #include <cstdint>
+#include <string>
 #include <thread>
 
 #include <omp.h>
+
+#include "data/dataset.hpp"
 
 namespace keras::data::detail {
 
@@ -15,5 +18,17 @@ inline void enter_worker_thread() { omp_set_num_threads(1); }
 
 /// What AUTOTUNE means for a thread count: the number of cores.
 inline std::int64_t autotune_threads() { return std::max<std::int64_t>(1, std::thread::hardware_concurrency()); }
+
+/// A num_parallel_calls argument as a thread count (AUTOTUNE: one per core; 0 and 1: none). `op` names
+/// the transformation in the error for other negative values.
+inline std::int64_t parallel_calls(std::int64_t n, const char* op) {
+  if (n == AUTOTUNE) return autotune_threads();
+  if (n < 0) throw ValueError(std::string(op) + ": num_parallel_calls must be positive, 0 or AUTOTUNE, got " + std::to_string(n));
+  return n;
+}
+
+/// An iterator applying *fn to input's elements on `threads` worker threads, in input order when
+/// deterministic (map.cpp). *fn must outlive it.
+IteratorPtr make_parallel_map_iterator(IteratorPtr input, const MapFn* fn, std::int64_t threads, bool deterministic);
 
 }  // namespace keras::data::detail

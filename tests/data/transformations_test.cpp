@@ -3,6 +3,7 @@
 #include <numeric>
 #include <filesystem>
 #include <set>
+#include <thread>
 
 #include <catch2/catch.hpp>
 
@@ -57,6 +58,26 @@ TEST_CASE("filter, flat_map and interleave", "[data]") {
         std::vector<std::int64_t>{1, 1, 1, 1, 2, 2, 2, 2, 1, 1, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 3, 3, 4, 4, 5, 5, 5, 5, 5, 5});
 }
 
+TEST_CASE("parallel interleave reads ahead on threads and keeps the sequential order", "[data]") {
+  auto six = [](const Element& e) { return Dataset::from_tensors(e).repeat(6); };
+  for (std::int64_t calls : {std::int64_t{2}, AUTOTUNE}) {
+    INFO("num_parallel_calls " << calls);
+    CHECK(scalars(Dataset::range(1, 6).interleave(six, {.cycle_length = 2, .block_length = 4, .num_parallel_calls = calls})) ==
+          scalars(Dataset::range(1, 6).interleave(six, {.cycle_length = 2, .block_length = 4})));
+  }
+  // The inner datasets really are read on other threads.
+  const auto caller = std::this_thread::get_id();
+  auto where = [caller](const Element& e) {
+    return Dataset::from_tensors(e).repeat(3).map([caller](const Element& x) {
+      return Element(Tensor::full({}, std::this_thread::get_id() == caller ? 1.0 : 0.0, DType::int64));
+    });
+  };
+  auto on_caller = scalars(Dataset::range(4).interleave(where, {.cycle_length = 2, .num_parallel_calls = 2}));
+  CHECK(on_caller == std::vector<std::int64_t>(12, 0));
+  CHECK(scalars(Dataset::range(4).interleave(where, {.cycle_length = 2})) == std::vector<std::int64_t>(12, 1));
+  CHECK_THROWS_WITH(Dataset::range(4).interleave(six, {.num_parallel_calls = -5}), Catch::Contains("interleave: num_parallel_calls"));
+}
+
 TEST_CASE("shuffle: buffer 1 is the identity, a permutation, seeds, reshuffle_each_iteration", "[data]") {
   CHECK(scalars(Dataset::range(20).shuffle(1)) == iota(0, 20));
   auto ds = Dataset::range(100).shuffle(100, {.seed = 7});
@@ -85,6 +106,27 @@ TEST_CASE("batch, drop_remainder, and repeat then batch crosses epochs", "[data]
                       return Dataset::from_tensors(Tensor::zeros({scalar(e)}));
                     }).batch(2).make_iterator().get_next(),
                     Catch::Contains("padded_batch"));
+}
+
+TEST_CASE("parallel batch equals sequential batch; deterministic=false keeps the set", "[data]") {
+  auto pairs = Dataset::zip({Dataset::range(103), Dataset::range(103).map([](const Element& e) { return times(e, 3); })});
+  for (bool drop : {false, true}) {
+    INFO("drop_remainder " << drop);
+    auto seq = pairs.batch(8, {.drop_remainder = drop});
+    auto par = pairs.batch(8, {.drop_remainder = drop, .num_parallel_calls = 3});
+    CHECK(par.cardinality() == seq.cardinality());
+    CHECK(spec_str(par.element_spec()) == spec_str(seq.element_spec()));
+    std::vector<Element> a, b;
+    for (const Element& e : seq) a.push_back(e);
+    for (const Element& e : par) b.push_back(e);
+    REQUIRE(a.size() == b.size());
+    for (std::size_t i = 0; i < a.size(); ++i)
+      for (int k = 0; k < 2; ++k) CHECK(a[i][k].leaf().tensor().to_vector<std::int64_t>() == b[i][k].leaf().tensor().to_vector<std::int64_t>());
+  }
+  auto any = values(Dataset::range(40).batch(4, {.num_parallel_calls = AUTOTUNE, .deterministic = false}));
+  std::sort(any.begin(), any.end());
+  CHECK(any == values(Dataset::range(40).batch(4)));
+  CHECK_THROWS_WITH(Dataset::range(4).batch(2, {.num_parallel_calls = -3}), Catch::Contains("batch: num_parallel_calls"));
 }
 
 TEST_CASE("padded_batch of range(x) fills with the padding value", "[data]") {
