@@ -26,4 +26,11 @@ Tensor convert_image_dtype(const Tensor& image, DType dtype);
 /// with tf 2's half-pixel centers.
 Tensor resize(const Tensor& images, const Shape& size, const std::string& method = "bilinear");
 
+/// Decodes PNG, JPEG, BMP or GIF (its first frame) bytes into a uint8 [height, width, channels] image,
+/// as tf.io.decode_image(expand_animations=False). channels 0 keeps the file's; 1, 3 or 4 converts.
+/// `what` names the source (a file name) in the keras::ValueError for bytes that are not an image.
+Tensor decode_image(const std::string& contents, int channels = 0, const std::string& what = "image bytes");
+/// Reads and decodes an image file (decode_image); a missing file is a keras::IOError naming it.
+Tensor load_image(const std::string& path, int channels = 0);
+
 }  // namespace keras::image

@@ -3,6 +3,7 @@
 #include "callbacks/callbacks.hpp"
 #include "data/data.hpp"
 #include "datasets/fashion_mnist.hpp"
+#include "datasets/image_directory.hpp"
 #include "datasets/mnist.hpp"
 #include "keras/activations.hpp"
 #include "keras/autodiff/gradient_tape.hpp"

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Runs one libFuzzer target for SECONDS seconds: scripts/fuzz.sh TARGET SECONDS
 # TARGET is a file name in fuzz/ without .cpp (fuzz_npy, fuzz_idx, fuzz_hdf5_model, fuzz_hdf5_weights,
-# fuzz_json_config, fuzz_tfjs). Builds with clang, ASan and UBSan into build-fuzz/. The corpus grows in
-# build-fuzz/corpus/TARGET, seeded from fuzz/seeds/TARGET and the real Keras files in ../shared/fixtures.
-# A finding is saved as build-fuzz/findings/TARGET/crash-*; turn each into a regression test.
+# fuzz_json_config, fuzz_tfjs, fuzz_csv, fuzz_tfrecord, fuzz_example), built by scripts/sanitize_build.sh
+# (clang, ASan, UBSan). The corpus grows in build-sanitize/corpus/TARGET, seeded from fuzz/seeds/TARGET
+# and the real Keras files in ../shared/fixtures.
+# A finding is saved as build-sanitize/findings/TARGET/crash-*; turn each into a regression test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ $# -ne 2 ]; then
@@ -12,12 +13,9 @@ if [ $# -ne 2 ]; then
 fi
 target=$1 seconds=$2
 [ -f "fuzz/$target.cpp" ] || { echo "error: no fuzz target fuzz/$target.cpp" >&2; exit 2; }
-scripts/install_deps.sh clang libclang-rt-14-dev
-CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DKERAS_FUZZ=ON \
-  -DKERAS_NATIVE=OFF -DKERAS_BUILD_TESTS=OFF -DKERAS_BUILD_EXAMPLES=OFF -DKERAS_BUILD_BENCH=OFF >/dev/null
-cmake --build build-fuzz --parallel "$(nproc)" --target "$target"
+scripts/sanitize_build.sh "$target"
 
-corpus=build-fuzz/corpus/$target findings=build-fuzz/findings/$target
+corpus=build-sanitize/corpus/$target findings=build-sanitize/findings/$target
 mkdir -p "$corpus" "$findings"
 seeds=()
 [ -d "fuzz/seeds/$target" ] && seeds+=("fuzz/seeds/$target")
@@ -30,5 +28,5 @@ if [ -d "$fixtures" ]; then
 fi
 export ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1
 export OMP_NUM_THREADS=1
-exec "build-fuzz/bin/$target" -max_total_time="$seconds" -rss_limit_mb=4096 -timeout=30 \
+exec "build-sanitize/bin/$target" -max_total_time="$seconds" -rss_limit_mb=4096 -timeout=30 \
   -artifact_prefix="$findings/" "$corpus" "${seeds[@]}"

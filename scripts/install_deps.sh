@@ -6,6 +6,7 @@ set -euo pipefail
 packages=(
   g++ cmake ninja-build pkg-config
   xtensor-dev libxtensor-blas-dev libdnnl-dev libhdf5-dev nlohmann-json3-dev libfmt-dev catch2 zlib1g-dev
+  libstb-dev
   dataset-fashion-mnist
 )
 packages+=("$@")  # extra packages a caller needs (bench/run.sh adds libtorch-dev)
