@@ -8,6 +8,7 @@
 #include "golden.hpp"
 #include "gradient_check.hpp"
 #include "keras/keras.hpp"
+#include "keras/saving/hdf5_format.hpp"
 
 using namespace keras;
 using keras::testing::check_close;
@@ -100,6 +101,10 @@ TEST_CASE("MultiHeadAttention names and shapes its weights as Keras and checks i
     CHECK(mha.weights()[i]->shape() == want[i].second);
   }
   CHECK(mha.name() == "multi_head_attention");
+  const auto named = saving::named_weights(mha);  // the names an HDF5 file gets, as tf.keras writes them
+  REQUIRE(named.size() == want.size());
+  CHECK(named[0].first == "multi_head_attention/query/kernel:0");
+  CHECK(named[7].first == "multi_head_attention/attention_output/bias:0");
   CHECK(mha.count_params() == 16 * 32 + 32 + 12 * 32 + 32 + 12 * 24 + 24 + 24 * 16 + 16);
 
   CHECK_THROWS_WITH(layers::MultiHeadAttention(0, 4), Catch::Contains("num_heads"));

@@ -8,6 +8,7 @@
 #include "golden.hpp"
 #include "gradient_check.hpp"
 #include "keras/keras.hpp"
+#include "keras/saving/hdf5_format.hpp"
 
 using namespace keras;
 using keras::testing::check_close;
@@ -71,7 +72,7 @@ TEST_CASE("ConvLSTM2D builds Keras's weights and takes masks and initial states"
   const Tensor y = layer(x);
   CHECK(y.shape() == Shape{2, 4, 5, 5, 3});
   REQUIRE(layer.weights().size() == 3);
-  CHECK(layer.weights()[0]->name() == "conv_lstm_cell/kernel");
+  CHECK(saving::named_weights(layer)[1].first == "conv_lstm2d/conv_lstm_cell/recurrent_kernel:0");
   CHECK(layer.kernel()->shape() == Shape{3, 3, 2, 12});
   CHECK(layer.recurrent_kernel()->shape() == Shape{3, 3, 3, 12});
   const auto bias = layer.bias()->value().to_vector<float>();
