@@ -170,6 +170,11 @@ ConvSpec BaseConv::read_config(const json& c, std::int64_t rank, const std::stri
   init("depthwise_initializer", s.depthwise_initializer);
   init("pointwise_initializer", s.pointwise_initializer);
   regularizers::read_penalty_config(c, s);
+  const auto at = [&](const char* key) { return c.contains(key) ? c[key] : json(); };
+  s.depthwise_regularizer = regularizers::deserialize_or_null(at("depthwise_regularizer"));
+  s.pointwise_regularizer = regularizers::deserialize_or_null(at("pointwise_regularizer"));
+  s.depthwise_constraint = constraints::deserialize_or_null(at("depthwise_constraint"));
+  s.pointwise_constraint = constraints::deserialize_or_null(at("pointwise_constraint"));
   return s;
 }
 

@@ -27,6 +27,8 @@ struct ConvSpec {
   initializers::InitializerRef pointwise_initializer = "glorot_uniform";
   regularizers::RegularizerRef kernel_regularizer{}, bias_regularizer{}, activity_regularizer{};
   constraints::ConstraintRef kernel_constraint{}, bias_constraint{};
+  regularizers::RegularizerRef depthwise_regularizer{}, pointwise_regularizer{};  // depthwise and separable
+  constraints::ConstraintRef depthwise_constraint{}, pointwise_constraint{};
   Shape input_shape{};
   std::string name{};
   bool trainable = true;
@@ -87,6 +89,22 @@ ConvSpec with_penalties(ConvSpec s, const Options& o) {
     s.activity_regularizer = o.activity_regularizer;
     s.kernel_constraint = o.kernel_constraint;
     s.bias_constraint = o.bias_constraint;
+  }
+  return s;
+}
+
+/// The spec with the depthwise/pointwise, bias and activity penalty arguments of a depthwise or separable
+/// convolution's options struct (the fields it has).
+template <class Options>
+ConvSpec with_separable_penalties(ConvSpec s, const Options& o) {
+  s.depthwise_regularizer = o.depthwise_regularizer;
+  s.depthwise_constraint = o.depthwise_constraint;
+  s.bias_regularizer = o.bias_regularizer;
+  s.bias_constraint = o.bias_constraint;
+  s.activity_regularizer = o.activity_regularizer;
+  if constexpr (requires { o.pointwise_regularizer; }) {
+    s.pointwise_regularizer = o.pointwise_regularizer;
+    s.pointwise_constraint = o.pointwise_constraint;
   }
   return s;
 }

@@ -18,8 +18,11 @@ void BaseDepthwiseConv::build(const Shape& input_shape) {
   Shape k(spec_.kernel_size.begin(), spec_.kernel_size.end());
   k.push_back(input_shape.back());
   k.push_back(spec_.depth_multiplier);
-  kernel_ = add_weight("depthwise_kernel", k, spec_.depthwise_initializer);
-  if (spec_.use_bias) bias_ = add_weight("bias", {input_shape.back() * spec_.depth_multiplier}, spec_.bias_initializer);
+  kernel_ = add_weight("depthwise_kernel", k, spec_.depthwise_initializer, true, spec_.depthwise_regularizer,
+                       spec_.depthwise_constraint);
+  if (spec_.use_bias)
+    bias_ = add_weight("bias", {input_shape.back() * spec_.depth_multiplier}, spec_.bias_initializer, true,
+                       spec_.bias_regularizer, spec_.bias_constraint);
 }
 
 Tensor BaseDepthwiseConv::convolve(const Tensor& x, kernels::Eltwise fused) {
@@ -31,27 +34,27 @@ json BaseDepthwiseConv::get_config() const {
   json c = base_config();
   c["depth_multiplier"] = spec_.depth_multiplier;
   c["depthwise_initializer"] = initializers::serialize(*spec_.depthwise_initializer);
-  c["depthwise_regularizer"] = nullptr;
-  c["depthwise_constraint"] = nullptr;
+  c["depthwise_regularizer"] = regularizers::serialize(spec_.depthwise_regularizer);
+  c["depthwise_constraint"] = constraints::serialize(spec_.depthwise_constraint);
   return c;
 }
 
 DepthwiseConv1D::DepthwiseConv1D(std::int64_t kernel_size, DepthwiseConv1DOptions o)
-    : BaseDepthwiseConv("DepthwiseConv1D",
+    : BaseDepthwiseConv("DepthwiseConv1D", with_separable_penalties(
                         {.rank = 1, .kernel_size = {kernel_size}, .strides = {o.strides},
                          .dilation_rate = {o.dilation_rate}, .padding = o.padding, .activation = o.activation,
                          .use_bias = o.use_bias, .bias_initializer = o.bias_initializer,
                          .depth_multiplier = o.depth_multiplier, .depthwise_initializer = o.depthwise_initializer,
-                         .input_shape = o.input_shape, .name = o.name, .trainable = o.trainable}) {}
+                         .input_shape = o.input_shape, .name = o.name, .trainable = o.trainable}, o)) {}
 
 DepthwiseConv2D::DepthwiseConv2D(Size2 kernel_size, DepthwiseConv2DOptions o)
-    : BaseDepthwiseConv("DepthwiseConv2D",
+    : BaseDepthwiseConv("DepthwiseConv2D", with_separable_penalties(
                         {.rank = 2, .kernel_size = {kernel_size[0], kernel_size[1]},
                          .strides = {o.strides[0], o.strides[1]},
                          .dilation_rate = {o.dilation_rate[0], o.dilation_rate[1]}, .padding = o.padding,
                          .activation = o.activation, .use_bias = o.use_bias, .bias_initializer = o.bias_initializer,
                          .depth_multiplier = o.depth_multiplier, .depthwise_initializer = o.depthwise_initializer,
-                         .input_shape = o.input_shape, .name = o.name, .trainable = o.trainable}) {}
+                         .input_shape = o.input_shape, .name = o.name, .trainable = o.trainable}, o)) {}
 
 std::shared_ptr<Layer> DepthwiseConv1D::from_config(const json& c) {
   return from_config_as<DepthwiseConv1D>(c, 1, "DepthwiseConv1D");

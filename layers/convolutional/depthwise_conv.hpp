@@ -31,6 +31,11 @@ struct DepthwiseConv1DOptions {
   bool use_bias = true;
   initializers::InitializerRef depthwise_initializer = "glorot_uniform";
   initializers::InitializerRef bias_initializer = "zeros";
+  regularizers::RegularizerRef depthwise_regularizer{};
+  regularizers::RegularizerRef bias_regularizer{};
+  regularizers::RegularizerRef activity_regularizer{};
+  constraints::ConstraintRef depthwise_constraint{};
+  constraints::ConstraintRef bias_constraint{};
   Shape input_shape{};
   std::string name{};
   bool trainable = true;
@@ -53,6 +58,11 @@ struct DepthwiseConv2DOptions {
   bool use_bias = true;
   initializers::InitializerRef depthwise_initializer = "glorot_uniform";
   initializers::InitializerRef bias_initializer = "zeros";
+  regularizers::RegularizerRef depthwise_regularizer{};
+  regularizers::RegularizerRef bias_regularizer{};
+  regularizers::RegularizerRef activity_regularizer{};
+  constraints::ConstraintRef depthwise_constraint{};
+  constraints::ConstraintRef bias_constraint{};
   Shape input_shape{};
   std::string name{};
   bool trainable = true;

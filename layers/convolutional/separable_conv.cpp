@@ -15,12 +15,16 @@ void BaseSeparableConv::build(const Shape& input_shape) {
   Shape dk(spec_.kernel_size.begin(), spec_.kernel_size.end());
   dk.push_back(in);
   dk.push_back(m);
-  kernel_ = add_weight("depthwise_kernel", dk, spec_.depthwise_initializer);
+  kernel_ = add_weight("depthwise_kernel", dk, spec_.depthwise_initializer, true, spec_.depthwise_regularizer,
+                       spec_.depthwise_constraint);
   Shape pk(spec_.rank, 1);
   pk.push_back(in * m);
   pk.push_back(spec_.filters);
-  pointwise_ = add_weight("pointwise_kernel", pk, spec_.pointwise_initializer);
-  if (spec_.use_bias) bias_ = add_weight("bias", {spec_.filters}, spec_.bias_initializer);
+  pointwise_ = add_weight("pointwise_kernel", pk, spec_.pointwise_initializer, true, spec_.pointwise_regularizer,
+                          spec_.pointwise_constraint);
+  if (spec_.use_bias)
+    bias_ = add_weight("bias", {spec_.filters}, spec_.bias_initializer, true, spec_.bias_regularizer,
+                       spec_.bias_constraint);
 }
 
 Tensor BaseSeparableConv::convolve(const Tensor& x, kernels::Eltwise fused) {
@@ -34,30 +38,31 @@ json BaseSeparableConv::get_config() const {
   c["depth_multiplier"] = spec_.depth_multiplier;
   c["depthwise_initializer"] = initializers::serialize(*spec_.depthwise_initializer);
   c["pointwise_initializer"] = initializers::serialize(*spec_.pointwise_initializer);
-  for (const char* k : {"depthwise_regularizer", "pointwise_regularizer", "depthwise_constraint",
-                        "pointwise_constraint"})
-    c[k] = nullptr;
+  c["depthwise_regularizer"] = regularizers::serialize(spec_.depthwise_regularizer);
+  c["pointwise_regularizer"] = regularizers::serialize(spec_.pointwise_regularizer);
+  c["depthwise_constraint"] = constraints::serialize(spec_.depthwise_constraint);
+  c["pointwise_constraint"] = constraints::serialize(spec_.pointwise_constraint);
   return c;
 }
 
 SeparableConv1D::SeparableConv1D(std::int64_t filters, std::int64_t kernel_size, SeparableConv1DOptions o)
-    : BaseSeparableConv("SeparableConv1D",
+    : BaseSeparableConv("SeparableConv1D", with_separable_penalties(
                         {.rank = 1, .filters = filters, .kernel_size = {kernel_size}, .strides = {o.strides},
                          .dilation_rate = {o.dilation_rate}, .padding = o.padding, .activation = o.activation,
                          .use_bias = o.use_bias, .bias_initializer = o.bias_initializer,
                          .depth_multiplier = o.depth_multiplier, .depthwise_initializer = o.depthwise_initializer,
                          .pointwise_initializer = o.pointwise_initializer, .input_shape = o.input_shape,
-                         .name = o.name, .trainable = o.trainable}) {}
+                         .name = o.name, .trainable = o.trainable}, o)) {}
 
 SeparableConv2D::SeparableConv2D(std::int64_t filters, Size2 kernel_size, SeparableConv2DOptions o)
-    : BaseSeparableConv("SeparableConv2D",
+    : BaseSeparableConv("SeparableConv2D", with_separable_penalties(
                         {.rank = 2, .filters = filters, .kernel_size = {kernel_size[0], kernel_size[1]},
                          .strides = {o.strides[0], o.strides[1]},
                          .dilation_rate = {o.dilation_rate[0], o.dilation_rate[1]}, .padding = o.padding,
                          .activation = o.activation, .use_bias = o.use_bias, .bias_initializer = o.bias_initializer,
                          .depth_multiplier = o.depth_multiplier, .depthwise_initializer = o.depthwise_initializer,
                          .pointwise_initializer = o.pointwise_initializer, .input_shape = o.input_shape,
-                         .name = o.name, .trainable = o.trainable}) {}
+                         .name = o.name, .trainable = o.trainable}, o)) {}
 
 std::shared_ptr<Layer> SeparableConv1D::from_config(const json& c) {
   return from_config_as<SeparableConv1D>(c, 1, "SeparableConv1D");

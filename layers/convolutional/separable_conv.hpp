@@ -32,6 +32,13 @@ struct SeparableConv1DOptions {
   initializers::InitializerRef depthwise_initializer = "glorot_uniform";
   initializers::InitializerRef pointwise_initializer = "glorot_uniform";
   initializers::InitializerRef bias_initializer = "zeros";
+  regularizers::RegularizerRef depthwise_regularizer{};
+  regularizers::RegularizerRef bias_regularizer{};
+  regularizers::RegularizerRef activity_regularizer{};
+  constraints::ConstraintRef depthwise_constraint{};
+  constraints::ConstraintRef bias_constraint{};
+  regularizers::RegularizerRef pointwise_regularizer{};
+  constraints::ConstraintRef pointwise_constraint{};
   Shape input_shape{};
   std::string name{};
   bool trainable = true;
@@ -55,6 +62,13 @@ struct SeparableConv2DOptions {
   initializers::InitializerRef depthwise_initializer = "glorot_uniform";
   initializers::InitializerRef pointwise_initializer = "glorot_uniform";
   initializers::InitializerRef bias_initializer = "zeros";
+  regularizers::RegularizerRef depthwise_regularizer{};
+  regularizers::RegularizerRef bias_regularizer{};
+  regularizers::RegularizerRef activity_regularizer{};
+  constraints::ConstraintRef depthwise_constraint{};
+  constraints::ConstraintRef bias_constraint{};
+  regularizers::RegularizerRef pointwise_regularizer{};
+  constraints::ConstraintRef pointwise_constraint{};
   Shape input_shape{};
   std::string name{};
   bool trainable = true;

@@ -172,3 +172,35 @@ TEST_CASE("a model of every convolution kind trains and survives an HDF5 round t
     std::filesystem::remove(path);
   }
 }
+
+TEST_CASE("depthwise and separable convolutions take Keras's depthwise/pointwise regularizers and constraints") {
+  backend::clear_session();
+  layers::DepthwiseConv2D depthwise({3, 3}, {.depthwise_regularizer = regularizers::L2(0.5),
+                                             .bias_regularizer = "l1", .depthwise_constraint = "non_neg"});
+  layers::SeparableConv1D separable(2, 3, {.bias_constraint = "max_norm", .pointwise_regularizer = regularizers::L2(0.25),
+                                           .pointwise_constraint = "non_neg"});
+  depthwise(Tensor::ones({1, 5, 5, 2}));
+  separable(Tensor::ones({1, 6, 2}));
+  // The penalties: 0.5 * sum(k²) of the depthwise kernel plus l1 of the zero bias; 0.25 * sum(p²).
+  const auto dl = depthwise.losses();
+  REQUIRE(dl.size() == 2);
+  CHECK(dl[0].item() == Approx(0.5 * ops::sum(ops::square(depthwise.kernel()->value())).item()));
+  CHECK(dl[1].item() == 0.f);
+  const auto sl = separable.losses();
+  REQUIRE(sl.size() == 1);
+  CHECK(sl[0].item() ==
+        Approx(0.25 * ops::sum(ops::square(separable.pointwise_kernel()->value())).item()));
+  // The constraints are the weights' (applied by optimizers after each step).
+  CHECK(depthwise.kernel()->constraint() != nullptr);
+  CHECK(separable.pointwise_kernel()->constraint() != nullptr);
+  CHECK(separable.depthwise_kernel()->constraint() == nullptr);
+  // Configs carry them, and layers rebuilt from the configs write the same.
+  for (Layer* l : std::vector<Layer*>{&depthwise, &separable}) {
+    const json c = l->get_config();
+    CHECK_FALSE(c.at(l == &depthwise ? "depthwise_regularizer" : "pointwise_regularizer").is_null());
+    CHECK_FALSE(c.at(l == &depthwise ? "depthwise_constraint" : "pointwise_constraint").is_null());
+    json again = Layer::deserialize(serialize_object(l->class_name(), c))->get_config();
+    again["name"] = c["name"];
+    CHECK(again == c);
+  }
+}

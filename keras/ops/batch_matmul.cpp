@@ -1,0 +1,69 @@
+#include "keras/ops/batch_matmul.hpp"
+
+#include <fmt/format.h>
+
+#include "keras/autodiff/gradient_tape.hpp"
+#include "keras/errors.hpp"
+#include "keras/kernels/batch_matmul.hpp"
+
+namespace keras::ops {
+namespace {
+
+Tensor product(const Tensor& a, const Tensor& b, bool ta, bool tb) {
+  if (a.ndim() < 2 || a.ndim() != b.ndim())
+    throw ValueError(fmt::format("batch_matmul: inputs need the same rank (at least 2), got shapes {} and {}",
+                                 shape_str(a.shape()), shape_str(b.shape())));
+  const int r = a.ndim();
+  for (int i = 0; i < r - 2; ++i)
+    if (a.dim(i) != b.dim(i))
+      throw ValueError(fmt::format("batch_matmul: leading axes differ between shapes {} and {}",
+                                   shape_str(a.shape()), shape_str(b.shape())));
+  const std::int64_t m = ta ? a.dim(-1) : a.dim(-2), k = ta ? a.dim(-2) : a.dim(-1);
+  const std::int64_t kb = tb ? b.dim(-1) : b.dim(-2), n = tb ? b.dim(-2) : b.dim(-1);
+  if (k != kb)
+    throw ValueError(fmt::format("batch_matmul: inner dimensions differ ({} vs {}) for shapes {} and {}{}{}", k, kb,
+                                 shape_str(a.shape()), shape_str(b.shape()), ta ? " (a transposed)" : "",
+                                 tb ? " (b transposed)" : ""));
+  Shape out_shape = a.shape();
+  out_shape[r - 2] = m;
+  out_shape[r - 1] = n;
+  Tensor c = Tensor::empty(out_shape);
+  const std::int64_t batch = m * n == 0 ? 0 : c.size() / (m * n);
+  if (k == 0) return Tensor::zeros(out_shape);
+  kernels::batch_matmul(a.data<float>(), b.data<float>(), c.data<float>(),
+                        {.batch = batch, .m = m, .n = n, .k = k, .trans_a = ta, .trans_b = tb});
+  return c;
+}
+
+Tensor as_float(const Tensor& t) {
+  if (!t.defined()) throw ValueError("batch_matmul received an undefined tensor");
+  return t.dtype() == DType::float32 ? t : t.astype(DType::float32);
+}
+
+}  // namespace
+
+Tensor batch_matmul(const Tensor& a0, const Tensor& b0, bool ta, bool tb) {
+  const Tensor a = as_float(a0), b = as_float(b0);
+  Tensor c = product(a, b, ta, tb);
+  if (autodiff::recording())
+    autodiff::record(c, {a, b}, [a, b, ta, tb](const Tensor& g, const std::vector<bool>& needs) {
+      std::vector<Tensor> grads(2);
+      if (!ta && !tb) {
+        if (needs[0]) grads[0] = product(g, b, false, true);
+        if (needs[1]) grads[1] = product(a, g, true, false);
+      } else if (!ta && tb) {
+        if (needs[0]) grads[0] = product(g, b, false, false);
+        if (needs[1]) grads[1] = product(g, a, true, false);
+      } else if (ta && !tb) {
+        if (needs[0]) grads[0] = product(b, g, false, true);
+        if (needs[1]) grads[1] = product(a, g, false, false);
+      } else {
+        if (needs[0]) grads[0] = product(b, g, true, true);
+        if (needs[1]) grads[1] = product(g, a, true, true);
+      }
+      return grads;
+    });
+  return c;
+}
+
+}  // namespace keras::ops

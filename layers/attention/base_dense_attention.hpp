@@ -1,0 +1,48 @@
+#pragma once
+// The base of Attention and AdditiveAttention (tf.keras 2.x's BaseDenseAttention): inputs
+// {query [batch, Tq, dim], value [batch, Tv, dim]} or {query, value, key}; scores [batch, Tq, Tv] from
+// a subclass, softmax over Tv (masked positions pushed down by 1e9), dropout, then scores @ value.
+#include "keras/layer.hpp"
+
+namespace keras::layers {
+
+/// Keras's call arguments of the attention layers beyond the inputs.
+struct AttentionCallArgs {
+  /// {query_mask [batch, Tq], value_mask [batch, Tv]} (0/1; either may be undefined, or the list empty).
+  std::vector<Tensor> mask{};
+  bool return_attention_scores = false;
+  /// Position i of the query attends only to positions j <= i of the value.
+  bool use_causal_mask = false;
+  bool training = false;
+};
+
+class BaseDenseAttention : public Layer {
+ public:
+  BaseDenseAttention(const std::string& name, const std::string& prefix, bool trainable, double dropout,
+                     bool causal);
+  Tensor call(const Tensor& inputs, bool training) override;
+  Tensor call_multi(const std::vector<Tensor>& inputs, bool training) override;
+  /// Keras's full call: {output [batch, Tq, dim]} or, with return_attention_scores, {output, scores
+  /// [batch, Tq, Tv]} (the probabilities after dropout, as tf.keras 2.x returns them).
+  std::vector<Tensor> call_with_args(const std::vector<Tensor>& inputs, const AttentionCallArgs& args = {});
+  void build_multi(const std::vector<Shape>& input_shapes) override;
+  Shape compute_output_shape_multi(const std::vector<Shape>& input_shapes) const override;
+  json get_config() const override;
+
+  double dropout() const { return dropout_; }
+
+ protected:
+  /// Scores [batch, Tq, Tv] for query [batch, Tq, dim] and key [batch, Tv, dim].
+  virtual Tensor calculate_scores(const Tensor& query, const Tensor& key) const = 0;
+  /// Weights of the subclass for the checked input shapes.
+  virtual void build_scores(const std::vector<Shape>& input_shapes) = 0;
+  /// Reads dropout and the deprecated `causal` field.
+  static void read_attention_config(const json& c, double& dropout, bool& causal);
+
+ private:
+  void check_shapes(const std::vector<Shape>& shapes) const;
+  double dropout_;
+  bool causal_;  // tf.keras ≤ 2.10's constructor argument, the stored form of use_causal_mask
+};
+
+}  // namespace keras::layers
