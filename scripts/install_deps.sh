@@ -7,6 +7,7 @@ packages=(
   g++ cmake ninja-build pkg-config
   xtensor-dev libxtensor-blas-dev libdnnl-dev libhdf5-dev nlohmann-json3-dev libfmt-dev catch2 zlib1g-dev
   libstb-dev
+  python3-h5py python3-numpy  # tools/read_keras_h5.py, the independent reader the tests use
   dataset-fashion-mnist
 )
 packages+=("$@")  # extra packages a caller needs (bench/run.sh adds libtorch-dev)
