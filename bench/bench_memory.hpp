@@ -23,7 +23,7 @@ inline double peak_rss_mb() {
   return -1;
 }
 
-/// The process's peak since it started (getrusage's ru_maxrss, KiB on Linux), in MiB.
+/// The process's peak so far (getrusage's ru_maxrss, KiB on Linux; reset_peak_rss resets it too), in MiB.
 inline double process_peak_rss_mb() {
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);
