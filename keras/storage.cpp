@@ -13,8 +13,9 @@ constexpr std::size_t kAlign = 64;
 constexpr std::size_t kPoolLimit = std::size_t(1) << 31;  // never park more than 2 GiB
 // Buffers above this go back to the system: a data set or its float conversion, parked, would stay
 // resident for the rest of the process (and over-count the peak memory by its size), while the
-// per-step tensors the pool is for are far smaller (the seed CNN's largest at batch 128: 9.4 MB).
-constexpr std::size_t kParkLimit = std::size_t(64) << 20;
+// per-step tensors the pool is for are smaller (the seed CNN's largest at batch 128: 9.4 MB); a larger
+// one costs its page faults once a step, little next to the step that needs it.
+constexpr std::size_t kParkLimit = std::size_t(16) << 20;
 
 struct Pool {
   std::mutex mutex;
