@@ -1,5 +1,6 @@
 #pragma once
-// Command-line flags shared by the benchmark programs: --model, --batch-size, --epochs, --threads.
+// Command-line flags shared by the benchmark programs: --model, --batch-size, --epochs, --threads,
+// --samples (train on the first N samples only, for quick runs; 0 = all).
 #include <cstdlib>
 #include <stdexcept>
 #include <string>
@@ -9,6 +10,7 @@ struct BenchArgs {
   long batch_size = 128;
   int epochs = 1;
   int threads = 2;
+  long samples = 0;
 };
 
 inline BenchArgs parse_bench_args(int argc, char** argv) {
@@ -21,7 +23,8 @@ inline BenchArgs parse_bench_args(int argc, char** argv) {
     else if (flag == "--batch-size") a.batch_size = std::stol(value);
     else if (flag == "--epochs") a.epochs = std::stoi(value);
     else if (flag == "--threads") a.threads = std::stoi(value);
-    else throw std::invalid_argument("unknown flag " + flag + " (use --model, --batch-size, --epochs, --threads)");
+    else if (flag == "--samples") a.samples = std::stol(value);
+    else throw std::invalid_argument("unknown flag " + flag + " (use --model, --batch-size, --epochs, --threads, --samples)");
   }
   return a;
 }

@@ -36,8 +36,51 @@ dnnl::primitive_attr post_op_attr(Eltwise f);
 
 namespace keras::kernels::conv_detail {
 
+/// An argument of a oneDNN primitive whose caller's buffer is in Keras's layout (`user`) while the
+/// primitive may have chosen another (`inner`, e.g. blocked weights): then a reorder on every run.
+struct Staged {
+  dnnl::memory user, inner;
+  dnnl::reorder reorder;
+  bool reorders = false;
+
+  /// `input`: the primitive reads the argument (user → inner before the run), else it writes it
+  /// (inner → user after the run).
+  static Staged make(const dnnl::memory::desc& user_md, const dnnl::memory::desc& chosen, bool input) {
+    Staged s;
+    s.user = unbound(user_md);
+    s.reorders = chosen != user_md;
+    if (!s.reorders) return s;
+    s.inner = dnnl::memory(chosen, engine());
+    s.reorder = input ? dnnl::reorder(s.user, s.inner) : dnnl::reorder(s.inner, s.user);
+    return s;
+  }
+  /// The memory to hand to the primitive for the caller's buffer `p`; reorders inputs.
+  dnnl::memory bind_input(const void* p) {
+    user.set_data_handle(const_cast<void*>(p));
+    if (!reorders) return user;
+    reorder.execute(stream(), user, inner);
+    return inner;
+  }
+  dnnl::memory bind_output(void* p) {
+    user.set_data_handle(p);
+    return reorders ? inner : user;
+  }
+  /// After the run: writes an output back into the caller's layout.
+  void finish_output() {
+    if (reorders) reorder.execute(stream(), inner, user);
+  }
+};
+
+/// The same dims in a layout the primitive chooses.
+inline dnnl::memory::desc any_md(const dnnl::memory::desc& md) {
+  return {md.dims(), dnnl::memory::data_type::f32, dnnl::memory::format_tag::any};
+}
+
 /// Forward, backward-data and backward-weights runs of one oneDNN convolution family: P names
 /// the primitives (convolution_* or deconvolution_*), whose descriptors take the same arguments.
+/// The weights are in the layout the primitive chooses (blocked, reordered from Keras's on every
+/// run, which costs little next to the convolution): with Keras's strided layout oneDNN falls back
+/// to its im2col + gemm implementation, several times slower than its direct ones.
 template <class P>
 struct Family {
   using Fwd = typename P::Fwd;
@@ -47,15 +90,17 @@ struct Family {
   struct Forward {
     typename Fwd::primitive_desc pd;
     Fwd prim;
-    dnnl::memory x, k, b, y;
+    Staged x, k, y;
+    dnnl::memory b;
   };
   struct BackwardData {
     BwdData prim;
-    dnnl::memory dy, k, dx;
+    Staged dy, k, dx;
   };
   struct BackwardWeights {
     BwdWeights prim;
-    dnnl::memory x, dy, dk, db;
+    Staged x, dy, dk;
+    dnnl::memory db;
   };
 
   static Forward& forward_entry(const ConvArgs& a, bool has_bias, Eltwise act) {
@@ -65,13 +110,13 @@ struct Family {
     if (it != cache.end()) return it->second;
     const auto prop = dnnl::prop_kind::forward_training;
     const auto wmd = P::weights_md(a);
-    auto d = has_bias ? typename Fwd::desc(prop, P::algorithm, src_md(a), wmd, bias_md(a), dst_md(a), strides(a),
-                                           dilates(a), pad_l(a), pad_r(a))
-                      : typename Fwd::desc(prop, P::algorithm, src_md(a), wmd, dst_md(a), strides(a), dilates(a),
-                                           pad_l(a), pad_r(a));
+    auto d = has_bias ? typename Fwd::desc(prop, P::algorithm, src_md(a), any_md(wmd), bias_md(a),
+                                           dst_md(a), strides(a), dilates(a), pad_l(a), pad_r(a))
+                      : typename Fwd::desc(prop, P::algorithm, src_md(a), any_md(wmd), dst_md(a),
+                                           strides(a), dilates(a), pad_l(a), pad_r(a));
     typename Fwd::primitive_desc pd(d, post_op_attr(act), engine());
-    Forward e{pd, Fwd(pd), unbound(src_md(a)), unbound(wmd), has_bias ? unbound(bias_md(a)) : dnnl::memory(),
-              unbound(dst_md(a))};
+    Forward e{pd, Fwd(pd), Staged::make(src_md(a), pd.src_desc(), true), Staged::make(wmd, pd.weights_desc(), true),
+              Staged::make(dst_md(a), pd.dst_desc(), false), has_bias ? unbound(bias_md(a)) : dnnl::memory()};
     return cache.emplace(key, std::move(e)).first->second;
   }
 
@@ -80,15 +125,14 @@ struct Family {
     if (a.n * a.oc == 0) return;
     SmallWorkScope serial_if_small(work(a));
     Forward& e = forward_entry(a, bias != nullptr, act);
-    e.x.set_data_handle(const_cast<float*>(x));
-    e.k.set_data_handle(const_cast<float*>(kernel));
-    e.y.set_data_handle(y);
-    std::unordered_map<int, dnnl::memory> margs{{DNNL_ARG_SRC, e.x}, {DNNL_ARG_WEIGHTS, e.k}, {DNNL_ARG_DST, e.y}};
+    std::unordered_map<int, dnnl::memory> margs{
+        {DNNL_ARG_SRC, e.x.bind_input(x)}, {DNNL_ARG_WEIGHTS, e.k.bind_input(kernel)}, {DNNL_ARG_DST, e.y.bind_output(y)}};
     if (bias) {
       e.b.set_data_handle(const_cast<float*>(bias));
       margs.emplace(DNNL_ARG_BIAS, e.b);
     }
     e.prim.execute(stream(), margs);
+    e.y.finish_output();
     stream().wait();
   }
 
@@ -101,16 +145,18 @@ struct Family {
     if (it == cache.end()) {
       Forward& hint = forward_entry(a, false, Eltwise::linear);
       const auto wmd = P::weights_md(a);
-      typename BwdData::desc d(P::algorithm, src_md(a), wmd, dst_md(a), strides(a), dilates(a), pad_l(a), pad_r(a));
+      typename BwdData::desc d(P::algorithm, src_md(a), any_md(wmd), dst_md(a), strides(a),
+                               dilates(a), pad_l(a), pad_r(a));
       typename BwdData::primitive_desc pd(d, engine(), hint.pd);
-      BackwardData e{BwdData(pd), unbound(dst_md(a)), unbound(wmd), unbound(src_md(a))};
+      BackwardData e{BwdData(pd), Staged::make(dst_md(a), pd.diff_dst_desc(), true),
+                     Staged::make(wmd, pd.weights_desc(), true), Staged::make(src_md(a), pd.diff_src_desc(), false)};
       it = cache.emplace(key, std::move(e)).first;
     }
     BackwardData& e = it->second;
-    e.dy.set_data_handle(const_cast<float*>(dy));
-    e.k.set_data_handle(const_cast<float*>(kernel));
-    e.dx.set_data_handle(dx);
-    e.prim.execute(stream(), {{DNNL_ARG_DIFF_DST, e.dy}, {DNNL_ARG_WEIGHTS, e.k}, {DNNL_ARG_DIFF_SRC, e.dx}});
+    e.prim.execute(stream(), {{DNNL_ARG_DIFF_DST, e.dy.bind_input(dy)},
+                              {DNNL_ARG_WEIGHTS, e.k.bind_input(kernel)},
+                              {DNNL_ARG_DIFF_SRC, e.dx.bind_output(dx)}});
+    e.dx.finish_output();
     stream().wait();
   }
 
@@ -124,26 +170,27 @@ struct Family {
     if (it == cache.end()) {
       Forward& hint = forward_entry(a, has_bias, Eltwise::linear);
       const auto wmd = P::weights_md(a);
-      auto d = has_bias ? typename BwdWeights::desc(P::algorithm, src_md(a), wmd, bias_md(a), dst_md(a), strides(a),
-                                                    dilates(a), pad_l(a), pad_r(a))
-                        : typename BwdWeights::desc(P::algorithm, src_md(a), wmd, dst_md(a), strides(a), dilates(a),
-                                                    pad_l(a), pad_r(a));
+      auto d = has_bias ? typename BwdWeights::desc(P::algorithm, src_md(a), any_md(wmd), bias_md(a),
+                                                    dst_md(a), strides(a), dilates(a), pad_l(a), pad_r(a))
+                        : typename BwdWeights::desc(P::algorithm, src_md(a), any_md(wmd), dst_md(a),
+                                                    strides(a), dilates(a), pad_l(a), pad_r(a));
       typename BwdWeights::primitive_desc pd(d, engine(), hint.pd);
-      BackwardWeights e{BwdWeights(pd), unbound(src_md(a)), unbound(dst_md(a)), unbound(wmd),
+      BackwardWeights e{BwdWeights(pd), Staged::make(src_md(a), pd.src_desc(), true),
+                        Staged::make(dst_md(a), pd.diff_dst_desc(), true),
+                        Staged::make(wmd, pd.diff_weights_desc(), false),
                         has_bias ? unbound(bias_md(a)) : dnnl::memory()};
       it = cache.emplace(key, std::move(e)).first;
     }
     BackwardWeights& e = it->second;
-    e.x.set_data_handle(const_cast<float*>(x));
-    e.dy.set_data_handle(const_cast<float*>(dy));
-    e.dk.set_data_handle(dkernel);
-    std::unordered_map<int, dnnl::memory> margs{{DNNL_ARG_SRC, e.x}, {DNNL_ARG_DIFF_DST, e.dy},
-                                                {DNNL_ARG_DIFF_WEIGHTS, e.dk}};
+    std::unordered_map<int, dnnl::memory> margs{{DNNL_ARG_SRC, e.x.bind_input(x)},
+                                                {DNNL_ARG_DIFF_DST, e.dy.bind_input(dy)},
+                                                {DNNL_ARG_DIFF_WEIGHTS, e.dk.bind_output(dkernel)}};
     if (has_bias) {
       e.db.set_data_handle(dbias);
       margs.emplace(DNNL_ARG_DIFF_BIAS, e.db);
     }
     e.prim.execute(stream(), margs);
+    e.dk.finish_output();
     stream().wait();
   }
 };

@@ -1,7 +1,8 @@
 #include "keras/kernels/eltwise.hpp"
 
-#include "keras/errors.hpp"
+#include <algorithm>
 
+#include "keras/errors.hpp"
 #include "keras/kernels/dnnl_context.hpp"
 #include "keras/kernels/parallel.hpp"
 
@@ -94,14 +95,20 @@ void eltwise_backward(Eltwise f, float alpha, float beta, const float* src, cons
   stream().wait();
 }
 
-void fused_activation_backward(Eltwise f, const float* y, const float* g, float* d, std::int64_t n) {
-  switch (f) {
-    case Eltwise::linear: parallel_for(n, [&](std::int64_t i) { d[i] = g[i]; }); break;
-    case Eltwise::relu: parallel_for(n, [&](std::int64_t i) { d[i] = y[i] > 0.f ? g[i] : 0.f; }); break;
-    case Eltwise::logistic: parallel_for(n, [&](std::int64_t i) { d[i] = g[i] * y[i] * (1.f - y[i]); }); break;
-    case Eltwise::tanh: parallel_for(n, [&](std::int64_t i) { d[i] = g[i] * (1.f - y[i] * y[i]); }); break;
-    default: throw ValueError("Only linear, relu, sigmoid and tanh fuse into a matrix product or convolution");
-  }
+void fused_activation_backward(Eltwise f, const float* y0, const float* g0, float* d0, std::int64_t n) {
+  if (f != Eltwise::linear && f != Eltwise::relu && f != Eltwise::logistic && f != Eltwise::tanh)
+    throw ValueError("Only linear, relu, sigmoid and tanh fuse into a matrix product or convolution");
+  parallel_ranges(n, [=](std::int64_t begin, std::int64_t end) {
+    const float* __restrict y = y0;
+    const float* __restrict g = g0;
+    float* __restrict d = d0;
+    switch (f) {
+      case Eltwise::linear: std::copy(g + begin, g + end, d + begin); break;
+      case Eltwise::relu: for (auto i = begin; i < end; ++i) d[i] = y[i] > 0.f ? g[i] : 0.f; break;
+      case Eltwise::logistic: for (auto i = begin; i < end; ++i) d[i] = g[i] * y[i] * (1.f - y[i]); break;
+      default: for (auto i = begin; i < end; ++i) d[i] = g[i] * (1.f - y[i] * y[i]); break;
+    }
+  });
 }
 
 }  // namespace keras::kernels

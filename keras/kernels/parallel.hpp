@@ -1,5 +1,6 @@
 #pragma once
 // Element loops on the same OpenMP pool oneDNN uses. Small loops stay on one thread.
+#include <algorithm>
 #include <cstdint>
 
 #include <omp.h>
@@ -18,6 +19,25 @@ inline void parallel_for(std::int64_t n, Fn&& fn) {
   }
 #pragma omp parallel for simd schedule(static)
   for (std::int64_t i = 0; i < n; ++i) fn(i);
+}
+
+/// fn(begin, end) over contiguous pieces of [0, n), one per OpenMP thread when n is large enough.
+/// For hot element loops: inside fn, a plain loop over __restrict pointers vectorizes, where
+/// parallel_for's per-element lambda often does not (pointers captured by reference are reloaded
+/// at every element; measured 4-17x slower on one core).
+template <class Fn>
+inline void parallel_ranges(std::int64_t n, Fn&& fn) {
+  if (n < kParallelGrain || omp_get_max_threads() == 1) {
+    if (n > 0) fn(std::int64_t{0}, n);
+    return;
+  }
+#pragma omp parallel
+  {
+    const std::int64_t threads = omp_get_num_threads(), t = omp_get_thread_num();
+    const std::int64_t chunk = (n + threads - 1) / threads;
+    const std::int64_t begin = std::min(n, t * chunk), end = std::min(n, begin + chunk);
+    if (begin < end) fn(begin, end);
+  }
 }
 
 /// fn(row) for each row of a [rows, cols] matrix, in parallel when rows * cols is large.

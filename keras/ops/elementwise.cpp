@@ -32,10 +32,16 @@ Shape broadcast_shape(const Shape& a, const Shape& b, const char* op) {
 }
 
 // Applies f element-wise with broadcasting; `scalar_f` for the fast paths, `expr_f` on xtensor expressions.
+// `scratch`, when defined, is a float tensor nobody else holds (a fresh conversion of an input to
+// float): the result is written over it when the shapes allow, instead of into a new tensor.
 template <class ScalarF, class ExprF>
-Tensor broadcast_apply(const Tensor& a, const Tensor& b, ScalarF scalar_f, ExprF expr_f, const char* op) {
+Tensor broadcast_apply(const Tensor& a, const Tensor& b, ScalarF scalar_f, ExprF expr_f, const char* op,
+                       const Tensor& scratch = Tensor()) {
   const Shape out_shape = broadcast_shape(a.shape(), b.shape(), op);
-  Tensor out = Tensor::empty(out_shape);
+  const bool reusable = scratch.defined() && scratch.shape() == out_shape &&
+                        ((scratch.id() == a.id() && (b.size() == 1 || b.shape() == out_shape)) ||
+                         (scratch.id() == b.id() && (a.size() == 1 || a.shape() == out_shape)));
+  Tensor out = reusable ? scratch : Tensor::empty(out_shape);
   const float* pa = a.data<float>();
   const float* pb = b.data<float>();
   float* po = out.data<float>();
@@ -55,6 +61,15 @@ Tensor broadcast_apply(const Tensor& a, const Tensor& b, ScalarF scalar_f, ExprF
     out.xt<float>() = expr_f(a.xt<float>(), b.xt<float>());
   }
   return out;
+}
+
+// The float conversion of a0 or b0 that the op may overwrite: one made here from a non-float input
+// (so nobody else holds it), outside a recording tape (whose backward closures keep the inputs).
+Tensor scratch_input(const Tensor& a0, const Tensor& a, const Tensor& b0, const Tensor& b) {
+  if (autodiff::recording()) return Tensor();
+  if (a0.dtype() != DType::float32) return a;
+  if (b0.dtype() != DType::float32) return b;
+  return Tensor();
 }
 
 // Records a binary op whose local derivatives are da(a, b, out) and db(a, b, out), element-wise.
@@ -83,7 +98,8 @@ Tensor map_unary(const Tensor& x, F f) {
 Tensor add(const Tensor& a0, const Tensor& b0) {
   Tensor a = as_float(a0), b = as_float(b0);
   Tensor out = broadcast_apply(a, b, [](float x, float y) { return x + y; },
-                               [](auto&& x, auto&& y) { return x + y; }, "add");
+                               [](auto&& x, auto&& y) { return x + y; }, "add",
+                               scratch_input(a0, a, b0, b));
   record_binary(out, a, b, [](auto& g, auto&, auto&, auto&) { return g; },
                 [](auto& g, auto&, auto&, auto&) { return g; });
   return out;
@@ -92,7 +108,8 @@ Tensor add(const Tensor& a0, const Tensor& b0) {
 Tensor subtract(const Tensor& a0, const Tensor& b0) {
   Tensor a = as_float(a0), b = as_float(b0);
   Tensor out = broadcast_apply(a, b, [](float x, float y) { return x - y; },
-                               [](auto&& x, auto&& y) { return x - y; }, "subtract");
+                               [](auto&& x, auto&& y) { return x - y; }, "subtract",
+                               scratch_input(a0, a, b0, b));
   record_binary(out, a, b, [](auto& g, auto&, auto&, auto&) { return g; },
                 [](auto& g, auto&, auto&, auto&) { return negative(g); });
   return out;
@@ -101,7 +118,8 @@ Tensor subtract(const Tensor& a0, const Tensor& b0) {
 Tensor multiply(const Tensor& a0, const Tensor& b0) {
   Tensor a = as_float(a0), b = as_float(b0);
   Tensor out = broadcast_apply(a, b, [](float x, float y) { return x * y; },
-                               [](auto&& x, auto&& y) { return x * y; }, "multiply");
+                               [](auto&& x, auto&& y) { return x * y; }, "multiply",
+                               scratch_input(a0, a, b0, b));
   record_binary(out, a, b, [](auto& g, auto&, auto& b, auto&) { return multiply(g, b); },
                 [](auto& g, auto& a, auto&, auto&) { return multiply(g, a); });
   return out;
@@ -110,7 +128,8 @@ Tensor multiply(const Tensor& a0, const Tensor& b0) {
 Tensor divide(const Tensor& a0, const Tensor& b0) {
   Tensor a = as_float(a0), b = as_float(b0);
   Tensor out = broadcast_apply(a, b, [](float x, float y) { return x / y; },
-                               [](auto&& x, auto&& y) { return x / y; }, "divide");
+                               [](auto&& x, auto&& y) { return x / y; }, "divide",
+                               scratch_input(a0, a, b0, b));
   record_binary(out, a, b, [](auto& g, auto&, auto& b, auto&) { return divide(g, b); },
                 [](auto& g, auto&, auto& b, auto& out) { return negative(divide(multiply(g, out), b)); });
   return out;

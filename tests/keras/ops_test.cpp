@@ -22,6 +22,21 @@ TEST_CASE("binary ops broadcast and match their gradients") {
   CHECK_THROWS_AS(ops::add(Tensor::zeros({2, 3}), Tensor::zeros({4})), ValueError);
 }
 
+TEST_CASE("binary ops on integer inputs convert them and leave them unchanged") {
+  const Tensor pixels = Tensor::from_vector<std::uint8_t>({0, 51, 255, 102}, {2, 2});
+  const Tensor scaled = pixels / 255.f;  // written over the float conversion, not over `pixels`
+  CHECK(scaled.dtype() == DType::float32);
+  CHECK(scaled.to_vector<float>() == std::vector<float>{0.f, 51 / 255.f, 1.f, 102 / 255.f});
+  CHECK(pixels.to_vector<std::uint8_t>() == std::vector<std::uint8_t>{0, 51, 255, 102});
+  const Tensor ids = Tensor::from_vector<std::int64_t>({1, 2}, {2});
+  CHECK((ids + Tensor::from_vector<float>({0.5f, 0.25f}, {2})).to_vector<float>() == std::vector<float>{1.5f, 2.25f});
+  CHECK((2.f - ids).to_vector<float>() == std::vector<float>{1.f, 0.f});
+  // a row vector broadcast over an integer matrix: a new output, the conversion is too small
+  CHECK((Tensor::from_vector<float>({1, 2}, {2}) * pixels).to_vector<float>() == std::vector<float>{0, 102, 255, 204});
+  CHECK(ops::multiply(ids, Tensor::from_vector<float>({1, 2, 3, 4}, {2, 2})).to_vector<float>() ==
+        std::vector<float>{1, 4, 3, 8});
+}
+
 TEST_CASE("unary ops match their gradients") {
   auto x = random_tensor({2, 5}, -2, 2, 4), pos = random_tensor({2, 5}, 0.5, 2, 5);
   check_gradients([](const V& v) { return ops::negative(v[0]); }, {x});
