@@ -4,7 +4,7 @@
 
 namespace keras {
 
-std::string detail::join_names(const std::vector<std::string>& names) {
+std::string structure_detail::join_names(const std::vector<std::string>& names) {
   std::string out = "[";
   for (std::size_t i = 0; i < names.size(); ++i) out += (i ? ", '" : "'") + names[i] + "'";
   return out + "]";

@@ -20,9 +20,9 @@
 
 namespace keras {
 
-namespace detail {
+namespace structure_detail {
 std::string join_names(const std::vector<std::string>& names);
-}  // namespace detail
+}  // namespace structure_detail
 
 /// One value, a list (in the order of the model's inputs or outputs) or a map by name.
 template <class T>
@@ -55,19 +55,19 @@ class Structure {
       case Kind::none:
         if (all_required)
           throw ValueError(fmt::format("Model '{}' expects {} {} (for {}), but none was given", model, names.size(), what,
-                                       detail::join_names(names)));
+                                       structure_detail::join_names(names)));
         break;
       case Kind::one:
         if (names.size() != 1 && !broadcast)
           throw ValueError(fmt::format("Model '{}' has {} {}s: {}; but a single {} was given. Pass a list in this order "
                                        "or a map by name",
-                                       model, names.size(), what == "x" ? "input" : "output", detail::join_names(names), what));
+                                       model, names.size(), what == "x" ? "input" : "output", structure_detail::join_names(names), what));
         for (auto& o : out) o = list_[0];
         break;
       case Kind::list:
         if (list_.size() != names.size())
           throw ValueError(fmt::format("Model '{}' expects {} {} (one per {}: {}), but a list of {} was given", model,
-                                       names.size(), what, what == "x" ? "input" : "output", detail::join_names(names),
+                                       names.size(), what, what == "x" ? "input" : "output", structure_detail::join_names(names),
                                        list_.size()));
         for (std::size_t i = 0; i < names.size(); ++i) out[i] = list_[i];
         break;
@@ -77,13 +77,13 @@ class Structure {
           while (i < names.size() && names[i] != key) ++i;
           if (i == names.size())
             throw ValueError(fmt::format("Model '{}': the {} map names '{}', which is not one of the model's {}s: {}", model,
-                                         what, key, what == "x" ? "input" : "output", detail::join_names(names)));
+                                         what, key, what == "x" ? "input" : "output", structure_detail::join_names(names)));
           out[i] = value;
         }
         for (std::size_t i = 0; i < names.size() && all_required; ++i)
           if (!out[i])
             throw ValueError(fmt::format("Model '{}': the {} map has no entry for '{}'; it needs one for each of {}", model,
-                                         what, names[i], detail::join_names(names)));
+                                         what, names[i], structure_detail::join_names(names)));
         break;
     }
     return out;

@@ -26,7 +26,7 @@ void Model::compile(CompileOptions options) {
     st->losses.push_back(l ? l->ptr() : nullptr);
   }
   if (std::none_of(st->losses.begin(), st->losses.end(), [](const auto& l) { return l != nullptr; }))
-    throw ValueError("Model '" + name() + "': the loss map names none of the outputs " + detail::join_names(names));
+    throw ValueError("Model '" + name() + "': the loss map names none of the outputs " + structure_detail::join_names(names));
   for (const auto& w : options.loss_weights.resolve(names, "loss_weights", name(), false, false)) st->loss_weights.push_back(w.value_or(1.0));
   const auto metric_lists = options.metrics.resolve(names, name());
   for (std::size_t i = 0; i < names.size(); ++i) {
@@ -275,7 +275,7 @@ Tensor Model::single_output(std::vector<Tensor> outputs, const char* what) const
   if (outputs.size() != 1)
     throw ValueError(fmt::format("Model '{}' has {} outputs {}; {}() returns one tensor: call {}_outputs() to get all of "
                                  "them (a std::vector<Tensor> in this order)",
-                                 name(), outputs.size(), detail::join_names(output_names()), what, what));
+                                 name(), outputs.size(), structure_detail::join_names(output_names()), what, what));
   return outputs[0];
 }
 

@@ -2,6 +2,7 @@
 // LSTM and Bidirectional(LSTM) layers (return_sequences, return_state, initial states fed from other inputs,
 // recurrent_activation relu / hard_sigmoid / linear), seventeen outputs. Oracle: tests/golden/
 // make_functional_lstm_golden.py, a NumPy forward pass over the file's own config and weights.
+#include <cstdio>
 #include <filesystem>
 #include <sstream>
 
@@ -63,4 +64,15 @@ TEST_CASE("the Keras 2.2.5 functional LSTM file loads; shapes follow its config;
   for (std::size_t i = 0; i < inputs.size(); ++i) by_name[model->input_names()[i]] = inputs[i];
   const auto again = model->predict_outputs(by_name, {.batch_size = 1});
   testing::check_close(again[14], got[14].shape(), golden["outputs"][14]["data"].get<std::vector<double>>());
+
+  // get_config writes the tensor indices back (["lstm_3", 0, 1]) and a save -> load round trip predicts the same
+  const json config = model->get_config();
+  CHECK(config["output_layers"][2] == json::array({"lstm_3", 0, 1}));
+  const std::string path = "functional_lstm_roundtrip.h5";
+  model->save(path);
+  auto loaded = models::load_model(path);
+  std::remove(path.c_str());
+  CHECK(loaded->get_config() == config);
+  const auto round = loaded->predict_outputs(inputs);
+  for (std::size_t i = 0; i < round.size(); ++i) CHECK(round[i].to_vector<float>() == got[i].to_vector<float>());
 }
