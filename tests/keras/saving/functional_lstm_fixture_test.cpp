@@ -17,7 +17,7 @@ namespace {
 const std::string kFixture = std::string(KERAS_SHARED_DIR) + "/fixtures/keras-h5/keras2.2.5_functional_lstm.h5";
 }
 
-TEST_CASE("the Keras 2.2.5 functional LSTM file loads; shapes follow its config; predict matches NumPy") {
+TEST_CASE("the Keras 2.2.5 functional LSTM file loads, its shapes follow the config and predict matches NumPy") {
   if (!std::filesystem::exists(kFixture)) {
     WARN("skipped: " << kFixture << " is absent (it is beside the project in CI)");
     return;

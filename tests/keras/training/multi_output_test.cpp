@@ -240,7 +240,7 @@ TEST_CASE("bad multi-input/multi-output data and compile arguments give errors n
                     Catch::Contains("class_weight"));
 }
 
-TEST_CASE("a multi-input single-output model keeps Tensor predict; one loss and metric list serve every output") {
+TEST_CASE("a multi-input single-output model keeps Tensor predict, and one loss and metric list serve every output") {
   backend::clear_session();
   KerasTensor a = Input({2}), b = Input({2});
   Model two_in({a, b}, layers::Add()({a, b}));
