@@ -52,7 +52,7 @@ std::vector<Tensor> FunctionalGraph::run(const std::vector<Tensor>& inputs, bool
   if (inputs.size() != inputs_.size())
     throw ValueError("The model expects " + std::to_string(inputs_.size()) + " input(s), but it received " +
                      std::to_string(inputs.size()));
-  std::map<const Node*, Tensor> values;
+  std::map<const Node*, std::vector<Tensor>> values;  // every output of each call
   for (std::size_t i = 0; i < inputs.size(); ++i) {
     const Shape& want = inputs_[i].shape();
     const Shape& got = inputs[i].shape();
@@ -62,23 +62,28 @@ std::vector<Tensor> FunctionalGraph::run(const std::vector<Tensor>& inputs, bool
       throw ValueError("Input " + std::to_string(i) + " (\"" + inputs_[i].node()->layer->name() +
                        "\") is incompatible with the model: expected shape=" + shape_str(want) + ", found shape=" +
                        shape_str(got));
-    values[inputs_[i].node().get()] = inputs[i];
+    values[inputs_[i].node().get()] = {inputs[i]};
   }
-  std::map<const Node*, Tensor> masks;  // Keras's masks, passed along single-input calls
+  auto value = [&](const KerasTensor& t) -> const Tensor& { return values.at(t.node().get()).at(t.index()); };
+  std::map<const Node*, Tensor> masks;  // Keras's masks of first outputs, passed along to the next call
   for (const auto& n : nodes_) {
     if (is_input_node(*n)) continue;
     std::vector<Tensor> args;
-    for (const auto& in : n->inputs) args.push_back(values.at(in.node().get()));
-    if (args.size() == 1) {
-      const Tensor& mask = masks[n->inputs[0].node().get()];
-      values[n.get()] = n->layer->call_with_mask(args[0], mask, training);
-      masks[n.get()] = n->layer->compute_mask(args[0], mask);
+    for (const auto& in : n->inputs) args.push_back(value(in));
+    const KerasTensor& first = n->inputs[0];
+    const Tensor mask = first.index() == 0 ? masks[first.node().get()] : Tensor();
+    if (args.size() == 1 && n->output_shapes.size() == 1) {
+      values[n.get()] = {n->layer->call_with_mask(args[0], mask, training)};
     } else {
-      values[n.get()] = (*n->layer)(args, training);
+      values[n.get()] = n->layer->call_outputs(args, mask, training);
+      if (values[n.get()].size() != n->output_shapes.size())
+        throw ValueError("Layer '" + n->layer->name() + "' returned " + std::to_string(values[n.get()].size()) +
+                         " outputs where the graph expects " + std::to_string(n->output_shapes.size()));
     }
+    masks[n.get()] = args.size() == 1 ? n->layer->compute_mask(args[0], mask) : Tensor();
   }
   std::vector<Tensor> out;
-  for (const auto& t : outputs_) out.push_back(values.at(t.node().get()));
+  for (const auto& t : outputs_) out.push_back(value(t));
   return out;
 }
 
@@ -91,18 +96,25 @@ int FunctionalGraph::node_index(const Node* node) const {
   return -1;
 }
 
+std::vector<Shape> FunctionalGraph::output_shapes_of(const LayerPtr& layer) const {
+  for (const auto& n : nodes_)
+    if (n->layer == layer) return n->output_shapes;
+  return {};
+}
+
 std::vector<std::string> FunctionalGraph::connected_to(const LayerPtr& layer) const {
   std::vector<std::string> out;
   for (const auto& n : nodes_)
     if (n->layer == layer)
       for (const auto& in : n->inputs)
-        out.push_back(in.node()->layer->name() + "[" + std::to_string(node_index(in.node().get())) + "][0]");
+        out.push_back(in.node()->layer->name() + "[" + std::to_string(node_index(in.node().get())) + "][" +
+                      std::to_string(in.index()) + "]");
   return out;
 }
 
 json FunctionalGraph::get_config(const std::string& model_name) const {
   auto ref = [&](const KerasTensor& t) {
-    return json::array({t.node()->layer->name(), node_index(t.node().get()), 0});
+    return json::array({t.node()->layer->name(), node_index(t.node().get()), t.index()});
   };
   json layer_configs = json::array();
   for (const auto& l : layers_) {
@@ -162,15 +174,15 @@ std::pair<std::vector<KerasTensor>, std::vector<KerasTensor>> FunctionalGraph::f
     json call;
   };
   std::map<std::string, LayerPtr> layers;
-  std::map<std::string, std::vector<KerasTensor>> outputs;  // per layer, one per node in order
+  std::map<std::string, std::vector<std::vector<KerasTensor>>> outputs;  // per layer and node: the call's outputs
   std::vector<Pending> pending;
   for (const auto& lc : config.at("layers")) {
     const std::string name = lc.contains("name") ? lc["name"].get<std::string>() : lc.at("config").at("name").get<std::string>();
     LayerPtr layer = Layer::deserialize(lc);
     layers[name] = layer;
     if (auto* input = dynamic_cast<layers::InputLayer*>(layer.get())) {
-      auto node = std::make_shared<Node>(Node{layer, {}, *input->batch_input_shape()});
-      outputs[name].push_back(KerasTensor(node->output_shape, DType::float32, node));
+      auto node = std::make_shared<Node>(Node{layer, {}, {*input->batch_input_shape()}});
+      outputs[name].push_back({KerasTensor(node->output_shapes[0], DType::float32, node)});
     }
     for (const auto& call : lc.value("inbound_nodes", json::array())) pending.push_back({layer, call});
   }
@@ -186,14 +198,18 @@ std::pair<std::vector<KerasTensor>, std::vector<KerasTensor>> FunctionalGraph::f
           ready = false;
           break;
         }
-        args.push_back(found->second[r.node_index]);
+        const auto& call_outputs = found->second[r.node_index];
+        if (r.tensor_index < 0 || r.tensor_index >= int(call_outputs.size()))
+          throw ValueError("The model config reads output " + std::to_string(r.tensor_index) + " of layer '" + r.layer +
+                           "', which has " + std::to_string(call_outputs.size()) + " output(s)");
+        args.push_back(call_outputs[r.tensor_index]);
       }
       if (!ready) {
         ++it;
         continue;
       }
       if (args.empty()) throw ValueError("A node of layer '" + it->layer->name() + "' in the model config has no inputs");
-      outputs[it->layer->name()].push_back((*it->layer)(args));
+      outputs[it->layer->name()].push_back(it->layer->call_symbolic(args));
       it = pending.erase(it);
       progress = true;
     }
@@ -205,9 +221,10 @@ std::pair<std::vector<KerasTensor>, std::vector<KerasTensor>> FunctionalGraph::f
     std::vector<KerasTensor> out;
     for (const auto& r : refs_of(list)) {
       auto found = outputs.find(r.layer);
-      if (found == outputs.end() || r.node_index >= int(found->second.size()))
+      if (found == outputs.end() || r.node_index >= int(found->second.size()) || r.tensor_index < 0 ||
+          r.tensor_index >= int(found->second[r.node_index].size()))
         throw ValueError("The model config names '" + r.layer + "' as an input or output, but it has no such node");
-      out.push_back(found->second[r.node_index]);
+      out.push_back(found->second[r.node_index][r.tensor_index]);
     }
     return out;
   };

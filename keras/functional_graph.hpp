@@ -20,6 +20,8 @@ class FunctionalGraph {
   const std::vector<KerasTensor>& outputs() const { return outputs_; }
   /// Every layer once, input layers first, in execution order (Keras's model.layers).
   const std::vector<LayerPtr>& layers() const { return layers_; }
+  /// The output shapes of the layer's first call in this graph (several for a layer with several outputs).
+  std::vector<Shape> output_shapes_of(const LayerPtr& layer) const;
   /// Per layer row of summary(): "input_1[0][0]" for each tensor feeding each of its calls.
   std::vector<std::string> connected_to(const LayerPtr& layer) const;
 

@@ -122,7 +122,9 @@ KerasTensor Layer::operator()(const std::vector<KerasTensor>& inputs) && {
   return (*shared)(inputs);
 }
 
-KerasTensor Layer::operator()(const std::vector<KerasTensor>& inputs) & {
+KerasTensor Layer::operator()(const std::vector<KerasTensor>& inputs) & { return call_symbolic(inputs)[0]; }
+
+std::vector<KerasTensor> Layer::call_symbolic(const std::vector<KerasTensor>& inputs) {
   std::shared_ptr<Layer> self = weak_from_this().lock();
   if (!self)
     throw ValueError("Layer '" + name_ + "' must be held by a std::shared_ptr to be called on symbolic tensors "
@@ -134,8 +136,31 @@ KerasTensor Layer::operator()(const std::vector<KerasTensor>& inputs) & {
     shapes.push_back(t.shape());
   }
   ensure_built(shapes);
-  auto node = std::make_shared<Node>(Node{self, inputs, compute_output_shape_multi(shapes)});
-  return KerasTensor(node->output_shape, DType::float32, node);
+  auto node = std::make_shared<Node>(Node{self, inputs, compute_output_shapes(shapes)});
+  std::vector<KerasTensor> out;
+  for (std::size_t i = 0; i < node->output_shapes.size(); ++i)
+    out.emplace_back(node->output_shapes[i], DType::float32, node, static_cast<int>(i));
+  return out;
+}
+
+std::vector<Tensor> Layer::call_outputs(const std::vector<Tensor>& inputs, const Tensor& mask, bool training) {
+  if (inputs.size() == 1) return {call_with_mask(inputs[0], mask, training)};
+  return {(*this)(inputs, training)};
+}
+
+std::vector<Tensor> Layer::call_all(const std::vector<Tensor>& inputs, bool training) {
+  std::vector<Shape> shapes;
+  for (const auto& t : inputs) {
+    if (!t.defined()) throw ValueError("Layer '" + name_ + "' was called on an undefined tensor");
+    shapes.push_back(t.shape());
+  }
+  ensure_built(shapes);
+  std::vector<Tensor> out;
+  run_call([&] {
+    out = call_outputs(inputs, Tensor(), training);
+    return out.empty() ? Tensor() : out[0];
+  });
+  return out;
 }
 
 Tensor Layer::operator()(const Tensor& inputs, bool training) & {

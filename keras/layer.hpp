@@ -47,6 +47,20 @@ class Layer : public std::enable_shared_from_this<Layer> {
   /// Builds for several inputs; the default accepts exactly one.
   virtual void build_multi(const std::vector<Shape>& input_shapes);
 
+  /// Every output of one call (Keras layers may return a list): a recurrent layer with return_state gives
+  /// {output, states...} and takes {sequence, initial states...}. The default returns the single output of
+  /// call() (under `mask`, the mask of the first input) or call_multi().
+  virtual std::vector<Tensor> call_outputs(const std::vector<Tensor>& inputs, const Tensor& mask, bool training);
+  /// The shapes of call_outputs() for inputs of these shapes; the default has one output.
+  virtual std::vector<Shape> compute_output_shapes(const std::vector<Shape>& input_shapes) const {
+    return {compute_output_shape_multi(input_shapes)};
+  }
+  /// call_outputs() as a top-level call: builds on first use and keeps losses() as operator() does.
+  std::vector<Tensor> call_all(const std::vector<Tensor>& inputs, bool training = false);
+  /// Functional API, every output of the call: `auto s = lstm->call_symbolic({x}); s[1]` is h with
+  /// return_state (Keras: `out, h, c = LSTM(4, return_state=True)(x)`). The layer must be held by a shared_ptr.
+  std::vector<KerasTensor> call_symbolic(const std::vector<KerasTensor>& inputs);
+
   /// Masking (Keras's `mask` argument): runs call_masked() when `mask` is defined, else operator().
   Tensor call_with_mask(const Tensor& inputs, const Tensor& mask, bool training = false);
   /// The mask of this layer's output for `inputs` and their `mask` (undefined: no mask). The default

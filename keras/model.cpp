@@ -1,6 +1,8 @@
 #include "keras/model.hpp"
 
+#include <algorithm>
 #include <iostream>
+#include <map>
 
 #include <fmt/format.h>
 
@@ -21,8 +23,14 @@ Model::Model(const KerasTensor& input, const KerasTensor& output, const std::str
     : Model(std::vector<KerasTensor>{input}, output, name) {}
 
 Model::Model(const std::vector<KerasTensor>& inputs, const KerasTensor& output, const std::string& name)
+    : Model(inputs, std::vector<KerasTensor>{output}, name) {}
+
+Model::Model(const KerasTensor& input, const std::vector<KerasTensor>& outputs, const std::string& name)
+    : Model(std::vector<KerasTensor>{input}, outputs, name) {}
+
+Model::Model(const std::vector<KerasTensor>& inputs, const std::vector<KerasTensor>& outputs, const std::string& name)
     : Model(name, "model") {
-  graph_ = std::make_shared<FunctionalGraph>(inputs, std::vector<KerasTensor>{output}, this->name());
+  graph_ = std::make_shared<FunctionalGraph>(inputs, outputs, this->name());
   // The layers were built when they were called on the symbolic inputs.
   if (inputs.size() == 1) {
     set_batch_input_shape(inputs[0].shape());
@@ -48,9 +56,50 @@ std::shared_ptr<Layer> Model::from_config(const json& config) {
     throw ValueError("A Model/Functional config needs \"layers\", \"input_layers\" and \"output_layers\"; "
                      "a subclassed model must be registered under its own class name to be loaded");
   auto [inputs, outputs] = FunctionalGraph::from_config(config);
-  if (outputs.size() != 1)
-    throw ValueError("Models with " + std::to_string(outputs.size()) + " outputs are not supported yet");
-  return std::make_shared<Model>(inputs, outputs[0], config.value("name", ""));
+  return std::make_shared<Model>(inputs, outputs, config.value("name", ""));
+}
+
+std::vector<Tensor> Model::call_outputs(const std::vector<Tensor>& inputs, const Tensor& mask, bool training) {
+  if (graph_) return graph_->run(inputs, training);
+  return Layer::call_outputs(inputs, mask, training);
+}
+
+std::vector<Shape> Model::compute_output_shapes(const std::vector<Shape>& input_shapes) const {
+  if (!graph_) return Layer::compute_output_shapes(input_shapes);
+  std::vector<Shape> out;
+  for (const auto& t : graph_->outputs()) out.push_back(t.shape());
+  return out;
+}
+
+std::vector<KerasTensor> Model::inputs() const { return graph_ ? graph_->inputs() : std::vector<KerasTensor>{}; }
+std::vector<KerasTensor> Model::outputs() const { return graph_ ? graph_->outputs() : std::vector<KerasTensor>{}; }
+
+std::vector<std::string> Model::input_names() const {
+  if (!graph_) return {"input_1"};
+  std::vector<std::string> out;
+  for (const auto& t : graph_->inputs()) out.push_back(t.node()->layer->name());
+  return out;
+}
+
+std::vector<std::string> Model::output_names() const {
+  if (!graph_) {
+    const auto ls = layers();
+    if (class_name() == "Sequential" && !ls.empty()) return {ls.back()->name()};
+    return {"output_1"};
+  }
+  // tf.keras 2.x: a repeated layer name gets "_1", "_2", ... appended.
+  std::vector<std::string> out;
+  std::map<std::string, int> count;
+  for (const auto& t : graph_->outputs()) {
+    const std::string& base = t.node()->layer->name();
+    std::string proposal = base;
+    while (std::find(out.begin(), out.end(), proposal) != out.end()) {
+      int& n = count.try_emplace(base, 1).first->second;
+      proposal = base + "_" + std::to_string(n++);
+    }
+    out.push_back(proposal);
+  }
+  return out;
 }
 
 Tensor Model::call_multi(const std::vector<Tensor>& inputs, bool training) {
@@ -89,106 +138,6 @@ void Model::build(const Shape& input_shape) {
   if (sample.empty()) throw ValueError("Model '" + name() + "' cannot be built for a scalar input shape");
   autodiff::NoGradScope no_grad;
   call(Tensor::zeros(sample), false);
-}
-
-void Model::compile(CompileOptions options) {
-  if (!options.loss)
-    throw ValueError("Model '" + name() + "': compile() needs a loss, e.g. "
-                     "{.loss = \"sparse_categorical_crossentropy\"} or a losses:: object");
-  if (!options.optimizer) throw ValueError("Model '" + name() + "': compile() needs an optimizer");
-  state_ = std::make_shared<TrainingState>(TrainingState{.optimizer = options.optimizer.ptr(),
-                                                         .loss = options.loss.ptr(),
-                                                         .metrics = CompiledMetrics(options.metrics)});
-  compiled_ = true;
-}
-
-void Model::check_compiled(const char* what) const {
-  if (!compiled_)
-    throw ValueError(std::string("You must call compile() before using the model in ") + what + " (model '" +
-                     name() + "')");
-}
-
-optimizers::Optimizer& Model::optimizer() const {
-  check_compiled("optimizer()");
-  return *state_->optimizer;
-}
-
-losses::Loss& Model::loss() const {
-  check_compiled("loss()");
-  return *state_->loss;
-}
-
-std::vector<std::string> Model::metrics_names() const {
-  std::vector<std::string> names{"loss"};
-  if (state_)
-    for (auto& n : state_->metrics.names()) names.push_back(n);
-  return names;
-}
-
-Logs Model::current_logs() const {
-  Logs logs;
-  logs["loss"] = state_->loss_tracker.result();
-  state_->metrics.write(logs);
-  return logs;
-}
-
-void Model::reset_metrics() {
-  if (!state_) return;
-  state_->loss_tracker.reset_state();
-  state_->metrics.reset_state();
-}
-
-Tensor Model::compute_loss(const Tensor& x, const Tensor& y, const Tensor& y_pred, const Tensor& sample_weight) {
-  check_compiled("compute_loss");
-  Tensor loss = (*state_->loss)(y, y_pred, sample_weight);
-  // As Keras: the layers' losses (regularization penalties, add_loss) join the compiled loss.
-  for (const Tensor& extra : losses()) loss = loss + extra;
-  state_->loss_tracker.update(loss, Tensor::full({1}, double(x.dim(0))));  // weighted by batch size, as Keras
-  return loss;
-}
-
-Logs Model::compute_metrics(const Tensor&, const Tensor& y, const Tensor& y_pred, const Tensor& sample_weight) {
-  check_compiled("compute_metrics");
-  autodiff::NoGradScope no_grad;
-  state_->metrics.update_state(y, y_pred, sample_weight, state_->loss->class_name());
-  return current_logs();
-}
-
-Logs Model::train_step(const Tensor& x, const Tensor& y, const Tensor& sample_weight) {
-  GradientTape tape;
-  Tensor y_pred = (*this)(x, true);
-  Tensor loss = compute_loss(x, y, y_pred, sample_weight);
-  auto vars = trainable_weights();
-  state_->optimizer->apply_gradients(tape.gradient(loss, vars), vars);
-  return compute_metrics(x, y, y_pred, sample_weight);
-}
-
-Logs Model::test_step(const Tensor& x, const Tensor& y, const Tensor& sample_weight) {
-  autodiff::NoGradScope no_grad;
-  Tensor y_pred = (*this)(x, false);
-  compute_loss(x, y, y_pred, sample_weight);
-  return compute_metrics(x, y, y_pred, sample_weight);
-}
-
-Logs Model::train_on_batch(const Tensor& x, const Tensor& y, const Tensor& sample_weight, bool reset) {
-  check_compiled("train_on_batch");
-  check_same_samples(x, y, sample_weight);
-  Logs logs = train_step(x, y, sample_weight);
-  if (reset) reset_metrics();
-  return logs;
-}
-
-Logs Model::test_on_batch(const Tensor& x, const Tensor& y, const Tensor& sample_weight, bool reset) {
-  check_compiled("test_on_batch");
-  check_same_samples(x, y, sample_weight);
-  Logs logs = test_step(x, y, sample_weight);
-  if (reset) reset_metrics();
-  return logs;
-}
-
-Tensor Model::predict_on_batch(const Tensor& x) {
-  autodiff::NoGradScope no_grad;
-  return (*this)(x, false);
 }
 
 LayerPtr Model::get_layer(const std::string& name) const {
@@ -274,7 +223,14 @@ void Model::summary_functional(std::ostream& out) const {
   for (std::size_t i = 0; i < ls.size(); ++i) {
     const auto& l = ls[i];
     const bool is_input = l->class_name() == "InputLayer";
-    const std::string shape = is_input ? fmt::format("[{}]", shape_str(*l->batch_input_shape())) : shape_str(l->output_shape());
+    std::string shape;
+    if (is_input) {
+      shape = fmt::format("[{}]", shape_str(*l->batch_input_shape()));
+    } else {
+      const auto shapes = graph_->output_shapes_of(l);
+      for (std::size_t k = 0; k < shapes.size(); ++k) shape += (k ? ", " : "") + shape_str(shapes[k]);
+      if (shapes.size() != 1) shape = "[" + shape + "]";
+    }
     std::string connected = "[";
     for (const auto& source : graph_->connected_to(l)) {
       if (connected.size() > 1) connected += ", ";

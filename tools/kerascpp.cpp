@@ -1,6 +1,7 @@
 // kerascpp: the command-line tool (the C++ counterpart of saved_model_cli and tensorflowjs_converter).
 //   kerascpp summary MODEL
 //   kerascpp predict MODEL IN.npy [IN2.npy ...] -o OUT.npy [--batch-size N]
+//                    (one IN.npy per model input, in order; several outputs: OUT_0.npy, OUT_1.npy, ...)
 //   kerascpp evaluate MODEL --dataset fashion_mnist|mnist [--data-dir DIR] [--batch-size N]
 //   kerascpp convert MODEL OUT        (OUT: x.h5 Keras HDF5, x.json Keras JSON + x.weights.h5, else a TF.js folder)
 // MODEL is a Keras .h5 file, a Keras JSON config with its weights beside it (x.weights.h5), or a TF.js
@@ -28,6 +29,7 @@ struct UsageError : std::runtime_error {
 constexpr const char* kUsage =
     "usage: kerascpp summary MODEL\n"
     "       kerascpp predict MODEL IN.npy [IN2.npy ...] -o OUT.npy [--batch-size N]\n"
+    "                (one IN.npy per model input; several outputs are written to OUT_0.npy, OUT_1.npy, ...)\n"
     "       kerascpp evaluate MODEL --dataset fashion_mnist|mnist [--data-dir DIR] [--batch-size N]\n"
     "       kerascpp convert MODEL OUT   (OUT: *.h5, *.json, or a folder for TF.js)\n";
 
@@ -98,14 +100,18 @@ int predict(std::vector<std::string> args) {
   auto model = load_any(args[0]);
   std::vector<k::Tensor> inputs;
   for (std::size_t i = 1; i < args.size(); ++i) inputs.push_back(k::utils::load_npy(args[i]).astype(k::DType::float32));
-  k::Tensor y;
-  if (inputs.size() == 1) {
-    y = model->predict(inputs[0], {.batch_size = batch_size});
-  } else {
-    k::autodiff::NoGradScope no_grad;
-    y = (*model)(inputs, false);
+  const std::vector<k::Tensor> outputs = model->predict_outputs(inputs, {.batch_size = batch_size});
+  if (outputs.size() == 1) {
+    k::utils::save_npy(out, outputs[0]);
+    return 0;
   }
-  k::utils::save_npy(out, y);
+  // Several outputs: OUT_0.npy, OUT_1.npy, ... in the order of the model's outputs.
+  const std::string stem = out.size() > 4 && out.substr(out.size() - 4) == ".npy" ? out.substr(0, out.size() - 4) : out;
+  for (std::size_t i = 0; i < outputs.size(); ++i) {
+    const std::string path = stem + "_" + std::to_string(i) + ".npy";
+    k::utils::save_npy(path, outputs[i]);
+    std::cout << path << ": " << model->output_names()[i] << " " << k::shape_str(outputs[i].shape()) << "\n";
+  }
   return 0;
 }
 

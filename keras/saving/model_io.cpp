@@ -33,12 +33,30 @@ json strip_custom_prefix(json config) {
   return config;
 }
 
-metrics::MetricRef metric_from_training_config(const json& m) {
-  if (m.is_string()) return metrics::MetricRef(m.get<std::string>());
-  // tf.keras 2.13 writes string metrics as MeanMetricWrapper{name, fn}: the name is what the user wrote.
-  if (m.is_object() && m.value("class_name", "") == "MeanMetricWrapper")
-    return metrics::MetricRef(m["config"].value("name", m["config"].value("fn", "")));
-  return metrics::MetricRef(metrics::Metric::deserialize(m));
+losses::LossRef loss_from_json(const json& l) {
+  return l.is_string() ? losses::LossRef(l.get<std::string>()) : losses::LossRef(losses::Loss::deserialize(l));
+}
+
+// A list or a map by output name (Keras writes compile's loss and loss_weights as given); null entries
+// (an output without a loss) are left out.
+template <class T, class F>
+Structure<T> structure_from_json(const json& j, F&& one) {
+  if (j.is_object() && !j.contains("class_name")) {
+    std::map<std::string, T> by_name;
+    for (const auto& [k, v] : j.items())
+      if (!v.is_null()) by_name.emplace(k, one(v));
+    return Structure<T>(std::move(by_name));
+  }
+  if (j.is_array()) {
+    std::vector<T> list;
+    for (const auto& v : j) {
+      if (v.is_null()) throw ValueError("training_config: a list of losses with null entries is not supported; use a map");
+      list.push_back(one(v));
+    }
+    return Structure<T>(std::move(list));
+  }
+  if (j.is_null()) return {};
+  return Structure<T>(one(j));
 }
 
 }  // namespace
@@ -46,25 +64,19 @@ metrics::MetricRef metric_from_training_config(const json& m) {
 void saving::compile_from_training_config(Model& model, const json& tc) {
   CompileOptions options;
   if (tc.contains("optimizer_config")) options.optimizer = optimizers::Optimizer::deserialize(strip_custom_prefix(tc["optimizer_config"]));
-  const json& loss = tc.at("loss");
-  options.loss = loss.is_string() ? losses::LossRef(loss.get<std::string>()) : losses::LossRef(losses::Loss::deserialize(loss));
-  if (tc.contains("metrics") && tc["metrics"].is_array()) {
-    for (const auto& entry : tc["metrics"]) {
-      if (entry.is_array())  // one list per output
-        for (const auto& m : entry) options.metrics.push_back(metric_from_training_config(m));
-      else if (!entry.is_null())
-        options.metrics.push_back(metric_from_training_config(entry));
-    }
-  }
+  options.loss = structure_from_json<losses::LossRef>(tc.at("loss"), loss_from_json);
+  options.loss_weights = structure_from_json<double>(tc.value("loss_weights", json()), [](const json& w) { return w.get<double>(); });
+  if (tc.contains("metrics")) options.metrics = MetricsSpec::deserialize(tc["metrics"]);
   model.compile(options);
 }
 
 json Model::training_config() const {
   if (!compiled_) return nullptr;
-  return json{{"loss", losses::serialize(*state_->loss)},
-              {"metrics", state_->metrics.serialize()},
+  const CompileOptions& o = state_->options;
+  return json{{"loss", serialize_structure(o.loss, [](const losses::LossRef& l) { return losses::serialize(*l); })},
+              {"metrics", o.metrics.serialize()},
               {"weighted_metrics", nullptr},
-              {"loss_weights", nullptr},
+              {"loss_weights", serialize_structure(o.loss_weights, [](double w) { return json(w); })},
               {"optimizer_config", optimizers::serialize(*state_->optimizer)}};
 }
 
@@ -133,7 +145,10 @@ std::shared_ptr<Model> load_model(const std::string& path, LoadModelOptions opti
   }
   auto model = as_model(Layer::deserialize(config), path);
   if (!model->built() && model->batch_input_shape()) model->ensure_built(*model->batch_input_shape());
-  saving::load_weights_from_group(root.open_group("model_weights"), model->layers(), false, false);
+  // A functional model's layers are matched by name: the names come from the same file, while the order of
+  // model.layers may differ from the writer's (Keras sorts a graph's layers by depth).
+  saving::load_weights_from_group(root.open_group("model_weights"), model->layers(), model->class_name() == "Functional",
+                                  false);
   if (options.compile && root.has_attr("training_config")) {
     json tc;
     try {

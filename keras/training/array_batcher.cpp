@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <numeric>
 
+#include <fmt/format.h>
+
 #include "keras/ops/shape.hpp"
 #include "keras/utils/random.hpp"
 
@@ -18,17 +20,47 @@ void check_same_samples(const Tensor& x, const Tensor& y, const Tensor& sample_w
                      "; give one weight per sample");
 }
 
-ArrayBatcher::ArrayBatcher(Tensor x, Tensor y, Tensor sample_weight, std::int64_t batch_size, bool shuffle)
+void check_same_samples(const std::vector<Tensor>& x, const std::vector<Tensor>& y, const std::vector<Tensor>& sample_weight,
+                        const std::string& model) {
+  if (x.size() == 1 && y.size() == 1 && sample_weight.size() <= 1 && x[0].defined() && y[0].defined())
+    return check_same_samples(x[0], y[0], sample_weight.empty() ? Tensor() : sample_weight[0]);
+  std::string sizes;
+  std::int64_t n = -1;
+  bool mismatch = false;
+  auto visit = [&](const std::vector<Tensor>& ts, const char* role) {
+    for (std::size_t i = 0; i < ts.size(); ++i) {
+      if (!ts[i].defined()) continue;
+      if (ts[i].ndim() == 0)
+        throw ValueError(fmt::format("Model '{}': {}[{}] is a scalar; every array needs a batch dimension", model, role, i));
+      sizes += fmt::format("{}{}[{}]: {}", sizes.empty() ? "" : ", ", role, i, shape_str(ts[i].shape()));
+      if (n >= 0 && ts[i].dim(0) != n) mismatch = true;
+      n = ts[i].dim(0);
+    }
+  };
+  visit(x, "x");
+  visit(y, "y");
+  visit(sample_weight, "sample_weight");
+  if (n < 0) throw ValueError(fmt::format("Model '{}' received no input arrays", model));
+  if (mismatch)
+    throw ValueError(fmt::format("Data cardinality is ambiguous for model '{}': {}. Make sure all arrays contain the same "
+                                 "number of samples",
+                                 model, sizes));
+}
+
+ArrayBatcher::ArrayBatcher(std::vector<Tensor> x, std::vector<Tensor> y, std::vector<Tensor> sample_weight,
+                           std::int64_t batch_size, bool shuffle)
     : x_(std::move(x)), y_(std::move(y)), sample_weight_(std::move(sample_weight)), batch_size_(batch_size), shuffle_(shuffle) {
   if (batch_size_ <= 0) throw ValueError("batch_size must be a positive integer, got " + std::to_string(batch_size_));
-  if (!x_.defined() || x_.ndim() == 0) throw ValueError("Input data must have a batch dimension, got " + x_.str());
-  steps_ = (x_.dim(0) + batch_size_ - 1) / batch_size_;
+  if (x_.empty() || !x_[0].defined() || x_[0].ndim() == 0)
+    throw ValueError("Input data must have a batch dimension, got " + (x_.empty() ? std::string("nothing") : x_[0].str()));
+  samples_ = x_[0].dim(0);
+  steps_ = (samples_ + batch_size_ - 1) / batch_size_;
 }
 
 void ArrayBatcher::start_epoch() {
   cursor_ = 0;
   if (!shuffle_) return;
-  order_.resize(static_cast<std::size_t>(x_.dim(0)));
+  order_.resize(static_cast<std::size_t>(samples_));
   std::iota(order_.begin(), order_.end(), 0);
   std::shuffle(order_.begin(), order_.end(), utils::random_generator());
 }
@@ -40,14 +72,19 @@ std::optional<Batch> ArrayBatcher::next() {
 
 Batch ArrayBatcher::batch(std::int64_t step) const {
   const auto begin = step * batch_size_;
-  const auto end = std::min(begin + batch_size_, x_.dim(0));
-  if (!shuffle_ || order_.empty()) {
-    auto view = [&](const Tensor& t) { return t.defined() ? t.slice(begin, end) : Tensor(); };
-    return {view(x_), view(y_), view(sample_weight_)};
-  }
-  std::vector<std::int64_t> idx(order_.begin() + begin, order_.begin() + end);
-  auto gather = [&](const Tensor& t) { return t.defined() ? ops::take_rows(t, idx) : Tensor(); };
-  return {gather(x_), gather(y_), gather(sample_weight_)};
+  const auto end = std::min(begin + batch_size_, samples_);
+  const bool gather = shuffle_ && !order_.empty();
+  std::vector<std::int64_t> idx;
+  if (gather) idx.assign(order_.begin() + begin, order_.begin() + end);
+  auto rows = [&](const std::vector<Tensor>& ts) -> Arrays {
+    if (ts.empty()) return {};
+    std::vector<Tensor> out;
+    for (const auto& t : ts) out.push_back(!t.defined() ? Tensor() : gather ? ops::take_rows(t, idx) : t.slice(begin, end));
+    return out;
+  };
+  Arrays weights = rows(sample_weight_);
+  if (sample_weight_.size() == 1) weights = weights.list()[0];  // one array for every output, as given
+  return {rows(x_), rows(y_), weights};
 }
 
 }  // namespace keras

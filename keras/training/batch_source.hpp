@@ -5,11 +5,13 @@
 #include <optional>
 
 #include "keras/tensor.hpp"
+#include "keras/training/structure.hpp"
 
 namespace keras {
 
+/// One batch: x, y and sample_weight as the data gives them (one array, a list, or a map by name).
 struct Batch {
-  Tensor x, y, sample_weight;
+  Arrays x, y, sample_weight;
 };
 
 class BatchSource {

@@ -20,21 +20,14 @@ void CompiledMetrics::reset_state() {
 }
 
 void CompiledMetrics::write(Logs& logs) const {
-  for (const auto& m : metrics_) logs[m->name()] = m->result();
+  for (const auto& m : metrics_) logs[prefix_ + m->name()] = m->result();
 }
 
 std::vector<std::string> CompiledMetrics::names() const {
   std::vector<std::string> out;
   for (std::size_t i = 0; i < specs_.size(); ++i)
-    out.push_back(i < metrics_.size() ? metrics_[i]->name()
-                                      : (specs_[i].metric() ? specs_[i].metric()->name() : specs_[i].identifier()));
-  return out;
-}
-
-json CompiledMetrics::serialize() const {
-  json out = json::array();
-  for (const auto& spec : specs_)
-    out.push_back(spec.metric() ? metrics::serialize(*spec.metric()) : json(spec.identifier()));
+    out.push_back(prefix_ + (i < metrics_.size() ? metrics_[i]->name()
+                                                 : (specs_[i].metric() ? specs_[i].metric()->name() : specs_[i].identifier())));
   return out;
 }
 

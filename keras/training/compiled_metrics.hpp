@@ -1,6 +1,7 @@
 #pragma once
-// The state compile() creates: optimizer, loss, the loss tracker and the metrics, resolved from
-// their identifiers when the first batch shows the shapes (so "accuracy" means what Keras means).
+// The state compile() creates: optimizer, a loss per output, the loss trackers and each output's metrics,
+// resolved from their identifiers when the first batch shows the shapes (so "accuracy" means what Keras
+// means). Log names follow tf.keras 2.x: "loss", "<output>_loss" and "<output>_<metric>" with several outputs.
 #include <memory>
 #include <vector>
 
@@ -12,28 +13,33 @@
 
 namespace keras {
 
+/// The metrics of one output; their logs are named `prefix` + metric name.
 class CompiledMetrics {
  public:
-  explicit CompiledMetrics(std::vector<metrics::MetricRef> specs) : specs_(std::move(specs)) {}
+  explicit CompiledMetrics(std::vector<metrics::MetricRef> specs, std::string prefix = "")
+      : specs_(std::move(specs)), prefix_(std::move(prefix)) {}
   void update_state(const Tensor& y, const Tensor& y_pred, const Tensor& sample_weight, const std::string& loss_class);
   void reset_state();
   /// Appends name → result for each metric.
   void write(Logs& logs) const;
   /// Names known so far (all of them once the first batch has been seen).
   std::vector<std::string> names() const;
-  /// The metrics as compile() received them: identifiers as strings, objects serialized.
-  json serialize() const;
 
  private:
   std::vector<metrics::MetricRef> specs_;
+  std::string prefix_;
   std::vector<std::shared_ptr<metrics::Metric>> metrics_;
 };
 
 struct Model::TrainingState {
   std::shared_ptr<optimizers::Optimizer> optimizer;
-  std::shared_ptr<losses::Loss> loss;
+  CompileOptions options;                                 // as given, for training_config
+  std::vector<std::string> output_names;
+  std::vector<std::shared_ptr<losses::Loss>> losses;      // per output; null: that output has no loss
+  std::vector<double> loss_weights;                       // per output
   metrics::Mean loss_tracker{{.name = "loss"}};
-  CompiledMetrics metrics;
+  std::vector<std::shared_ptr<metrics::Mean>> output_loss_trackers;  // "<output>_loss", several outputs only
+  std::vector<CompiledMetrics> metrics;                   // per output
 };
 
 }  // namespace keras

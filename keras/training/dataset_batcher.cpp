@@ -1,23 +1,46 @@
 #include "keras/training/dataset_batcher.hpp"
 
 #include <iostream>
+#include <map>
 
 namespace keras {
 
+namespace {
+
+Tensor tensor_of(const data::Element& c, const std::string& role) {
+  if (!c.is_leaf())
+    throw ValueError("A Dataset for fit/evaluate/predict yields " + role + " nested more than one level deep; give each "
+                     "model input or output as one tensor in a tuple or in named components");
+  if (c.leaf().is_string())
+    throw ValueError("The Dataset's " + role + " holds strings; map them to numeric tensors before fit/evaluate/predict");
+  return c.leaf().tensor();
+}
+
+// x, y or sample_weight: one tensor, a tuple (in the order of the model's inputs or outputs) or named
+// components (matched to the input or output names).
+Arrays arrays_of(const data::Element& e, const std::string& role) {
+  if (e.is_leaf()) return tensor_of(e, role);
+  if (e.is_dict()) {
+    std::map<std::string, Tensor> by_name;
+    for (std::size_t i = 0; i < e.size(); ++i) by_name[e.keys()[i]] = tensor_of(e.children()[i], role + "['" + e.keys()[i] + "']");
+    return by_name;
+  }
+  std::vector<Tensor> list;
+  for (std::size_t i = 0; i < e.size(); ++i) list.push_back(tensor_of(e[i], role + "[" + std::to_string(i) + "]"));
+  return list;
+}
+
+}  // namespace
+
 Batch batch_from_element(const data::Element& e) {
-  auto tensor = [](const data::Element& c, const char* role) -> Tensor {
-    if (!c.is_leaf())
-      throw ValueError(std::string("A Dataset for fit/evaluate/predict yields (x, y, sample_weight) with a tensor as ") + role +
-                       "; nested or named inputs need a model with several inputs, which fit does not take yet");
-    return c.leaf().tensor();
-  };
-  if (e.is_leaf()) return {e.leaf().tensor(), Tensor(), Tensor()};
-  if (e.is_dict() || e.size() == 0 || e.size() > 3)
-    throw ValueError("A Dataset for fit/evaluate/predict must yield x, (x, y) or (x, y, sample_weight) batches; got an "
-                     "element with " + std::to_string(e.size()) + (e.is_dict() ? " named components" : " items"));
-  Batch b{tensor(e[0], "x"), Tensor(), Tensor()};
-  if (e.size() > 1) b.y = tensor(e[1], "y");
-  if (e.size() > 2) b.sample_weight = tensor(e[2], "sample_weight");
+  // As Keras's unpack_x_y_sample_weight: a tuple of 1-3 items is (x, y, sample_weight); anything else is x.
+  if (!e.is_tuple()) return {arrays_of(e, "x"), {}, {}};
+  if (e.size() == 0 || e.size() > 3)
+    throw ValueError("A Dataset for fit/evaluate/predict must yield x, (x, y) or (x, y, sample_weight) batches; got a "
+                     "tuple of " + std::to_string(e.size()) + " items. Several inputs go in a nested tuple: ((x1, x2), y)");
+  Batch b{arrays_of(e[0], "x"), {}, {}};
+  if (e.size() > 1) b.y = arrays_of(e[1], "y");
+  if (e.size() > 2) b.sample_weight = arrays_of(e[2], "sample_weight");
   return b;
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 // Batches for fit/evaluate/predict from a Dataset whose elements are batches: x, (x,), (x, y) or
-// (x, y, sample_weight).
+// (x, y, sample_weight), where each of x, y and sample_weight is a tensor, a tuple (model inputs/outputs in
+// order) or named components (matched to the input/output names).
 #include <memory>
 
 #include "data/dataset.hpp"

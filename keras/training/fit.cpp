@@ -1,6 +1,7 @@
 // Model::fit, evaluate and predict: one loop each over a BatchSource (arrays or a Dataset), firing
 // the callback hooks.
 #include <cmath>
+#include <algorithm>
 #include <cstring>
 #include <utility>
 
@@ -24,65 +25,56 @@ callbacks::CallbackList make_callbacks(const std::vector<callbacks::CallbackRef>
   return list;
 }
 
-// Keras's class_weight: each sample weighs as its class (the integer label, or the argmax of a
-// one-hot row), times its own sample weight when one is given.
-Tensor with_class_weight(const Tensor& y, const Tensor& sample_weight, const std::map<std::int64_t, double>& class_weight) {
-  if (class_weight.empty()) return sample_weight;
-  Tensor labels = (y.ndim() >= 2 && y.dim(-1) > 1) ? ops::argmax(y) : y.reshape({y.dim(0)}).astype(DType::int64);
-  Tensor w = sample_weight.defined() ? sample_weight.astype(DType::float32).clone() : Tensor::ones({y.dim(0)});
-  if (labels.astype(DType::float32).size() != w.size())
-    throw ValueError("class_weight needs one label per sample; y has shape " + shape_str(y.shape()));
-  const Tensor ids = labels.astype(DType::int64);
-  for (std::int64_t i = 0; i < ids.size(); ++i) {
-    auto it = class_weight.find(ids.data<std::int64_t>()[i]);
-    if (it == class_weight.end())
-      throw ValueError("class_weight has no entry for class " + std::to_string(ids.data<std::int64_t>()[i]) +
-                       "; give a weight for every class that appears in y");
-    w.data<float>()[i] *= static_cast<float>(it->second);
-  }
-  return w;
-}
-
-std::unique_ptr<BatchSource> validation_source(const ValidationSource& v, const FitOptions& o) {
-  if (const auto* a = std::get_if<ValidationData>(&v))
-    return std::make_unique<ArrayBatcher>(a->x, a->y, a->sample_weight, o.validation_batch_size.value_or(o.batch_size), false);
-  return std::make_unique<DatasetBatcher>(std::get<data::Dataset>(v), o.validation_steps, "validation_steps", false);
-}
-
 void check_has_targets(const Batch& b, const char* what) {
-  if (!b.y.defined())
+  if (b.y.empty())
     throw ValueError(std::string(what) + "() needs (x, y) batches, but the Dataset yields x only; map it to (x, y) tuples");
 }
 
 }  // namespace
 
-void Model::build_from_data(const Tensor& x) {
-  if (!built()) ensure_built(x.shape());
+std::unique_ptr<BatchSource> Model::array_source(const Arrays& x, const Arrays& y, const Arrays& sample_weight,
+                                                 std::int64_t batch_size, bool shuffle) const {
+  auto xs = resolve_inputs(x), ys = y.empty() ? std::vector<Tensor>{} : resolve_targets(y);
+  auto ws = resolve_sample_weights(sample_weight);
+  check_same_samples(xs, ys, ws, name());
+  return std::make_unique<ArrayBatcher>(xs, ys, ws, batch_size, shuffle);
 }
 
-callbacks::History Model::fit(const Tensor& x, const Tensor& y, FitOptions o) {
+std::unique_ptr<BatchSource> Model::validation_source(const ValidationSource& v, const FitOptions& o) const {
+  if (const auto* a = std::get_if<ValidationData>(&v))
+    return array_source(a->x, a->y, a->sample_weight, o.validation_batch_size.value_or(o.batch_size), false);
+  return std::make_unique<DatasetBatcher>(std::get<data::Dataset>(v), o.validation_steps, "validation_steps", false);
+}
+
+callbacks::History Model::fit(const Arrays& x, const Arrays& y, FitOptions o) {
   check_compiled("fit");
-  check_same_samples(x, y, o.sample_weight);
+  auto xs = resolve_inputs(x), ys = resolve_targets(y), ws = resolve_sample_weights(o.sample_weight);
+  check_same_samples(xs, ys, ws, name());
   if (o.validation_split < 0.0 || o.validation_split >= 1.0)
     throw ValueError("validation_split must be in [0, 1), got " + std::to_string(o.validation_split));
 
-  Tensor train_x = x, train_y = y, train_w = o.sample_weight;
+  const auto n = xs[0].dim(0);
+  auto rows = [](const std::vector<Tensor>& ts, std::int64_t begin, std::int64_t end) {
+    std::vector<Tensor> out;
+    for (const auto& t : ts) out.push_back(t.defined() ? t.slice(begin, end) : Tensor());
+    return out;
+  };
   if (o.validation_split > 0.0 && !o.validation_data) {
-    const auto n = x.dim(0);
     const auto split_at = static_cast<std::int64_t>(std::floor(double(n) * (1.0 - o.validation_split)));
     if (split_at == 0 || split_at == n)
       throw ValueError("validation_split=" + std::to_string(o.validation_split) + " leaves no samples for training or "
                        "validation out of " + std::to_string(n));
-    o.validation_data = ValidationData{x.slice(split_at, n), y.slice(split_at, n),
-                                       o.sample_weight.defined() ? o.sample_weight.slice(split_at, n) : Tensor()};
-    train_x = x.slice(0, split_at);
-    train_y = y.slice(0, split_at);
-    if (train_w.defined()) train_w = train_w.slice(0, split_at);
+    o.validation_data = ValidationData{rows(xs, split_at, n), rows(ys, split_at, n),
+                                       ws.empty() ? Arrays() : Arrays(rows(ws, split_at, n))};
+    xs = rows(xs, 0, split_at);
+    ys = rows(ys, 0, split_at);
+    if (!ws.empty()) ws = rows(ws, 0, split_at);
   }
-  if (train_x.dim(0) == 0) throw ValueError("fit() received no training samples (x has shape " + shape_str(x.shape()) + ")");
+  if (xs[0].dim(0) == 0)
+    throw ValueError("fit() received no training samples (x has shape " + shape_str(xs[0].shape()) + ")");
 
-  ArrayBatcher batches(train_x, train_y, train_w, o.batch_size, o.shuffle);
-  build_from_data(train_x);
+  ArrayBatcher batches(xs, ys, ws, o.batch_size, o.shuffle);
+  build_from_data(xs);
   auto val = o.validation_data ? validation_source(*o.validation_data, o) : nullptr;
   return run_fit_loop(batches, val.get(), o);
 }
@@ -122,10 +114,9 @@ callbacks::History Model::run_fit_loop(BatchSource& train, BatchSource* val, con
     }
     for (std::optional<Batch> b; (b = train.next()); ++step) {
       check_has_targets(*b, "fit");
-      build_from_data(b->x);
       Logs batch_logs;
       cbs.on_train_batch_begin(step, batch_logs);
-      batch_logs = train_step(b->x, b->y, with_class_weight(b->y, b->sample_weight, o.class_weight));
+      batch_logs = run_train_step(b->x, b->y, b->sample_weight, o.class_weight);
       cbs.on_train_batch_end(step, batch_logs);
       epoch_logs = batch_logs;
       if (stop_training) break;
@@ -152,10 +143,9 @@ Logs Model::run_test_loop(BatchSource& data, callbacks::CallbackList& cbs) {
   std::int64_t step = 0;
   for (std::optional<Batch> b; (b = data.next()); ++step) {
     check_has_targets(*b, "evaluate");
-    build_from_data(b->x);
     Logs batch_logs;
     cbs.on_test_batch_begin(step, batch_logs);
-    batch_logs = test_step(b->x, b->y, b->sample_weight);
+    batch_logs = run_test_step(b->x, b->y, b->sample_weight);
     cbs.on_test_batch_end(step, batch_logs);
     logs = batch_logs;
   }
@@ -163,15 +153,13 @@ Logs Model::run_test_loop(BatchSource& data, callbacks::CallbackList& cbs) {
   return logs;
 }
 
-Logs Model::evaluate(const Tensor& x, const Tensor& y, EvaluateOptions o) {
+Logs Model::evaluate(const Arrays& x, const Arrays& y, EvaluateOptions o) {
   check_compiled("evaluate");
-  check_same_samples(x, y, o.sample_weight);
-  build_from_data(x);
-  ArrayBatcher batches(x, y, o.sample_weight, o.batch_size, false);
+  auto batches = array_source(x, y, o.sample_weight, o.batch_size, false);
   auto cbs = make_callbacks(o.callbacks, o.verbose, nullptr);
   cbs.set_model(this);
-  cbs.set_params({.epochs = 1, .steps = batches.steps(), .verbose = o.verbose});
-  return run_test_loop(batches, cbs);
+  cbs.set_params({.epochs = 1, .steps = batches->steps(), .verbose = o.verbose});
+  return run_test_loop(*batches, cbs);
 }
 
 Logs Model::evaluate(const data::Dataset& dataset, EvaluateOptions o) {
@@ -183,47 +171,60 @@ Logs Model::evaluate(const data::Dataset& dataset, EvaluateOptions o) {
   return run_test_loop(batches, cbs);
 }
 
-Tensor Model::predict(const Tensor& x, PredictOptions o) {
-  ArrayBatcher batches(x, Tensor(), Tensor(), o.batch_size, false);
-  if (batches.samples() == 0)
-    throw ValueError("predict() received no samples (x has shape " + shape_str(x.shape()) + ") for model '" + name() + "'");
-  build_from_data(x);
-  return run_predict_loop(batches, o);
+std::vector<Tensor> Model::predict_outputs(const Arrays& x, PredictOptions o) {
+  auto batches = array_source(x, {}, {}, o.batch_size, false);
+  if (batches->samples() == 0)
+    throw ValueError("predict() received no samples (x has " + std::to_string(batches->samples()) + " rows) for model '" +
+                     name() + "'");
+  return run_predict_loop(*batches, o);
 }
 
-Tensor Model::predict(const data::Dataset& dataset, PredictOptions o) {
+std::vector<Tensor> Model::predict_outputs(const data::Dataset& dataset, PredictOptions o) {
   DatasetBatcher batches(dataset, o.steps, "steps", false);
-  Tensor out = run_predict_loop(batches, o);
-  if (!out.defined()) throw ValueError("predict() received an empty Dataset for model '" + name() + "'");
+  auto out = run_predict_loop(batches, o);
+  if (out.empty()) throw ValueError("predict() received an empty Dataset for model '" + name() + "'");
   return out;
 }
 
-Tensor Model::run_predict_loop(BatchSource& data, const PredictOptions& o) {
+Tensor Model::predict(const Arrays& x, PredictOptions o) { return single_output(predict_outputs(x, o), "predict"); }
+
+Tensor Model::predict(const data::Dataset& dataset, PredictOptions o) {
+  return single_output(predict_outputs(dataset, o), "predict");
+}
+
+std::vector<Tensor> Model::run_predict_loop(BatchSource& data, const PredictOptions& o) {
   auto cbs = make_callbacks(o.callbacks, o.verbose, nullptr);
   cbs.set_model(this);
   cbs.set_params({.epochs = 1, .steps = data.steps(), .verbose = o.verbose});
   Logs logs;
   cbs.on_predict_begin(logs);
   data.start_epoch();
-  std::vector<Tensor> outputs;
-  std::int64_t step = 0, rows = 0;
-  for (std::optional<Batch> b; (b = data.next()); ++step) {
+  std::vector<std::vector<Tensor>> batches;  // per batch, per output
+  for (std::optional<Batch> b; (b = data.next());) {
+    const auto step = static_cast<std::int64_t>(batches.size());
     Logs batch_logs;
     cbs.on_predict_batch_begin(step, batch_logs);
-    build_from_data(b->x);
-    outputs.push_back(predict_on_batch(b->x));
-    rows += outputs.back().dim(0);
+    batches.push_back(predict_on_batch_outputs(b->x));
     cbs.on_predict_batch_end(step, batch_logs);
   }
   cbs.on_predict_end(logs);
-  if (outputs.empty()) return Tensor();
-  Shape shape = outputs[0].shape();
-  shape[0] = rows;
-  Tensor out = Tensor::empty(shape, outputs[0].dtype());
-  char* dst = static_cast<char*>(out.raw_data());
-  for (const Tensor& y : outputs) {
-    std::memcpy(dst, y.raw_data(), y.nbytes());
-    dst += y.nbytes();
+  std::vector<Tensor> out;
+  if (batches.empty()) return out;
+  for (std::size_t k = 0; k < batches[0].size(); ++k) {
+    std::int64_t rows = 0;
+    for (const auto& b : batches) rows += b.at(k).dim(0);
+    Shape shape = batches[0][k].shape();
+    shape[0] = rows;
+    Tensor t = Tensor::empty(shape, batches[0][k].dtype());
+    char* dst = static_cast<char*>(t.raw_data());
+    for (const auto& b : batches) {
+      if (b[k].shape().size() != shape.size() || !std::equal(shape.begin() + 1, shape.end(), b[k].shape().begin() + 1))
+        throw ValueError("predict(): output " + std::to_string(k) + " of model '" + name() + "' changes shape between "
+                         "batches (" + shape_str(batches[0][k].shape()) + " then " + shape_str(b[k].shape()) + ")");
+      std::memcpy(dst, b[k].raw_data(), b[k].nbytes());
+      dst += b[k].nbytes();
+    }
+    out.push_back(t);
   }
   return out;
 }

@@ -40,8 +40,8 @@ namespace keras {
 
 KerasTensor Input(const Shape& shape, InputOptions options) {
   auto layer = std::make_shared<layers::InputLayer>(shape, layers::InputLayerOptions{.name = options.name, .batch_size = options.batch_size});
-  auto node = std::make_shared<Node>(Node{layer, {}, *layer->batch_input_shape()});
-  return KerasTensor(node->output_shape, options.dtype, node);
+  auto node = std::make_shared<Node>(Node{layer, {}, {*layer->batch_input_shape()}});
+  return KerasTensor(node->output_shapes[0], options.dtype, node);
 }
 
 LayerRef::LayerRef(const KerasTensor& input) {

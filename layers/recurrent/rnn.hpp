@@ -49,6 +49,13 @@ class RNN : public Layer {
                                       const Tensor& mask = Tensor(), bool training = false);
   Tensor compute_mask(const Tensor& inputs, const Tensor& mask) const override;
   Shape compute_output_shape(const Shape& input_shape) const override;
+  /// Called on {sequence, initial states...} (Keras's initial_state passed as extra inputs): the output.
+  Tensor call_multi(const std::vector<Tensor>& inputs, bool training) override;
+  void build_multi(const std::vector<Shape>& input_shapes) override;
+  Shape compute_output_shape_multi(const std::vector<Shape>& input_shapes) const override;
+  /// {output} or, with return_state, {output, states...}; inputs are {sequence, initial states...}.
+  std::vector<Tensor> call_outputs(const std::vector<Tensor>& inputs, const Tensor& mask, bool training) override;
+  std::vector<Shape> compute_output_shapes(const std::vector<Shape>& input_shapes) const override;
   std::string class_name() const override { return "RNN"; }
   json get_config() const override;
   static std::shared_ptr<Layer> from_config(const json& config);

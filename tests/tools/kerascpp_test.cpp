@@ -72,6 +72,28 @@ TEST_CASE("kerascpp predict and convert keep the numbers across formats") {
   CHECK(utils::load_npy(dir / "y2.npy").to_vector<float>() == want);
 }
 
+TEST_CASE("kerascpp predict takes one IN.npy per input and writes OUT_0.npy, OUT_1.npy for several outputs") {
+  keras_test::TempDir dir("cli_predict_multi");
+  backend::clear_session();
+  utils::set_random_seed(3);
+  KerasTensor a = Input({3}), b = Input({2});
+  KerasTensor h = layers::Dense(4, {.activation = "tanh"})(layers::Concatenate()({a, b}));
+  Model model({a, b}, {layers::Dense(2)(h), layers::Dense(1)(h)});
+  model.save(dir / "two.h5");
+  Tensor xa = Tensor::full({5, 3}, 0.25), xb = Tensor::full({5, 2}, -0.5);
+  utils::save_npy(dir / "a.npy", xa);
+  utils::save_npy(dir / "b.npy", xb);
+  const auto want = model.predict_outputs({xa, xb});
+  Run r = kerascpp("predict " + dir / "two.h5 " + dir / "a.npy " + dir / "b.npy -o " + dir / "out.npy");
+  REQUIRE(r.status == 0);
+  CHECK(r.output.find("dense_2 (5, 1)") != std::string::npos);
+  CHECK(utils::load_npy(dir / "out_0.npy").to_vector<float>() == want[0].to_vector<float>());
+  CHECK(utils::load_npy(dir / "out_1.npy").to_vector<float>() == want[1].to_vector<float>());
+  Run bad = kerascpp("predict " + dir / "two.h5 " + dir / "a.npy -o " + dir / "out.npy");
+  CHECK(bad.status == 1);
+  CHECK(bad.output.find("expects 2 x") != std::string::npos);
+}
+
 TEST_CASE("kerascpp evaluate reproduces a real Keras model's Fashion-MNIST accuracy") {
   if (!fs::exists(kFixtures) || !fs::exists("/usr/share/datasets/fashion-mnist")) {
     WARN("skipped: the fixtures or Fashion-MNIST are absent");

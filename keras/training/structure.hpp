@@ -1,0 +1,146 @@
+#pragma once
+// What Keras accepts for a model's several inputs or outputs: one value, a list in the order of
+// model.inputs / model.outputs, or a map by input/output name. x, y and sample_weight (Arrays),
+// compile's loss and loss_weights (Structure<LossRef>, Structure<double>) and metrics (MetricsSpec).
+#include <concepts>
+#include <initializer_list>
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "keras/errors.hpp"
+#include "keras/registry.hpp"
+#include "keras/tensor.hpp"
+#include "losses/loss.hpp"
+#include "metrics/metric.hpp"
+
+namespace keras {
+
+namespace structure_detail {
+std::string join_names(const std::vector<std::string>& names);
+}  // namespace structure_detail
+
+/// One value, a list (in the order of the model's inputs or outputs) or a map by name.
+template <class T>
+class Structure {
+ public:
+  enum class Kind { none, one, list, map };
+  Structure() = default;
+  template <class U>
+    requires std::constructible_from<T, U&&> && (!std::same_as<std::decay_t<U>, Structure>)
+  Structure(U&& one) : kind_(Kind::one), list_{T(std::forward<U>(one))} {}  // NOLINT: implicit, as Keras
+  Structure(std::initializer_list<T> list) : kind_(Kind::list), list_(list) {}
+  Structure(std::vector<T> list) : kind_(Kind::list), list_(std::move(list)) {}  // NOLINT
+  Structure(std::initializer_list<std::pair<const std::string, T>> by_name) : kind_(Kind::map), map_(by_name) {}
+  Structure(std::map<std::string, T> by_name) : kind_(Kind::map), map_(std::move(by_name)) {}  // NOLINT
+
+  Kind kind() const { return kind_; }
+  bool empty() const { return kind_ == Kind::none; }
+  /// The single value (kind one).
+  const T& one() const { return list_.at(0); }
+  const std::vector<T>& list() const { return list_; }
+  const std::map<std::string, T>& by_name() const { return map_; }
+
+  /// One entry per name, in the order of `names`. A list must have exactly one item per name; a map may
+  /// only use known names (a missing name gives nullopt unless `all_required`); a single value fits one
+  /// name, or every name with `broadcast`. `what` ("x", "y", "loss", ...) and `model` name the problem.
+  std::vector<std::optional<T>> resolve(const std::vector<std::string>& names, const std::string& what,
+                                        const std::string& model, bool broadcast, bool all_required) const {
+    std::vector<std::optional<T>> out(names.size());
+    switch (kind_) {
+      case Kind::none:
+        if (all_required)
+          throw ValueError(fmt::format("Model '{}' expects {} {} (for {}), but none was given", model, names.size(), what,
+                                       structure_detail::join_names(names)));
+        break;
+      case Kind::one:
+        if (names.size() != 1 && !broadcast)
+          throw ValueError(fmt::format("Model '{}' has {} {}s: {}; but a single {} was given. Pass a list in this order "
+                                       "or a map by name",
+                                       model, names.size(), what == "x" ? "input" : "output", structure_detail::join_names(names), what));
+        for (auto& o : out) o = list_[0];
+        break;
+      case Kind::list:
+        if (list_.size() != names.size())
+          throw ValueError(fmt::format("Model '{}' expects {} {} (one per {}: {}), but a list of {} was given", model,
+                                       names.size(), what, what == "x" ? "input" : "output", structure_detail::join_names(names),
+                                       list_.size()));
+        for (std::size_t i = 0; i < names.size(); ++i) out[i] = list_[i];
+        break;
+      case Kind::map:
+        for (const auto& [key, value] : map_) {
+          std::size_t i = 0;
+          while (i < names.size() && names[i] != key) ++i;
+          if (i == names.size())
+            throw ValueError(fmt::format("Model '{}': the {} map names '{}', which is not one of the model's {}s: {}", model,
+                                         what, key, what == "x" ? "input" : "output", structure_detail::join_names(names)));
+          out[i] = value;
+        }
+        for (std::size_t i = 0; i < names.size() && all_required; ++i)
+          if (!out[i])
+            throw ValueError(fmt::format("Model '{}': the {} map has no entry for '{}'; it needs one for each of {}", model,
+                                         what, names[i], structure_detail::join_names(names)));
+        break;
+    }
+    return out;
+  }
+
+ private:
+  Kind kind_ = Kind::none;
+  std::vector<T> list_;
+  std::map<std::string, T> map_;
+};
+
+/// Arrays for x, y or sample_weight: one Tensor, a list in model.inputs / model.outputs order, or a map by name.
+using Arrays = Structure<Tensor>;
+
+/// compile()'s metrics: one list for every output (`{"accuracy"}`), one list per output
+/// (`std::vector<std::vector<MetricRef>>{{"accuracy"}, {"mae"}}`), or lists by output name
+/// (`{{"out_a", {"accuracy"}}, {"out_b", {"mae"}}}`).
+class MetricsSpec {
+ public:
+  using List = std::vector<metrics::MetricRef>;
+  MetricsSpec() = default;
+  MetricsSpec(std::initializer_list<metrics::MetricRef> all) : all_(all) {}
+  MetricsSpec(List all) : all_(std::move(all)) {}  // NOLINT
+  MetricsSpec(std::vector<List> per_output) : per_output_(std::move(per_output)) {}  // NOLINT
+  MetricsSpec(std::initializer_list<std::pair<const std::string, List>> by_name) : per_output_(std::map<std::string, List>(by_name)) {}
+  MetricsSpec(std::map<std::string, List> by_name) : per_output_(std::move(by_name)) {}  // NOLINT
+
+  /// The metric list of each output (copies of metric objects for every output after the first).
+  std::vector<List> resolve(const std::vector<std::string>& output_names, const std::string& model) const;
+  /// As Keras writes the compile argument into training_config: a list, a list of lists, or a map.
+  json serialize() const;
+  /// The reverse of serialize(), for training_config written by Keras or by us.
+  static MetricsSpec deserialize(const json& j);
+
+ private:
+  List all_;
+  Structure<List> per_output_;
+};
+
+/// A Structure's serialized form as Keras writes compile arguments: a value, a list, or a map.
+template <class T, class F>
+json serialize_structure(const Structure<T>& s, F&& one) {
+  switch (s.kind()) {
+    case Structure<T>::Kind::none: return nullptr;
+    case Structure<T>::Kind::one: return one(s.one());
+    case Structure<T>::Kind::list: {
+      json out = json::array();
+      for (const auto& v : s.list()) out.push_back(one(v));
+      return out;
+    }
+    case Structure<T>::Kind::map: {
+      json out = json::object();
+      for (const auto& [k, v] : s.by_name()) out[k] = one(v);
+      return out;
+    }
+  }
+  return nullptr;
+}
+
+}  // namespace keras
