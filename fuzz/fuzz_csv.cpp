@@ -23,7 +23,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     drain(CsvDataset({path}, {0.0f, std::int64_t{0}, RecordDefault::string(), "x"}, {.header = true}));
   });
   keras_fuzz::run([&] {
-    drain(CsvDataset({path}, {DType::float32, 1}, {.field_delim = ';', .na_value = "NA", .select_cols = {1, 3}}));
+    drain(CsvDataset({path}, {keras::DType::float32, 1}, {.field_delim = ';', .na_value = "NA", .select_cols = {1, 3}}));
   });
   return keras_fuzz::run([&] {
     drain(make_csv_dataset(path, 4, {.num_epochs = 1, .shuffle = false, .prefetch_buffer_size = 0}));

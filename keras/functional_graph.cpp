@@ -70,17 +70,18 @@ std::vector<Tensor> FunctionalGraph::run(const std::vector<Tensor>& inputs, bool
     if (is_input_node(*n)) continue;
     std::vector<Tensor> args;
     for (const auto& in : n->inputs) args.push_back(value(in));
-    const KerasTensor& first = n->inputs[0];
-    const Tensor mask = first.index() == 0 ? masks[first.node().get()] : Tensor();
+    std::vector<Tensor> in_masks;
+    for (const auto& in : n->inputs) in_masks.push_back(in.index() == 0 ? masks[in.node().get()] : Tensor());
+    const Tensor& mask = in_masks[0];
     if (args.size() == 1 && n->output_shapes.size() == 1) {
       values[n.get()] = {n->layer->call_with_mask(args[0], mask, training)};
     } else {
-      values[n.get()] = n->layer->call_outputs(args, mask, training);
+      values[n.get()] = n->layer->call_outputs_masked(args, in_masks, training);
       if (values[n.get()].size() != n->output_shapes.size())
         throw ValueError("Layer '" + n->layer->name() + "' returned " + std::to_string(values[n.get()].size()) +
                          " outputs where the graph expects " + std::to_string(n->output_shapes.size()));
     }
-    masks[n.get()] = args.size() == 1 ? n->layer->compute_mask(args[0], mask) : Tensor();
+    masks[n.get()] = args.size() == 1 ? n->layer->compute_mask(args[0], mask) : n->layer->compute_mask_multi(args, in_masks);
   }
   std::vector<Tensor> out;
   for (const auto& t : outputs_) out.push_back(value(t));

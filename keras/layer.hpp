@@ -51,6 +51,16 @@ class Layer : public std::enable_shared_from_this<Layer> {
   /// {output, states...} and takes {sequence, initial states...}. The default returns the single output of
   /// call() (under `mask`, the mask of the first input) or call_multi().
   virtual std::vector<Tensor> call_outputs(const std::vector<Tensor>& inputs, const Tensor& mask, bool training);
+  /// A multi-input call under each input's Keras mask (undefined where an input has none), as a
+  /// functional model makes it. The default passes the first mask to call_outputs().
+  virtual std::vector<Tensor> call_outputs_masked(const std::vector<Tensor>& inputs, const std::vector<Tensor>& masks,
+                                                  bool training) {
+    return call_outputs(inputs, masks.empty() ? Tensor() : masks[0], training);
+  }
+  /// The output mask of a multi-input call (default: none). Merging and attention layers pass masks on.
+  virtual Tensor compute_mask_multi(const std::vector<Tensor>& /*inputs*/, const std::vector<Tensor>& /*masks*/) const {
+    return Tensor();
+  }
   /// The shapes of call_outputs() for inputs of these shapes; the default has one output.
   virtual std::vector<Shape> compute_output_shapes(const std::vector<Shape>& input_shapes) const {
     return {compute_output_shape_multi(input_shapes)};

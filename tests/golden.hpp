@@ -35,6 +35,11 @@ inline void check_close(const Tensor& got, const Shape& shape, const std::vector
   }
 }
 
+/// check_close against a golden tensor ({"shape": [...], "data": [...]}).
+inline void check_close(const Tensor& got, const json& want) {
+  check_close(got, want["shape"].get<Shape>(), want["data"].get<std::vector<double>>());
+}
+
 /// One case of losses*.json: the per-sample function `fn(name, args, y_true, y_pred)`, then the class built
 /// from its config under every reduction, against the reference values.
 template <class Fn>

@@ -58,6 +58,13 @@ Tensor BaseDenseAttention::call_multi(const std::vector<Tensor>& inputs, bool tr
   return call_with_args(inputs, {.training = training})[0];
 }
 
+std::vector<Tensor> BaseDenseAttention::call_outputs_masked(const std::vector<Tensor>& inputs,
+                                                            const std::vector<Tensor>& masks, bool training) {
+  AttentionCallArgs args{.training = training};
+  if (masks.size() >= 2 && (masks[0].defined() || masks[1].defined())) args.mask = {masks[0], masks[1]};
+  return {call_with_args(inputs, args)[0]};
+}
+
 std::vector<Tensor> BaseDenseAttention::call_with_args(const std::vector<Tensor>& inputs,
                                                        const AttentionCallArgs& args) {
   std::vector<Shape> shapes;

@@ -149,6 +149,12 @@ Tensor MultiHeadAttention::project(const Tensor& x, const std::shared_ptr<Variab
   return ops::reshape(ops::dense(x, k, b), s);
 }
 
+std::vector<Tensor> MultiHeadAttention::call_outputs_masked(const std::vector<Tensor>& inputs,
+                                                            const std::vector<Tensor>& masks, bool training) {
+  auto at = [&](std::size_t i) { return i < masks.size() ? masks[i] : Tensor(); };
+  return {call_with_args(inputs, {.query_mask = at(0), .value_mask = at(1), .key_mask = at(2), .training = training})[0]};
+}
+
 std::vector<Tensor> MultiHeadAttention::call_with_args(const std::vector<Tensor>& inputs,
                                                        const MultiHeadAttentionCallArgs& args) {
   std::vector<Shape> shapes;

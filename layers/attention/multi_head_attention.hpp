@@ -46,6 +46,13 @@ class MultiHeadAttention : public Layer {
   /// Keras's full call: {output} or, with return_attention_scores, {output, scores [batch, heads, T, S]}
   /// (probabilities before dropout, as tf.keras returns them).
   std::vector<Tensor> call_with_args(const std::vector<Tensor>& inputs, const MultiHeadAttentionCallArgs& args = {});
+  /// In a functional model: the Keras masks of query, value and key (from Embedding(mask_zero) or Masking).
+  std::vector<Tensor> call_outputs_masked(const std::vector<Tensor>& inputs, const std::vector<Tensor>& masks,
+                                          bool training) override;
+  /// The output keeps the query's mask.
+  Tensor compute_mask_multi(const std::vector<Tensor>& inputs, const std::vector<Tensor>& masks) const override {
+    return masks.empty() ? Tensor() : masks[0];
+  }
   Shape compute_output_shape_multi(const std::vector<Shape>& input_shapes) const override;
   std::string class_name() const override { return "MultiHeadAttention"; }
   json get_config() const override;

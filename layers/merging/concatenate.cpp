@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "keras/ops/manipulation.hpp"
+#include "layers/merging/merge.hpp"
 
 namespace keras::layers {
 
@@ -69,6 +70,11 @@ KerasTensor concatenate(const std::vector<KerasTensor>& inputs, int axis) {
 
 namespace {
 const bool registered = register_class<Layer, Concatenate>("Concatenate");
+}
+
+Tensor Concatenate::compute_mask_multi(const std::vector<Tensor>& inputs, const std::vector<Tensor>& masks) const {
+  const bool last_axis = !inputs.empty() && (axis_ == -1 || axis_ == static_cast<int>(inputs[0].ndim()) - 1);
+  return last_axis ? merged_masks(masks) : Tensor();
 }
 
 }  // namespace keras::layers

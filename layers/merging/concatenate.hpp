@@ -16,6 +16,9 @@ class Concatenate : public Layer {
   Tensor call(const Tensor& inputs, bool training) override { return inputs; }
   Tensor call_multi(const std::vector<Tensor>& inputs, bool training) override;
   Shape compute_output_shape_multi(const std::vector<Shape>& input_shapes) const override;
+  /// Joining features (the last axis): a step is masked out when any input masks it. Along another
+  /// axis the masks are not combined (no mask).
+  Tensor compute_mask_multi(const std::vector<Tensor>& inputs, const std::vector<Tensor>& masks) const override;
   std::string class_name() const override { return "Concatenate"; }
   json get_config() const override;
   static std::shared_ptr<Layer> from_config(const json& config);

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "keras/ops/math.hpp"
 #include "keras/ops/shape.hpp"
 
 namespace keras::layers {
@@ -86,6 +87,21 @@ Tensor Merge::call_multi(const std::vector<Tensor>& inputs, bool) {
   for (const auto& t : inputs)
     xs.push_back(static_cast<std::size_t>(t.ndim()) == rank ? t : ops::reshape(t, expanded(t.shape(), rank)));
   return merge_function(xs);
+}
+
+Tensor merged_masks(const std::vector<Tensor>& masks) {
+  Tensor all;
+  for (const auto& m : masks) {
+    if (!m.defined()) continue;
+    const Tensor f = m.astype(DType::float32);
+    if (all.defined() && all.shape() != f.shape()) return Tensor();  // masks of different steps: none
+    all = all.defined() ? ops::multiply(all, f) : f;
+  }
+  return all;
+}
+
+Tensor Merge::compute_mask_multi(const std::vector<Tensor>&, const std::vector<Tensor>& masks) const {
+  return merged_masks(masks);
 }
 
 }  // namespace keras::layers

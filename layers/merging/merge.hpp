@@ -11,6 +11,9 @@ struct MergeOptions {
   bool trainable = true;
 };
 
+/// The product (logical and) of the defined 0/1 masks; undefined when none is, or when their shapes differ.
+Tensor merged_masks(const std::vector<Tensor>& masks);
+
 class Merge : public Layer {
  public:
   Merge(const MergeOptions& options, const std::string& default_prefix);
@@ -18,6 +21,8 @@ class Merge : public Layer {
   Tensor call(const Tensor& inputs, bool training) override;
   Tensor call_multi(const std::vector<Tensor>& inputs, bool training) override;
   Shape compute_output_shape_multi(const std::vector<Shape>& input_shapes) const override;
+  /// A position is masked out when it is masked out in any input (Keras's _Merge.compute_mask).
+  Tensor compute_mask_multi(const std::vector<Tensor>& inputs, const std::vector<Tensor>& masks) const override;
 
  protected:
   /// Combines inputs of equal rank (already checked and expanded).

@@ -105,7 +105,7 @@ TEST_CASE("image_dataset_from_directory: classes, labels, resize and batches", "
   auto binary = utils::image_dataset_from_directory(root.path().string(),
       {.label_mode = "binary", .class_names = {"dogs", "cats"}, .batch_size = 8, .shuffle = false, .interpolation = "nearest"});
   data::Element b = *binary.begin();
-  CHECK(b[0].leaf().dtype() == DType::uint8);
+  CHECK(b[0].leaf().tensor().dtype() == DType::uint8);
   CHECK(b[1].leaf().shape() == Shape{5, 1});
   CHECK(b[1].leaf().tensor().to_vector<float>() == std::vector<float>{0, 0, 1, 1, 1});  // dogs first now
 }
