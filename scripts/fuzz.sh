@@ -27,6 +27,7 @@ if [ -d "$fixtures" ]; then
   esac
 fi
 export ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1
+export LSAN_OPTIONS=suppressions=$PWD/fuzz/lsan.supp
 export OMP_NUM_THREADS=1
 exec "build-sanitize/bin/$target" -max_total_time="$seconds" -rss_limit_mb=4096 -timeout=30 \
   -artifact_prefix="$findings/" "$corpus" "${seeds[@]}"

@@ -7,6 +7,7 @@
 
 #include "keras/model.hpp"
 #include "keras/models.hpp"
+#include "keras/saving/config_errors.hpp"
 #include "keras/saving/hdf5_format.hpp"
 #include "keras/saving/optimizer_weights.hpp"
 #include "keras/saving/training_config.hpp"
@@ -127,7 +128,7 @@ std::shared_ptr<Model> model_from_json(const std::string& json_text, const Custo
   } catch (const json::exception& e) {
     throw ValueError(std::string("model_from_json: the text is not valid JSON: ") + e.what());
   }
-  return as_model(Layer::deserialize(config), "the JSON text");
+  return saving::reading_config("model_from_json", [&] { return as_model(Layer::deserialize(config), "the JSON text"); });
 }
 
 std::shared_ptr<Model> load_model(const std::string& path, LoadModelOptions options) {
@@ -143,25 +144,27 @@ std::shared_ptr<Model> load_model(const std::string& path, LoadModelOptions opti
   } catch (const json::exception& e) {
     throw IOError("The model_config in " + path + " is not valid JSON: " + e.what());
   }
-  auto model = as_model(Layer::deserialize(config), path);
-  if (!model->built() && model->batch_input_shape()) model->ensure_built(*model->batch_input_shape());
-  // A functional model's layers are matched by name: the names come from the same file, while the order of
-  // model.layers may differ from the writer's (Keras sorts a graph's layers by depth).
-  saving::load_weights_from_group(root.open_group("model_weights"), model->layers(), model->class_name() == "Functional",
-                                  false);
-  if (options.compile && root.has_attr("training_config")) {
-    json tc;
-    try {
-      tc = json::parse(root.string_attr("training_config"));
-    } catch (const json::exception& e) {
-      throw IOError("The training_config in " + path + " is not valid JSON: " + e.what());
+  return saving::reading_config(path, [&] {
+    auto model = as_model(Layer::deserialize(config), path);
+    if (!model->built() && model->batch_input_shape()) model->ensure_built(*model->batch_input_shape());
+    // A functional model's layers are matched by name: the names come from the same file, while the order of
+    // model.layers may differ from the writer's (Keras sorts a graph's layers by depth).
+    saving::load_weights_from_group(root.open_group("model_weights"), model->layers(), model->class_name() == "Functional",
+                                    false);
+    if (options.compile && root.has_attr("training_config")) {
+      json tc;
+      try {
+        tc = json::parse(root.string_attr("training_config"));
+      } catch (const json::exception& e) {
+        throw IOError("The training_config in " + path + " is not valid JSON: " + e.what());
+      }
+      saving::compile_from_training_config(*model, tc);
+      if (root.has("optimizer_weights") && !saving::load_optimizer_weights(root, model->optimizer(), model->layers()))
+        std::cerr << "Warning: the optimizer state saved in " << path
+                  << " does not match the model's optimizer; training resumes with a fresh optimizer.\n";
     }
-    saving::compile_from_training_config(*model, tc);
-    if (root.has("optimizer_weights") && !saving::load_optimizer_weights(root, model->optimizer(), model->layers()))
-      std::cerr << "Warning: the optimizer state saved in " << path
-                << " does not match the model's optimizer; training resumes with a fresh optimizer.\n";
-  }
-  return model;
+    return model;
+  });
 }
 
 }  // namespace models

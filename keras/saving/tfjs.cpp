@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include "keras/saving/config_errors.hpp"
 #include "keras/saving/custom_objects.hpp"
 #include "keras/saving/hdf5_format.hpp"
 #include "keras/saving/training_config.hpp"
@@ -181,50 +182,52 @@ std::shared_ptr<Model> load_tfjs(const std::string& model_json_path, LoadModelOp
   const json& topology = doc["modelTopology"];
   const json& config = topology.contains("model_config") ? topology["model_config"] : topology;
 
-  CustomObjectScope scope(options.custom_objects);
-  auto layer = Layer::deserialize(config);
-  auto model = std::dynamic_pointer_cast<Model>(layer);
-  if (!model) throw IOError(path.string() + " describes a " + layer->class_name() + " layer, not a model");
-  if (!model->built() && model->batch_input_shape()) model->ensure_built(*model->batch_input_shape());
+  return saving::reading_config(path.string(), [&] {
+    CustomObjectScope scope(options.custom_objects);
+    auto layer = Layer::deserialize(config);
+    auto model = std::dynamic_pointer_cast<Model>(layer);
+    if (!model) throw IOError(path.string() + " describes a " + layer->class_name() + " layer, not a model");
+    if (!model->built() && model->batch_input_shape()) model->ensure_built(*model->batch_input_shape());
 
-  // Every weight of the manifest by name; each group's shards form one byte stream.
-  std::map<std::string, Tensor> values;
-  std::vector<std::string> order;
-  for (const auto& group : doc["weightsManifest"]) {
-    std::vector<char> bytes;
-    for (const auto& shard : group.at("paths")) {
-      auto part = read_file(path.parent_path() / shard.get<std::string>(), path.string());
-      bytes.insert(bytes.end(), part.begin(), part.end());
+    // Every weight of the manifest by name; each group's shards form one byte stream.
+    std::map<std::string, Tensor> values;
+    std::vector<std::string> order;
+    for (const auto& group : doc["weightsManifest"]) {
+      std::vector<char> bytes;
+      for (const auto& shard : group.at("paths")) {
+        auto part = read_file(path.parent_path() / shard.get<std::string>(), path.string());
+        bytes.insert(bytes.end(), part.begin(), part.end());
+      }
+      std::size_t offset = 0;
+      for (const auto& spec : group.at("weights")) {
+        std::size_t used = 0;
+        Tensor t = decode_weight(spec, bytes.data() + offset, bytes.size() - offset, used, path.string());
+        offset += used;
+        values[spec.at("name").get<std::string>()] = t;
+        order.push_back(spec.at("name").get<std::string>());
+      }
     }
-    std::size_t offset = 0;
-    for (const auto& spec : group.at("weights")) {
-      std::size_t used = 0;
-      Tensor t = decode_weight(spec, bytes.data() + offset, bytes.size() - offset, used, path.string());
-      offset += used;
-      values[spec.at("name").get<std::string>()] = t;
-      order.push_back(spec.at("name").get<std::string>());
+    // Assign by name; when the names do not match (e.g. a renamed model), by position as Keras does.
+    std::vector<std::pair<std::string, std::shared_ptr<Variable>>> targets;
+    for (const auto& l : model->layers())
+      for (const auto& entry : saving::named_weights(*l)) targets.push_back(entry);
+    bool by_name = true;
+    for (const auto& [name, var] : targets) by_name = by_name && values.count(weight_key(name));
+    if (!by_name && targets.size() != order.size())
+      throw IOError(fmt::format("{} holds {} weights but model '{}' has {}, and their names do not match", path.string(),
+                                order.size(), model->name(), targets.size()));
+    for (std::size_t i = 0; i < targets.size(); ++i) {
+      const auto& [name, var] = targets[i];
+      const Tensor& v = by_name ? values[weight_key(name)] : values[order[i]];
+      if (v.shape() != var->shape())
+        throw IOError(fmt::format("{}: weight '{}' has shape {} in the file but {} in the model", path.string(),
+                                  weight_key(name), shape_str(v.shape()), shape_str(var->shape())));
+      var->assign(v);
     }
-  }
-  // Assign by name; when the names do not match (e.g. a renamed model), by position as Keras does.
-  std::vector<std::pair<std::string, std::shared_ptr<Variable>>> targets;
-  for (const auto& l : model->layers())
-    for (const auto& entry : saving::named_weights(*l)) targets.push_back(entry);
-  bool by_name = true;
-  for (const auto& [name, var] : targets) by_name = by_name && values.count(weight_key(name));
-  if (!by_name && targets.size() != order.size())
-    throw IOError(fmt::format("{} holds {} weights but model '{}' has {}, and their names do not match", path.string(),
-                              order.size(), model->name(), targets.size()));
-  for (std::size_t i = 0; i < targets.size(); ++i) {
-    const auto& [name, var] = targets[i];
-    const Tensor& v = by_name ? values[weight_key(name)] : values[order[i]];
-    if (v.shape() != var->shape())
-      throw IOError(fmt::format("{}: weight '{}' has shape {} in the file but {} in the model", path.string(),
-                                weight_key(name), shape_str(v.shape()), shape_str(var->shape())));
-    var->assign(v);
-  }
-  const json tc = topology.contains("training_config") ? topology["training_config"] : doc.value("trainingConfig", json());
-  if (options.compile && tc.is_object() && tc.contains("loss")) saving::compile_from_training_config(*model, tc);
-  return model;
+    const json tc = topology.contains("training_config") ? topology["training_config"] : doc.value("trainingConfig", json());
+    if (options.compile && tc.is_object() && tc.contains("loss")) saving::compile_from_training_config(*model, tc);
+    return model;
+  });
 }
 
 }  // namespace models

@@ -116,6 +116,16 @@ TEST_CASE("missing, foreign, truncated and bit-flipped model files throw IOError
       {"weights from a text file", [&] { model->load_weights(dir / "text.h5"); }, "text.h5"},
       {"npy: missing", [&] { utils::load_npy(dir / "nope.npy"); }, "nope.npy"},
       {"npy: not npy", [&] { utils::load_npy(dir / "text.h5"); }, "text.h5"},
+      // Found by fuzz_tfjs: a Sequential config whose "layers" key is misspelt once escaped as a JSON error.
+      {"TF.js config without layers", [&] {
+         std::filesystem::create_directories(dir / "nolayers");
+         std::filesystem::copy_file(std::string(KERAS_GOLDEN_DIR) + "/fuzz_findings/tfjs_config_without_layers.json",
+                                    dir / "nolayers/model.json");
+         models::load_tfjs(dir / "nolayers/model.json");
+       }, "model description is malformed"},
+      {"JSON config with a wrong type inside", [&] {
+         models::model_from_json(R"({"class_name": "Sequential", "config": {"layers": [{"class_name": "Dense", "config": {"units": "many"}}]}})");
+       }, "malformed"},
   });
   // Bit flips in the middle hit weight data or metadata: either the load fails cleanly or it succeeds.
   try {
