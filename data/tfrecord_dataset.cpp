@@ -1,5 +1,6 @@
 #include "data/tfrecord_dataset.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cstring>
 
@@ -74,10 +75,18 @@ class TFRecordNode : public DatasetNode {
                         "compression_type right?)");
         std::uint64_t len = 0;
         for (int i = 7; i >= 0; --i) len = (len << 8) | head[i];
-        std::string data(len, '\0');
+        // Read in chunks: a damaged length (whose CRC happens to match) must not allocate more than the
+        // file holds before the data runs out.
+        std::string data;
+        constexpr std::uint64_t kChunk = 1 << 20;
+        while (data.size() < len) {
+          const std::size_t have = data.size(), want = static_cast<std::size_t>(std::min(kChunk, len - have));
+          data.resize(have + want);
+          if (in->read(data.data() + have, want) < want)
+            throw IOError(fmt::format("Truncated TFRecord file: {} is cut short (its length says {} bytes)", where, len));
+        }
         unsigned char foot[4];
-        if (in->read(data.data(), len) < len || in->read(foot, 4) < 4)
-          throw IOError("Truncated TFRecord file: " + where + " is cut short");
+        if (in->read(foot, 4) < 4) throw IOError("Truncated TFRecord file: " + where + " is cut short");
         if (masked_crc32c(data.data(), len) != load_le32(foot))
           throw IOError("Corrupted TFRecord: " + where + " has a bad data CRC; the file is damaged");
         offset += 16 + len;

@@ -181,5 +181,12 @@ TEST_CASE("TFRecordDataset: a bad CRC or a truncated file is a clear error", "[d
   CHECK_THROWS_WITH(lines(TFRecordDataset("bad_len.tfrecord")), Catch::Contains("bad length CRC"));
   write_file("short.tfrecord", bytes.substr(0, bytes.size() - 3));
   CHECK_THROWS_WITH(lines(TFRecordDataset("short.tfrecord")), Catch::Contains("Truncated"));
-  for (const char* f : {"bad_data.tfrecord", "bad_len.tfrecord", "short.tfrecord"}) std::filesystem::remove(f);
+  // Found by fuzz_tfrecord: a huge length whose CRC matches once made the reader allocate it up front.
+  std::string huge(8, '\0');
+  huge[7] = 0x10;  // 2^60 bytes
+  const std::uint32_t crc = masked_crc32c(huge.data(), 8);
+  for (int i = 0; i < 4; ++i) huge.push_back(static_cast<char>((crc >> (8 * i)) & 0xff));
+  write_file("huge.tfrecord", huge + "only a few bytes follow");
+  CHECK_THROWS_WITH(lines(TFRecordDataset("huge.tfrecord")), Catch::Contains("Truncated") && Catch::Contains("cut short"));
+  for (const char* f : {"bad_data.tfrecord", "bad_len.tfrecord", "short.tfrecord", "huge.tfrecord"}) std::filesystem::remove(f);
 }
