@@ -31,7 +31,8 @@ double sum_of_squares(const Tensor& t) {
 }  // namespace
 
 TEST_CASE("L1, L2 and L1L2 penalties and their gradients match NumPy", "[regularizers]") {
-  for (const auto& c : keras::testing::load_golden("layer_catalogue.json")["regularizers"]) {
+  const json golden = keras::testing::load_golden("layer_catalogue.json");  // kept alive for the loop
+  for (const auto& c : golden["regularizers"]) {
     auto reg = regularizers::Regularizer::deserialize(c["regularizer"]);
     CHECK(regularizers::serialize(reg) == c["regularizer"]);
     Tensor x = golden_tensor(c["x"]);
@@ -58,7 +59,8 @@ TEST_CASE("regularizer identifiers and JSON are Keras's", "[regularizers]") {
 }
 
 TEST_CASE("MaxNorm, MinMaxNorm, UnitNorm and NonNeg project as Keras's formulas (NumPy golden)", "[constraints]") {
-  for (const auto& c : keras::testing::load_golden("layer_catalogue.json")["constraints"]) {
+  const json golden = keras::testing::load_golden("layer_catalogue.json");  // kept alive for the loop
+  for (const auto& c : golden["constraints"]) {
     INFO(c["constraint"].dump());
     auto con = constraints::Constraint::deserialize(c["constraint"]);
     json expected = c["constraint"];
