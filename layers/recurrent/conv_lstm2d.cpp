@@ -10,23 +10,13 @@
 #include "keras/ops/shape.hpp"
 #include "keras/regularizers/layer_options.hpp"
 #include "keras/utils/random.hpp"
+#include "layers/recurrent/step_masks.hpp"
 
 namespace keras::layers {
 namespace {
 
-// Dropout masks as the other recurrent layers draw them: 0 or 1 / (1 - rate), the same at every step.
-Tensor dropout_mask(const Shape& shape, float rate) {
-  Tensor m = Tensor::empty(shape);
-  std::bernoulli_distribution keep(1.0 - rate);
-  const float scale = 1.f / (1.f - rate);
-  for (std::int64_t i = 0; i < m.size(); ++i) m.data<float>()[i] = keep(utils::random_generator()) ? scale : 0.f;
-  return m;
-}
-
-// where(m, a, b) for a 0/1 mask m broadcasting against a and b.
-Tensor select(const Tensor& m, const Tensor& a, const Tensor& b) {
-  return ops::add(ops::multiply(m, a), ops::multiply(ops::subtract(Tensor::scalar(1.f), m), b));
-}
+using detail::dropout_mask;
+using detail::select;
 
 Size2 read_pair(const json& c, const char* key, Size2 fallback) {
   if (!c.contains(key) || c[key].is_null()) return fallback;

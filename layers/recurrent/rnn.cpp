@@ -6,23 +6,13 @@
 #include "keras/ops/sequence.hpp"
 #include "keras/ops/shape.hpp"
 #include "keras/utils/random.hpp"
+#include "layers/recurrent/step_masks.hpp"
 
 namespace keras::layers {
 namespace {
 
-// Keras's recurrent dropout masks: 0 or 1 / (1 - rate), drawn once per call, the same at every step.
-Tensor dropout_mask(const Shape& shape, float rate) {
-  Tensor m = Tensor::empty(shape);
-  std::bernoulli_distribution keep(1.0 - rate);
-  const float scale = 1.f / (1.f - rate);
-  for (std::int64_t i = 0; i < m.size(); ++i) m.data<float>()[i] = keep(utils::random_generator()) ? scale : 0.f;
-  return m;
-}
-
-// where(m, a, b) for a 0/1 mask m [batch, 1].
-Tensor select(const Tensor& m, const Tensor& a, const Tensor& b) {
-  return ops::add(ops::multiply(m, a), ops::multiply(ops::subtract(Tensor::scalar(1.f), m), b));
-}
+using detail::dropout_mask;
+using detail::select;
 
 }  // namespace
 
