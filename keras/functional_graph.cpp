@@ -194,6 +194,9 @@ std::pair<std::vector<KerasTensor>, std::vector<KerasTensor>> FunctionalGraph::f
       std::vector<KerasTensor> args;
       bool ready = true;
       for (const auto& r : refs_of(it->call)) {
+        if (r.node_index < 0)
+          throw ValueError("The model config reads node " + std::to_string(r.node_index) + " of layer '" + r.layer +
+                           "': node indices start at 0");
         auto found = outputs.find(r.layer);
         if (found == outputs.end() || r.node_index >= int(found->second.size())) {
           ready = false;

@@ -123,6 +123,13 @@ TEST_CASE("missing, foreign, truncated and bit-flipped model files throw IOError
                                     dir / "nolayers/model.json");
          models::load_tfjs(dir / "nolayers/model.json");
        }, "model description is malformed"},
+      // Found by fuzz_json_config: a negative node index was used to index the layer's calls.
+      {"functional config with a negative node index", [&] {
+         models::model_from_json(R"({"class_name": "Functional", "config": {"name": "m", "layers": [
+             {"class_name": "InputLayer", "name": "in", "config": {"name": "in", "batch_input_shape": [null, 2]}, "inbound_nodes": []},
+             {"class_name": "Dense", "name": "d", "config": {"name": "d", "units": 1}, "inbound_nodes": [[["in", -3, 0, {}]]]}],
+           "input_layers": [["in", 0, 0]], "output_layers": [["d", 0, 0]]}})");
+       }, "node indices start at 0"},
       {"JSON config with a wrong type inside", [&] {
          models::model_from_json(R"({"class_name": "Sequential", "config": {"layers": [{"class_name": "Dense", "config": {"units": "many"}}]}})");
        }, "malformed"},
