@@ -35,6 +35,13 @@ inline void check_close(const Tensor& got, const Shape& shape, const std::vector
   }
 }
 
+/// Every golden tensor of a JSON list.
+inline std::vector<Tensor> golden_tensors(const json& list) {
+  std::vector<Tensor> out;
+  for (const auto& t : list) out.push_back(golden_tensor(t));
+  return out;
+}
+
 /// check_close against a golden tensor ({"shape": [...], "data": [...]}).
 inline void check_close(const Tensor& got, const json& want) {
   check_close(got, want["shape"].get<Shape>(), want["data"].get<std::vector<double>>());

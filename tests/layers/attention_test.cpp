@@ -13,20 +13,14 @@ using namespace keras;
 using keras::testing::check_close;
 using keras::testing::check_gradients;
 using keras::testing::golden_tensor;
+using keras::testing::golden_tensors;
 using keras::testing::random_tensor;
 
 namespace {
 
-
-std::vector<Tensor> tensors(const json& list) {
-  std::vector<Tensor> out;
-  for (const auto& t : list) out.push_back(golden_tensor(t));
-  return out;
-}
-
 layers::AttentionCallArgs call_args(const json& call) {
   layers::AttentionCallArgs a;
-  if (call.contains("mask")) a.mask = tensors(call["mask"]);
+  if (call.contains("mask")) a.mask = golden_tensors(call["mask"]);
   a.use_causal_mask = call.value("use_causal_mask", false);
   a.return_attention_scores = call.value("return_attention_scores", false);
   return a;
@@ -42,10 +36,10 @@ TEST_CASE("Attention and AdditiveAttention match PyTorch: outputs, scores, input
       auto base = Layer::deserialize(c["layer"]);
       auto* layer = dynamic_cast<layers::BaseDenseAttention*>(base.get());
       REQUIRE(layer != nullptr);
-      const std::vector<Tensor> inputs = tensors(c["inputs"]);
+      const std::vector<Tensor> inputs = golden_tensors(c["inputs"]);
       const auto args = call_args(c["call"]);
       layer->call_with_args(inputs, args);  // builds
-      const std::vector<Tensor> weights = tensors(c["weights"]);
+      const std::vector<Tensor> weights = golden_tensors(c["weights"]);
       REQUIRE(layer->weights().size() == weights.size());
       if (!weights.empty()) layer->set_weights(weights);
 

@@ -9,6 +9,7 @@
 
 using namespace keras;
 using keras::testing::golden_tensor;
+using keras::testing::golden_tensors;
 
 namespace {
 
@@ -28,11 +29,6 @@ Tensor run(Layer& layer, const std::vector<Tensor>& inputs, bool training = fals
   return inputs.size() == 1 ? layer(inputs[0], training) : layer(inputs, training);
 }
 
-std::vector<Tensor> tensors(const json& list) {
-  std::vector<Tensor> out;
-  for (const auto& t : list) out.push_back(golden_tensor(t));
-  return out;
-}
 
 }  // namespace
 
@@ -44,9 +40,9 @@ TEST_CASE("catalogue layers match PyTorch: outputs, input and weight gradients",
     SECTION("case " + std::to_string(index++) + " " + cls + " " + c["layer"]["config"].dump()) {
       auto layer = Layer::deserialize(c["layer"]);
       REQUIRE(layer->class_name() == cls);
-      std::vector<Tensor> inputs = tensors(c["inputs"]);
+      std::vector<Tensor> inputs = golden_tensors(c["inputs"]);
       run(*layer, inputs);  // builds
-      const std::vector<Tensor> weights = tensors(c["weights"]);
+      const std::vector<Tensor> weights = golden_tensors(c["weights"]);
       REQUIRE(layer->weights().size() == weights.size());
       if (!weights.empty()) layer->set_weights(weights);
 

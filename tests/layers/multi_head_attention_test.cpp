@@ -14,18 +14,8 @@ using namespace keras;
 using keras::testing::check_close;
 using keras::testing::check_gradients;
 using keras::testing::golden_tensor;
+using keras::testing::golden_tensors;
 using keras::testing::random_tensor;
-
-namespace {
-
-
-std::vector<Tensor> tensors(const json& list) {
-  std::vector<Tensor> out;
-  for (const auto& t : list) out.push_back(golden_tensor(t));
-  return out;
-}
-
-}  // namespace
 
 TEST_CASE("MultiHeadAttention matches PyTorch: outputs, scores, input and weight gradients", "[attention]") {
   const json golden = keras::testing::load_golden("attention.json");
@@ -35,13 +25,13 @@ TEST_CASE("MultiHeadAttention matches PyTorch: outputs, scores, input and weight
       auto base = Layer::deserialize(c["layer"]);
       auto* layer = dynamic_cast<layers::MultiHeadAttention*>(base.get());
       REQUIRE(layer != nullptr);
-      const std::vector<Tensor> inputs = tensors(c["inputs"]);
+      const std::vector<Tensor> inputs = golden_tensors(c["inputs"]);
       layers::MultiHeadAttentionCallArgs args{
           .attention_mask = golden_tensor(c["call"]["attention_mask"]),
           .return_attention_scores = c["call"]["return_attention_scores"].get<bool>(),
           .use_causal_mask = c["call"]["use_causal_mask"].get<bool>()};
       layer->call_with_args(inputs, args);
-      const std::vector<Tensor> weights = tensors(c["weights"]);
+      const std::vector<Tensor> weights = golden_tensors(c["weights"]);
       REQUIRE(layer->weights().size() == weights.size());
       for (std::size_t i = 0; i < weights.size(); ++i) CHECK(layer->weights()[i]->shape() == weights[i].shape());
       layer->set_weights(weights);
