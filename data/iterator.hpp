@@ -4,13 +4,12 @@
 #include <memory>
 #include <optional>
 
-#include <nlohmann/json.hpp>
-
 #include "data/element.hpp"
+#include "keras/json.hpp"
 
 namespace keras::data {
 
-using json = nlohmann::json;
+using keras::json;
 
 /// One pass over one node of a pipeline. Made fresh for each pass; owns the iterators of its inputs.
 class IteratorBase {

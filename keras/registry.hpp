@@ -8,13 +8,10 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "keras/errors.hpp"
+#include "keras/json.hpp"
 
 namespace keras {
-
-using json = nlohmann::json;
 
 template <class Base>
 class Registry {

@@ -4,6 +4,7 @@
 #include <mutex>
 #include <new>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 namespace keras {
@@ -11,16 +12,18 @@ namespace {
 
 constexpr std::size_t kAlign = 64;
 constexpr std::size_t kPoolLimit = std::size_t(1) << 31;  // never park more than 2 GiB
-// Buffers above this go back to the system: a data set or its float conversion, parked, would stay
-// resident for the rest of the process (and over-count the peak memory by its size), while the
-// per-step tensors the pool is for are smaller (the seed CNN's largest at batch 128: 9.4 MB); a larger
-// one costs its page faults once a step, little next to the step that needs it.
+// Buffers above this size are parked only once their size has been asked for twice: a data set or its
+// float conversion, made once and parked, would stay resident for the rest of the process (and
+// over-count the peak memory by its size), while a large buffer that every step needs (an LSTM's oneDNN
+// workspace: 20 MB at batch 64, length 100) would otherwise cost its page faults at every step
+// (a quarter of the LSTM benchmark's time before this rule).
 constexpr std::size_t kParkLimit = std::size_t(16) << 20;
 
 struct Pool {
   std::mutex mutex;
   std::unordered_map<std::size_t, std::vector<void*>> free;
   std::size_t parked = 0;
+  std::unordered_set<std::size_t> large_sizes_seen, large_sizes_recurring;
 };
 
 Pool& pool() {
@@ -42,6 +45,13 @@ void* acquire(std::size_t bytes) {
       p.parked -= bytes;
       return ptr;
     }
+    if (bytes > kParkLimit) {
+      if (p.large_sizes_seen.size() > 4096) {  // bounded, whatever sizes the caller asks for
+        p.large_sizes_seen.clear();
+        p.large_sizes_recurring.clear();
+      }
+      if (!p.large_sizes_seen.insert(bytes).second) p.large_sizes_recurring.insert(bytes);
+    }
   }
   void* ptr = std::aligned_alloc(kAlign, bytes);
   if (!ptr) throw std::bad_alloc();
@@ -53,7 +63,8 @@ void release(void* ptr, std::size_t bytes) {
   Pool& p = pool();
   {
     std::lock_guard lock(p.mutex);
-    if (bytes <= kParkLimit && p.parked + bytes <= kPoolLimit) {
+    const bool parkable = bytes <= kParkLimit || p.large_sizes_recurring.count(bytes) > 0;
+    if (parkable && p.parked + bytes <= kPoolLimit) {
       p.free[bytes].push_back(ptr);
       p.parked += bytes;
       return;

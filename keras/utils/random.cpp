@@ -7,6 +7,19 @@ std::mt19937_64& random_generator() {
   return gen;
 }
 
+void fill_dropout_mask(float* out, std::int64_t n, double rate, std::mt19937_64& gen) {
+  const float keep_scale = static_cast<float>(1.0 / (1.0 - rate));
+  // A 32-bit uniform u keeps the element when u < (1 - rate) * 2^32: probability 1 - rate, to 2^-32.
+  const std::uint64_t threshold = static_cast<std::uint64_t>((1.0 - rate) * 4294967296.0);
+  std::int64_t i = 0;
+  for (; i + 1 < n; i += 2) {
+    const std::uint64_t r = gen();
+    out[i] = (r & 0xffffffffu) < threshold ? keep_scale : 0.f;
+    out[i + 1] = (r >> 32) < threshold ? keep_scale : 0.f;
+  }
+  if (i < n) out[i] = (gen() & 0xffffffffu) < threshold ? keep_scale : 0.f;
+}
+
 void set_random_seed(std::uint64_t seed) { random_generator().seed(seed); }
 
 }  // namespace keras::utils

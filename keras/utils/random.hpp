@@ -11,4 +11,8 @@ void set_random_seed(std::uint64_t seed);
 /// The process-wide generator (use from one thread at a time).
 std::mt19937_64& random_generator();
 
+/// Fills out[0..n) with a dropout mask: 1 / (1 - rate) with probability 1 - rate, else 0 (multiplying
+/// by it drops and rescales in one product). Each draw of `gen` gives two 32-bit uniforms.
+void fill_dropout_mask(float* out, std::int64_t n, double rate, std::mt19937_64& gen);
+
 }  // namespace keras::utils

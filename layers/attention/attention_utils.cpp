@@ -1,6 +1,5 @@
 #include "layers/attention/attention_utils.hpp"
 
-#include <random>
 
 #include "keras/ops/math.hpp"
 #include "keras/ops/nn.hpp"
@@ -33,11 +32,7 @@ Tensor merge_masks(const Tensor& a, const Tensor& b) {
 Tensor attention_dropout(const Tensor& x, double rate, bool training) {
   if (!training || rate <= 0.0) return x;
   Tensor mask = Tensor::empty(x.shape());
-  float* m = mask.data<float>();
-  const float keep_scale = static_cast<float>(1.0 / (1.0 - rate));
-  std::bernoulli_distribution keep(1.0 - rate);
-  auto& gen = utils::random_generator();
-  for (std::int64_t i = 0; i < mask.size(); ++i) m[i] = keep(gen) ? keep_scale : 0.f;
+  utils::fill_dropout_mask(mask.data<float>(), mask.size(), rate, utils::random_generator());
   return ops::multiply(x, mask);
 }
 

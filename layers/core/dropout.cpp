@@ -1,7 +1,5 @@
 #include "layers/core/dropout.hpp"
 
-#include <random>
-
 #include "keras/ops/math.hpp"
 #include "keras/utils/random.hpp"
 
@@ -19,11 +17,7 @@ Tensor Dropout::call(const Tensor& inputs, bool training) {
   if (!training || rate_ == 0.0) return inputs;
   // The mask holds 0 or 1 / (1 - rate); multiplying by it gives the gradient for free.
   Tensor mask = Tensor::empty(inputs.shape());
-  float* m = mask.data<float>();
-  const float keep_scale = static_cast<float>(1.0 / (1.0 - rate_));
-  std::bernoulli_distribution keep(1.0 - rate_);
-  auto& gen = seed_ ? seeded_generator_ : utils::random_generator();
-  for (std::int64_t i = 0; i < mask.size(); ++i) m[i] = keep(gen) ? keep_scale : 0.f;
+  utils::fill_dropout_mask(mask.data<float>(), mask.size(), rate_, seed_ ? seeded_generator_ : utils::random_generator());
   return ops::multiply(inputs, mask);
 }
 

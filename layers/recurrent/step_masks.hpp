@@ -1,6 +1,5 @@
 #pragma once
 // What the per-step recurrent loops (RNN, ConvLSTM2D) share: Keras's dropout masks and masked updates.
-#include <random>
 
 #include "keras/ops/math.hpp"
 #include "keras/tensor.hpp"
@@ -11,9 +10,7 @@ namespace keras::layers::detail {
 /// Keras's recurrent dropout mask: 0 or 1 / (1 - rate), drawn once per call, the same at every step.
 inline Tensor dropout_mask(const Shape& shape, float rate) {
   Tensor m = Tensor::empty(shape);
-  std::bernoulli_distribution keep(1.0 - rate);
-  const float scale = 1.f / (1.f - rate);
-  for (std::int64_t i = 0; i < m.size(); ++i) m.data<float>()[i] = keep(utils::random_generator()) ? scale : 0.f;
+  utils::fill_dropout_mask(m.data<float>(), m.size(), rate, utils::random_generator());
   return m;
 }
 

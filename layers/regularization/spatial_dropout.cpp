@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "keras/ops/math.hpp"
+#include "keras/utils/random.hpp"
 
 namespace keras::layers {
 
@@ -21,11 +22,7 @@ Tensor SpatialDropout::call(const Tensor& x, bool training) {
   noise.front() = x.dim(0);
   noise.back() = x.dim(-1);
   Tensor mask = Tensor::empty(noise);
-  float* m = mask.data<float>();
-  const float keep_scale = static_cast<float>(1.0 / (1.0 - rate_));
-  std::bernoulli_distribution keep(1.0 - rate_);
-  auto& gen = generator();
-  for (std::int64_t i = 0; i < mask.size(); ++i) m[i] = keep(gen) ? keep_scale : 0.f;
+  utils::fill_dropout_mask(mask.data<float>(), mask.size(), rate_, generator());
   return ops::multiply(x, mask);
 }
 

@@ -74,3 +74,14 @@ TEST_CASE("storage returns freed buffers to a pool for reuse") {
   Tensor again = Tensor::empty({1000});
   CHECK(again.raw_data() == first);
 }
+
+TEST_CASE("storage parks a buffer over 16 MiB only once its size recurs") {
+  storage_pool_clear();
+  const std::int64_t big = (std::int64_t(17) << 20) / 4 + 123;  // floats: just over 17 MiB, an odd size
+  { Tensor once = Tensor::empty({big}); }
+  CHECK(storage_pool_bytes() == 0);  // made once (a data set): back to the system
+  { Tensor twice = Tensor::empty({big}); }
+  CHECK(storage_pool_bytes() >= std::size_t(big) * 4);  // asked for again (a per-step buffer): kept
+  Tensor third = Tensor::empty({big});
+  CHECK(storage_pool_bytes() == 0);  // and reused
+}

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include <fmt/format.h>
+
 #include "golden.hpp"
 #include "optimizers/optimizers.hpp"
 
@@ -41,7 +43,7 @@ TEST_CASE("optimizers follow the golden 20-step trajectories on a quadratic and 
       const auto shapes = problem["shapes"].get<std::vector<Shape>>();
       VarList vars;
       for (std::size_t k = 0; k < shapes.size(); ++k)
-        vars.push_back(std::make_shared<Variable>("w" + std::to_string(k),
+        vars.push_back(std::make_shared<Variable>(fmt::format("w{}", k),
                                                   Tensor::from_vector(floats(problem["initial"][k]), shapes[k])));
       auto opt = Optimizer::deserialize(c["optimizer"]);
       const auto checkpoints = c["checkpoints"].get<std::vector<int>>();

@@ -133,6 +133,16 @@ TEST_CASE("missing, foreign, truncated and bit-flipped model files throw IOError
       {"JSON config with a wrong type inside", [&] {
          models::model_from_json(R"({"class_name": "Sequential", "config": {"layers": [{"class_name": "Dense", "config": {"units": "many"}}]}})");
        }, "malformed"},
+      // Found by fuzz_tfjs (UBSan): a huge float where an integer belongs was cast to int, which is undefined.
+      {"JSON config with a huge float for an integer", [&] {
+         models::model_from_json(R"({"class_name": "Sequential", "config": {"layers": [{"class_name": "Dense", "config": {"units": 1e300}}]}})");
+       }, "is not an integer"},
+      {"JSON config with a huge float for an int axis", [&] {
+         models::model_from_json(R"({"class_name": "Sequential", "config": {"layers": [{"class_name": "Concatenate", "config": {"axis": -3e10}}]}})");
+       }, "is not an integer"},
+      {"JSON config with an int64 for an int axis", [&] {
+         models::model_from_json(R"({"class_name": "Sequential", "config": {"layers": [{"class_name": "Softmax", "config": {"axis": 9000000000}}]}})");
+       }, "does not fit"},
   });
   // Bit flips in the middle hit weight data or metadata: either the load fails cleanly or it succeeds.
   try {
