@@ -50,5 +50,5 @@ for threads in 1 2; do
     latency_median_us:lower latency_p99_us:lower
 done
 compare step_overhead "--threads 1" us_per_step:lower
-compare lstm_throughput "--threads 1" samples_per_sec:higher
-compare lstm_throughput "--threads 2" samples_per_sec:higher
+compare lstm_throughput "--batch-size 64 --threads 1" samples_per_sec:higher
+compare lstm_throughput "--batch-size 64 --threads 2" samples_per_sec:higher

@@ -26,9 +26,8 @@ if [ -d "$fixtures" ]; then
     fuzz_npy) cp -n "$fixtures"/*.npy "$corpus"/ ;;
   esac
 fi
-# Full malloc stacks, so that fuzz/lsan.supp can match frames deep inside HDF5; fuzz/asan.supp names the
-# one HDF5-internal report we cannot prevent.
-export ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1:fast_unwind_on_malloc=0:suppressions=$PWD/fuzz/asan.supp
+# Full malloc stacks, so that fuzz/lsan.supp can match frames deep inside HDF5.
+export ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1:fast_unwind_on_malloc=0
 export LSAN_OPTIONS=suppressions=$PWD/fuzz/lsan.supp
 export OMP_NUM_THREADS=1
 exec "build-sanitize/bin/$target" -max_total_time="$seconds" -rss_limit_mb=4096 -timeout=30 \

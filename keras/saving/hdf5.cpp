@@ -5,6 +5,8 @@
 
 #include <hdf5.h>
 
+#include "keras/saving/hdf5_heap_check.hpp"
+
 namespace keras::hdf5 {
 namespace {
 
@@ -117,6 +119,7 @@ File File::open(const std::string& path) {
   if (!std::filesystem::exists(path)) throw IOError("No file or directory found at " + path);
   if (H5Fis_hdf5(path.c_str()) <= 0)
     throw IOError("'" + path + "' is not an HDF5 file (or it is truncated or corrupt)");
+  check_global_heaps(path);
   hid id = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
   if (id < 0) throw IOError("Cannot open the HDF5 file '" + path + "': it is truncated or corrupt");
   return File(Handle(id, path), path);
