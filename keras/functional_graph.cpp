@@ -57,7 +57,8 @@ std::vector<Tensor> FunctionalGraph::run(const std::vector<Tensor>& inputs, bool
     const Shape& want = inputs_[i].shape();
     const Shape& got = inputs[i].shape();
     bool ok = want.size() == got.size();
-    for (std::size_t d = 0; ok && d < want.size(); ++d) ok = want[d] < 0 || want[d] == got[d];
+    // As tf.keras 2.x, the batch dimension is not checked (a layer that needs a fixed batch checks it).
+    for (std::size_t d = 1; ok && d < want.size(); ++d) ok = want[d] < 0 || want[d] == got[d];
     if (!ok)
       throw ValueError("Input " + std::to_string(i) + " (\"" + inputs_[i].node()->layer->name() +
                        "\") is incompatible with the model: expected shape=" + shape_str(want) + ", found shape=" +
