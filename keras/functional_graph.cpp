@@ -48,7 +48,8 @@ FunctionalGraph::FunctionalGraph(std::vector<KerasTensor> inputs, std::vector<Ke
                        "'. All layer names should be unique.");
 }
 
-std::vector<Tensor> FunctionalGraph::run(const std::vector<Tensor>& inputs, bool training) const {
+std::vector<Tensor> FunctionalGraph::run(const std::vector<Tensor>& inputs, bool training,
+                                         const std::vector<Tensor>& input_masks) const {
   if (inputs.size() != inputs_.size())
     throw ValueError("The model expects " + std::to_string(inputs_.size()) + " input(s), but it received " +
                      std::to_string(inputs.size()));
@@ -67,6 +68,7 @@ std::vector<Tensor> FunctionalGraph::run(const std::vector<Tensor>& inputs, bool
   }
   auto value = [&](const KerasTensor& t) -> const Tensor& { return values.at(t.node().get()).at(t.index()); };
   std::map<const Node*, Tensor> masks;  // Keras's masks of first outputs, passed along to the next call
+  for (std::size_t i = 0; i < input_masks.size() && i < inputs_.size(); ++i) masks[inputs_[i].node().get()] = input_masks[i];
   for (const auto& n : nodes_) {
     if (is_input_node(*n)) continue;
     std::vector<Tensor> args;

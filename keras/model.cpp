@@ -66,6 +66,17 @@ std::vector<Tensor> Model::call_outputs(const std::vector<Tensor>& inputs, const
   return {call_multi(inputs, training)};
 }
 
+Tensor Model::call_masked(const Tensor& inputs, const Tensor& mask, bool training) {
+  if (graph_) return graph_->run({inputs}, training, {mask})[0];
+  return call(inputs, training);
+}
+
+std::vector<Tensor> Model::call_outputs_masked(const std::vector<Tensor>& inputs, const std::vector<Tensor>& masks,
+                                               bool training) {
+  if (graph_) return graph_->run(inputs, training, masks);
+  return Layer::call_outputs_masked(inputs, masks, training);
+}
+
 std::vector<Shape> Model::compute_output_shapes(const std::vector<Shape>& input_shapes) const {
   if (!graph_) return Layer::compute_output_shapes(input_shapes);
   std::vector<Shape> out;

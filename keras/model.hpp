@@ -119,6 +119,9 @@ class Model : public Layer {
   /// fit/evaluate take y as a list, and predict_outputs returns each, as for a functional model.
   std::vector<Tensor> call_outputs(const std::vector<Tensor>& inputs, const Tensor& mask, bool training) override;
   std::vector<Shape> compute_output_shapes(const std::vector<Shape>& input_shapes) const override;
+  /// A graph model called under masks hands them to its inputs.
+  std::vector<Tensor> call_outputs_masked(const std::vector<Tensor>& inputs, const std::vector<Tensor>& masks,
+                                          bool training) override;
   /// Keras's model.input_names: the input layers' names ("input_1" for a model without a graph).
   std::vector<std::string> input_names() const;
   /// Keras's model.output_names: the output layers' names, made unique as tf.keras 2.x does
@@ -237,6 +240,9 @@ class Model : public Layer {
  protected:
   /// Builds a Logs from the loss tracker and the compiled metrics.
   Logs current_logs() const;
+  /// A model used as a layer passes the incoming Keras mask to its graph's input, as Keras does.
+  Tensor call_masked(const Tensor& inputs, const Tensor& mask, bool training) override;
+
   /// The graph the model runs (a functional model's, or the one a Sequential builds); null otherwise.
   const std::shared_ptr<FunctionalGraph>& graph() const { return graph_; }
   void set_graph(std::shared_ptr<FunctionalGraph> graph) { graph_ = std::move(graph); }

@@ -169,6 +169,12 @@ TEST_CASE("Sequential keeps masks, nesting and a fixed batch on the graph", "[se
   const auto got = masked.predict(padded).to_vector<float>();  // stepwise (masked) against the fused kernel
   REQUIRE(got.size() == 4);
   for (std::size_t i = 0; i < got.size(); ++i) CHECK(got[i] == Approx(want.to_vector<float>()[i]).margin(1e-6));
+  // A nested Sequential receives the mask of the layer before it (Keras passes it to the inner graph's input).
+  auto lstm_stack = std::make_shared<Sequential>(std::initializer_list<LayerRef>{layers::LSTM(4)});
+  Sequential with_nested({Input({5}), masked.layers()[0], lstm_stack});
+  lstm_stack->layers()[0]->set_weights(masked.layers()[1]->get_weights());
+  const auto nested = with_nested.predict(padded).to_vector<float>();
+  for (std::size_t i = 0; i < nested.size(); ++i) CHECK(nested[i] == Approx(want.to_vector<float>()[i]).margin(1e-6));
   // A Sequential inside a Sequential inside a functional model.
   auto inner = std::make_shared<Sequential>(std::initializer_list<LayerRef>{layers::Dense(3), layers::Dense(2)});
   Sequential outer({Input({4}), inner, layers::Dense(1)});
