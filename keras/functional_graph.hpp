@@ -36,6 +36,7 @@ class FunctionalGraph {
   std::vector<KerasTensor> inputs_, outputs_;
   std::vector<std::shared_ptr<Node>> nodes_;  // execution order
   std::vector<LayerPtr> layers_;
+  std::string model_name_;
   /// Index of a node among the nodes of the same layer in this graph (Keras's node_index).
   int node_index(const Node* node) const;
 };

@@ -11,6 +11,7 @@ Sequential::Sequential(std::initializer_list<LayerRef> layers, const std::string
     : Sequential(std::vector<LayerRef>(layers), name) {}
 
 Sequential::Sequential(const std::vector<LayerRef>& layers, const std::string& name) : Model(name, "sequential") {
+  strict_input_shape_ = false;  // the graph checks its input (after relax_input_shape)
   for (const auto& l : layers) add(l);
 }
 
@@ -87,6 +88,41 @@ void Sequential::build_graph(const Shape& shape) {
     x = outputs[0];
   }
   set_graph(std::make_shared<FunctionalGraph>(std::vector<KerasTensor>{input}, std::vector<KerasTensor>{x}, name()));
+}
+
+void Sequential::relax_input_shape(const Shape& got) {
+  if (input_given_ || batch_input_shape() || !graph()) return;
+  const Shape& want = graph()->inputs()[0].shape();
+  if (want.size() != got.size()) return;  // the graph reports the mismatch
+  Shape relaxed = want;
+  bool changed = false;
+  for (std::size_t d = 1; d < want.size(); ++d)
+    if (want[d] >= 0 && want[d] != got[d]) {
+      relaxed[d] = -1;
+      changed = true;
+    }
+  if (!changed) return;
+  auto previous = graph();
+  try {
+    build_graph(relaxed);
+  } catch (const Error&) {
+    set_graph(previous);  // a layer cannot take it: the graph's own check names the shapes
+  }
+}
+
+Tensor Sequential::call(const Tensor& inputs, bool training) {
+  relax_input_shape(inputs.shape());
+  return Model::call(inputs, training);
+}
+
+Tensor Sequential::call_masked(const Tensor& inputs, const Tensor& mask, bool training) {
+  relax_input_shape(inputs.shape());
+  return Model::call_masked(inputs, mask, training);
+}
+
+std::vector<Tensor> Sequential::call_outputs(const std::vector<Tensor>& inputs, const Tensor& mask, bool training) {
+  if (inputs.size() == 1) relax_input_shape(inputs[0].shape());
+  return Model::call_outputs(inputs, mask, training);
 }
 
 Shape Sequential::compute_output_shape(const Shape& input_shape) const {

@@ -28,6 +28,8 @@ class Sequential : public Model {
 
   /// Builds the graph for inputs of this shape (an Input given up front wins, as in Keras).
   void build(const Shape& input_shape) override;
+  Tensor call(const Tensor& inputs, bool training) override;
+  std::vector<Tensor> call_outputs(const std::vector<Tensor>& inputs, const Tensor& mask, bool training) override;
   Shape compute_output_shape(const Shape& input_shape) const override;
   std::string class_name() const override { return "Sequential"; }
   /// Keras's Sequential config: {"name", "layers": [{"class_name", "config"}, ...]}, the InputLayer first
@@ -38,9 +40,15 @@ class Sequential : public Model {
  private:
   /// (Re)creates the graph from the input layer through every layer.
   void build_graph(const Shape& batch_input_shape);
+  /// tf.keras 2.x: an input shape inferred from data (no Input given) becomes unknown (-1) in the dimensions
+  /// where later data differ, and the graph is rebuilt (sequences of another length, say).
+  void relax_input_shape(const Shape& shape);
   std::vector<LayerPtr> layers_;
   std::shared_ptr<layers::InputLayer> input_layer_;  // given by the user, or made as "<first layer>_input"
   bool input_given_ = false;                         // input_layer_ came from the user's list
+
+ protected:
+  Tensor call_masked(const Tensor& inputs, const Tensor& mask, bool training) override;
 };
 
 }  // namespace keras
