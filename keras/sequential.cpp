@@ -52,7 +52,8 @@ void Sequential::pop() {
   if (layers_.empty()) throw ValueError("There are no layers in the Sequential model '" + name() + "' to pop");
   layers_.pop_back();
   if (layers_.empty()) {
-    // As Keras: an empty model is unbuilt; an Input given up front still fixes the shape of the next build.
+    // As Keras, an empty model is unbuilt. Unlike tf.keras 2.x, an input shape given up front (an Input or the
+    // first layer's input_shape) is kept and fixes the shape of the next build.
     set_graph(nullptr);
     reset_built();
     if (!input_given_) input_layer_.reset();
