@@ -5,6 +5,8 @@
 #include <map>
 #include <set>
 
+#include <fmt/format.h>
+
 #include "layers/core/input_layer.hpp"
 
 namespace keras {
@@ -16,7 +18,7 @@ bool is_input_node(const Node& n) { return n.inputs.empty(); }
 
 FunctionalGraph::FunctionalGraph(std::vector<KerasTensor> inputs, std::vector<KerasTensor> outputs,
                                  const std::string& model_name)
-    : inputs_(std::move(inputs)), outputs_(std::move(outputs)) {
+    : inputs_(std::move(inputs)), outputs_(std::move(outputs)), model_name_(model_name) {
   if (inputs_.empty() || outputs_.empty())
     throw ValueError("Model '" + model_name + "' needs at least one input and one output KerasTensor");
   for (const auto& t : inputs_)
@@ -48,7 +50,8 @@ FunctionalGraph::FunctionalGraph(std::vector<KerasTensor> inputs, std::vector<Ke
                        "'. All layer names should be unique.");
 }
 
-std::vector<Tensor> FunctionalGraph::run(const std::vector<Tensor>& inputs, bool training) const {
+std::vector<Tensor> FunctionalGraph::run(const std::vector<Tensor>& inputs, bool training,
+                                         const std::vector<Tensor>& input_masks) const {
   if (inputs.size() != inputs_.size())
     throw ValueError("The model expects " + std::to_string(inputs_.size()) + " input(s), but it received " +
                      std::to_string(inputs.size()));
@@ -57,15 +60,17 @@ std::vector<Tensor> FunctionalGraph::run(const std::vector<Tensor>& inputs, bool
     const Shape& want = inputs_[i].shape();
     const Shape& got = inputs[i].shape();
     bool ok = want.size() == got.size();
-    for (std::size_t d = 0; ok && d < want.size(); ++d) ok = want[d] < 0 || want[d] == got[d];
+    // As tf.keras 2.x, the batch dimension is not checked (a layer that needs a fixed batch checks it).
+    for (std::size_t d = 1; ok && d < want.size(); ++d) ok = want[d] < 0 || want[d] == got[d];
     if (!ok)
-      throw ValueError("Input " + std::to_string(i) + " (\"" + inputs_[i].node()->layer->name() +
-                       "\") is incompatible with the model: expected shape=" + shape_str(want) + ", found shape=" +
-                       shape_str(got));
+      throw ValueError(fmt::format("Input {} (\"{}\") of model \"{}\" is incompatible with the model: expected shape={}, "
+                                   "found shape={}",
+                                   i, inputs_[i].node()->layer->name(), model_name_, shape_str(want), shape_str(got)));
     values[inputs_[i].node().get()] = {inputs[i]};
   }
   auto value = [&](const KerasTensor& t) -> const Tensor& { return values.at(t.node().get()).at(t.index()); };
   std::map<const Node*, Tensor> masks;  // Keras's masks of first outputs, passed along to the next call
+  for (std::size_t i = 0; i < input_masks.size() && i < inputs_.size(); ++i) masks[inputs_[i].node().get()] = input_masks[i];
   for (const auto& n : nodes_) {
     if (is_input_node(*n)) continue;
     std::vector<Tensor> args;

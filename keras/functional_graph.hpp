@@ -13,8 +13,10 @@ class FunctionalGraph {
  public:
   FunctionalGraph(std::vector<KerasTensor> inputs, std::vector<KerasTensor> outputs, const std::string& model_name);
 
-  /// Runs the graph on concrete inputs (one per model input) and returns one tensor per output.
-  std::vector<Tensor> run(const std::vector<Tensor>& inputs, bool training) const;
+  /// Runs the graph on concrete inputs (one per model input) and returns one tensor per output. `input_masks`
+  /// (empty, or one per input, undefined where none) are the Keras masks the inputs arrive with.
+  std::vector<Tensor> run(const std::vector<Tensor>& inputs, bool training,
+                          const std::vector<Tensor>& input_masks = {}) const;
 
   const std::vector<KerasTensor>& inputs() const { return inputs_; }
   const std::vector<KerasTensor>& outputs() const { return outputs_; }
@@ -34,6 +36,7 @@ class FunctionalGraph {
   std::vector<KerasTensor> inputs_, outputs_;
   std::vector<std::shared_ptr<Node>> nodes_;  // execution order
   std::vector<LayerPtr> layers_;
+  std::string model_name_;
   /// Index of a node among the nodes of the same layer in this graph (Keras's node_index).
   int node_index(const Node* node) const;
 };

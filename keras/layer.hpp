@@ -145,6 +145,11 @@ class Layer : public std::enable_shared_from_this<Layer> {
   bool strict_input_shape_ = false;
   /// Set by layers that accept a mask (the mask then flows through them to the next layer).
   bool supports_masking_ = false;
+  /// Marks the layer unbuilt again (a Sequential model emptied by pop()).
+  void reset_built() {
+    built_ = false;
+    built_input_shape_.reset();
+  }
   /// call() given the input's mask [batch, time]; the default ignores the mask.
   virtual Tensor call_masked(const Tensor& inputs, const Tensor& /*mask*/, bool training) { return call(inputs, training); }
 

@@ -61,7 +61,20 @@ std::shared_ptr<Layer> Model::from_config(const json& config) {
 
 std::vector<Tensor> Model::call_outputs(const std::vector<Tensor>& inputs, const Tensor& mask, bool training) {
   if (graph_) return graph_->run(inputs, training);
-  return Layer::call_outputs(inputs, mask, training);
+  // A subclassed model's own call (not through operator(), which would build again while building).
+  if (inputs.size() == 1) return {mask.defined() ? call_masked(inputs[0], mask, training) : call(inputs[0], training)};
+  return {call_multi(inputs, training)};
+}
+
+Tensor Model::call_masked(const Tensor& inputs, const Tensor& mask, bool training) {
+  if (graph_) return graph_->run({inputs}, training, {mask})[0];
+  return call(inputs, training);
+}
+
+std::vector<Tensor> Model::call_outputs_masked(const std::vector<Tensor>& inputs, const std::vector<Tensor>& masks,
+                                               bool training) {
+  if (graph_) return graph_->run(inputs, training, masks);
+  return Layer::call_outputs_masked(inputs, masks, training);
 }
 
 std::vector<Shape> Model::compute_output_shapes(const std::vector<Shape>& input_shapes) const {
@@ -84,8 +97,11 @@ std::vector<std::string> Model::input_names() const {
 std::vector<std::string> Model::output_names() const {
   if (!graph_) {
     const auto ls = layers();
-    if (class_name() == "Sequential" && !ls.empty()) return {ls.back()->name()};
-    return {"output_1"};
+    if (class_name() == "Sequential" && !ls.empty()) return {ls.back()->name()};  // not built yet
+    // tf.keras 2.x names a subclassed model's outputs output_1, output_2, ...
+    std::vector<std::string> out;
+    for (std::size_t i = 0; i < output_count_.value_or(1); ++i) out.push_back(fmt::format("output_{}", i + 1));
+    return out;
   }
   // tf.keras 2.x: a repeated layer name gets "_1", "_2", ... appended.
   std::vector<std::string> out;
@@ -123,21 +139,21 @@ Tensor Model::call(const Tensor& inputs, bool training) {
                    "Tensor call(const Tensor& inputs, bool training)");
 }
 
+void Model::build(const Shape& input_shape) { build_multi({input_shape}); }
+
 void Model::build_multi(const std::vector<Shape>& input_shapes) {
   if (graph_) return;  // built with its graph
-  Layer::build_multi(input_shapes);
-}
-
-void Model::build(const Shape& input_shape) {
-  if (graph_) return;  // built with its graph
-  // A subclassed model builds its layers by running one sample through call().
-  Shape sample = input_shape;
-  for (auto& d : sample) {
-    if (d < 0) d = 1;
+  // A subclassed model builds its layers by running one sample through its call, which also shows how
+  // many outputs it has (Keras learns them on the first call).
+  std::vector<Tensor> samples;
+  for (Shape sample : input_shapes) {
+    if (sample.empty()) throw ValueError("Model '" + name() + "' cannot be built for a scalar input shape");
+    for (auto& d : sample)
+      if (d < 0) d = 1;
+    samples.push_back(Tensor::zeros(sample));
   }
-  if (sample.empty()) throw ValueError("Model '" + name() + "' cannot be built for a scalar input shape");
   autodiff::NoGradScope no_grad;
-  call(Tensor::zeros(sample), false);
+  output_count_ = call_outputs(samples, Tensor(), false).size();
 }
 
 LayerPtr Model::get_layer(const std::string& name) const {
@@ -173,7 +189,8 @@ std::string row(const std::vector<std::string>& fields) {
 }  // namespace
 
 void Model::summary(std::ostream& out) const {
-  if (graph_) return summary_functional(out);
+  // As Keras's print_summary: a Sequential's table has no "Connected to" column, even on its graph.
+  if (graph_ && class_name() != "Sequential") return summary_functional(out);
   if (!built() && !batch_input_shape())
     throw ValueError("This model (\"" + name() + "\") has not yet been built. Build the model first by calling "
                      "build(input_shape), by calling it on a batch of data, or by starting it with layers::Input(shape)");
@@ -184,7 +201,13 @@ void Model::summary(std::ostream& out) const {
   const auto ls = layers();
   for (std::size_t i = 0; i < ls.size(); ++i) {
     const auto& l = ls[i];
-    const std::string shape = l->built_input_shape() ? shape_str(l->output_shape()) : "multiple";
+    std::string shape = "multiple";
+    if (graph_) {
+      const auto shapes = graph_->output_shapes_of(l);
+      if (shapes.size() == 1) shape = shape_str(shapes[0]);
+    } else if (l->built_input_shape()) {
+      shape = shape_str(l->output_shape());
+    }
     out << row({l->name() + " (" + l->class_name() + ")", shape, std::to_string(l->count_params())}) << '\n';
     if (i + 1 < ls.size()) out << std::string(65, ' ') << '\n';
   }

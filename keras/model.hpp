@@ -115,13 +115,18 @@ class Model : public Layer {
   Shape compute_output_shape(const Shape& input_shape) const override;
   Shape compute_output_shape_multi(const std::vector<Shape>& input_shapes) const override;
   /// Every output of the model (a functional model's outputs in order); a subclassed model with several
-  /// outputs overrides this.
+  /// outputs overrides this (and may leave call() alone): compile takes a loss, weight and metrics per output,
+  /// fit/evaluate take y as a list, and predict_outputs returns each, as for a functional model.
   std::vector<Tensor> call_outputs(const std::vector<Tensor>& inputs, const Tensor& mask, bool training) override;
   std::vector<Shape> compute_output_shapes(const std::vector<Shape>& input_shapes) const override;
+  /// A graph model called under masks hands them to its inputs.
+  std::vector<Tensor> call_outputs_masked(const std::vector<Tensor>& inputs, const std::vector<Tensor>& masks,
+                                          bool training) override;
   /// Keras's model.input_names: the input layers' names ("input_1" for a model without a graph).
   std::vector<std::string> input_names() const;
   /// Keras's model.output_names: the output layers' names, made unique as tf.keras 2.x does
-  /// ("lstm_3", "lstm_3_1", ... for one layer's several outputs); "output_1" for a subclassed model.
+  /// ("lstm_3", "lstm_3_1", ... for one layer's several outputs); "output_1", "output_2", ... for a
+  /// subclassed model (one name until its first call shows how many outputs it has).
   std::vector<std::string> output_names() const;
   /// The functional graph's symbolic inputs and outputs (empty for other models).
   std::vector<KerasTensor> inputs() const;
@@ -235,6 +240,12 @@ class Model : public Layer {
  protected:
   /// Builds a Logs from the loss tracker and the compiled metrics.
   Logs current_logs() const;
+  /// A model used as a layer passes the incoming Keras mask to its graph's input, as Keras does.
+  Tensor call_masked(const Tensor& inputs, const Tensor& mask, bool training) override;
+
+  /// The graph the model runs (a functional model's, or the one a Sequential builds); null otherwise.
+  const std::shared_ptr<FunctionalGraph>& graph() const { return graph_; }
+  void set_graph(std::shared_ptr<FunctionalGraph> graph) { graph_ = std::move(graph); }
 
  private:
   struct TrainingState;
@@ -242,6 +253,11 @@ class Model : public Layer {
   std::vector<LayerPtr> tracked_{};
   std::shared_ptr<FunctionalGraph> graph_;
   bool compiled_ = false;
+  /// A subclassed model's number of outputs, learned on its first call (build or first batch).
+  std::optional<std::size_t> output_count_{};
+
+  /// The compiled state with its per-output losses and metrics resolved for `outputs` outputs (0: as known).
+  TrainingState& resolved_state(std::size_t outputs = 0);
 
   void check_compiled(const char* what) const;
   void summary_functional(std::ostream& out) const;

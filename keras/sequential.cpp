@@ -1,5 +1,8 @@
 #include "keras/sequential.hpp"
 
+#include <fmt/format.h>
+
+#include "keras/functional_graph.hpp"
 #include "layers/core/input_layer.hpp"
 
 namespace keras {
@@ -8,57 +11,119 @@ Sequential::Sequential(std::initializer_list<LayerRef> layers, const std::string
     : Sequential(std::vector<LayerRef>(layers), name) {}
 
 Sequential::Sequential(const std::vector<LayerRef>& layers, const std::string& name) : Model(name, "sequential") {
+  strict_input_shape_ = false;  // the graph checks its input (after relax_input_shape)
   for (const auto& l : layers) add(l);
 }
 
 void Sequential::add(const LayerRef& ref) {
   const LayerPtr& layer = ref.ptr();
   if (!layer) throw ValueError("Sequential.add() received a null layer");
-  const bool is_input = dynamic_cast<layers::InputLayer*>(layer.get()) != nullptr;
-  if (is_input && !layers_.empty())
-    throw ValueError("Sequential model '" + name() + "': an Input layer can only be the first layer");
+  if (auto input = std::dynamic_pointer_cast<layers::InputLayer>(layer)) {
+    if (!layers_.empty() || input_layer_)
+      throw ValueError("Sequential model '" + name() + "': an Input layer can only be the first layer");
+    input_layer_ = input;
+    input_given_ = true;
+    set_batch_input_shape(*input->batch_input_shape());
+    return;
+  }
+  if (layer->name() == (input_layer_ ? input_layer_->name() : ""))
+    throw ValueError("All layers added to a Sequential model should have unique names. Name \"" + layer->name() +
+                     "\" is already the name of the model's input layer");
   for (const auto& l : layers_)
     if (l->name() == layer->name())
       throw ValueError("All layers added to a Sequential model should have unique names. Name \"" + layer->name() +
                        "\" is already the name of a layer in this model");
+  if (layers_.empty() && !input_layer_ && layer->batch_input_shape()) set_batch_input_shape(*layer->batch_input_shape());
   layers_.push_back(layer);
-  if (layers_.size() == 1 && layer->batch_input_shape()) set_batch_input_shape(*layer->batch_input_shape());
-  if (batch_input_shape()) {
-    // The input shape is known: build now so summary() and shape errors show up at once, as in Keras.
-    if (built()) build(*batch_input_shape());
-    else ensure_built(*batch_input_shape());
+  // The input shape is known: grow the graph now, so summary() and shape errors show up at once, as in Keras.
+  std::optional<Shape> shape = graph() ? graph()->inputs()[0].shape() : batch_input_shape();
+  if (!shape) return;
+  try {
+    if (built()) build_graph(*shape);
+    else ensure_built(*shape);
+  } catch (...) {
+    layers_.pop_back();
+    if (!layers_.empty() && graph()) build_graph(*shape);
+    throw;
   }
 }
 
 void Sequential::pop() {
-  if (layers().empty()) throw ValueError("There are no layers in the Sequential model '" + name() + "' to pop");
+  if (layers_.empty()) throw ValueError("There are no layers in the Sequential model '" + name() + "' to pop");
   layers_.pop_back();
+  if (layers_.empty()) {
+    // As Keras, an empty model is unbuilt. Unlike tf.keras 2.x, an input shape given up front (an Input or the
+    // first layer's input_shape) is kept and fixes the shape of the next build.
+    set_graph(nullptr);
+    reset_built();
+    if (!input_given_) input_layer_.reset();
+  } else if (graph()) {
+    build_graph(graph()->inputs()[0].shape());
+  }
 }
 
-std::vector<LayerPtr> Sequential::layers() const {
-  std::vector<LayerPtr> out;
-  for (const auto& l : layers_)
-    if (!dynamic_cast<layers::InputLayer*>(l.get())) out.push_back(l);
-  return out;
-}
+std::vector<LayerPtr> Sequential::layers() const { return layers_; }
 
 void Sequential::build(const Shape& input_shape) {
   if (layers_.empty()) throw ValueError("Sequential model '" + name() + "' has no layers to build");
-  Shape shape = input_shape;
+  build_graph(batch_input_shape() ? *batch_input_shape() : input_shape);
+}
+
+void Sequential::build_graph(const Shape& shape) {
+  if (!input_layer_ || (!input_given_ && (*input_layer_->batch_input_shape() != shape ||
+                                          input_layer_->name() != layers_.front()->name() + "_input"))) {
+    // tf.keras 2.x names the input it makes after the first layer ("dense_input").
+    Shape features(shape.begin() + 1, shape.end());
+    input_layer_ = std::make_shared<layers::InputLayer>(
+        features, layers::InputLayerOptions{.name = layers_.front()->name() + "_input", .batch_size = shape.at(0)});
+  }
+  const Shape& input_shape = *input_layer_->batch_input_shape();
+  const KerasTensor input(input_shape, DType::float32, std::make_shared<Node>(Node{input_layer_, {}, {input_shape}}));
+  KerasTensor x = input;
   for (const auto& l : layers_) {
-    l->ensure_built(shape);
-    shape = l->compute_output_shape(shape);
+    const auto outputs = l->call_symbolic({x});
+    if (outputs.size() != 1)
+      throw ValueError(fmt::format("All layers in a Sequential model should have a single output tensor, but layer '{}' "
+                                   "has {}. For multi-output layers, use the functional API.",
+                                   l->name(), outputs.size()));
+    x = outputs[0];
+  }
+  set_graph(std::make_shared<FunctionalGraph>(std::vector<KerasTensor>{input}, std::vector<KerasTensor>{x}, name()));
+}
+
+void Sequential::relax_input_shape(const Shape& got) {
+  if (input_given_ || batch_input_shape() || !graph()) return;
+  const Shape& want = graph()->inputs()[0].shape();
+  if (want.size() != got.size()) return;  // the graph reports the mismatch
+  Shape relaxed = want;
+  bool changed = false;
+  for (std::size_t d = 1; d < want.size(); ++d)
+    if (want[d] >= 0 && want[d] != got[d]) {
+      relaxed[d] = -1;
+      changed = true;
+    }
+  if (!changed) return;
+  auto previous = graph();
+  try {
+    build_graph(relaxed);
+  } catch (const Error&) {
+    set_graph(previous);  // a layer cannot take it: the graph's own check names the shapes
   }
 }
 
 Tensor Sequential::call(const Tensor& inputs, bool training) {
-  Tensor x = inputs, mask;  // Keras's masks travel with the tensors from layer to layer
-  for (const auto& l : layers_) {
-    Tensor y = l->call_with_mask(x, mask, training);
-    mask = l->compute_mask(x, mask);
-    x = y;
-  }
-  return x;
+  relax_input_shape(inputs.shape());
+  return Model::call(inputs, training);
+}
+
+Tensor Sequential::call_masked(const Tensor& inputs, const Tensor& mask, bool training) {
+  relax_input_shape(inputs.shape());
+  return Model::call_masked(inputs, mask, training);
+}
+
+std::vector<Tensor> Sequential::call_outputs(const std::vector<Tensor>& inputs, const Tensor& mask, bool training) {
+  if (inputs.size() == 1) relax_input_shape(inputs[0].shape());
+  return Model::call_outputs(inputs, mask, training);
 }
 
 Shape Sequential::compute_output_shape(const Shape& input_shape) const {
@@ -69,18 +134,8 @@ Shape Sequential::compute_output_shape(const Shape& input_shape) const {
 
 json Sequential::get_config() const {
   json layer_configs = json::array();
-  for (const auto& l : layers_) {
-    json c = l->get_config();
-    layer_configs.push_back(serialize_object(l->class_name(), c));
-  }
-  if (!layers_.empty() && !dynamic_cast<layers::InputLayer*>(layers_.front().get()) && batch_input_shape()) {
-    // Keras writes the input as an InputLayer entry first.
-    json s = json::array();
-    for (auto d : *batch_input_shape()) s.push_back(d < 0 ? json(nullptr) : json(d));
-    layer_configs.insert(layer_configs.begin(),
-                         serialize_object("InputLayer", {{"batch_input_shape", s}, {"dtype", "float32"}, {"sparse", false},
-                                                         {"ragged", false}, {"name", name() + "_input"}}));
-  }
+  if (input_layer_) layer_configs.push_back(serialize_object("InputLayer", input_layer_->get_config()));
+  for (const auto& l : layers_) layer_configs.push_back(serialize_object(l->class_name(), l->get_config()));
   return json{{"name", name()}, {"layers", layer_configs}};
 }
 

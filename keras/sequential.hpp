@@ -1,32 +1,54 @@
 #pragma once
-// Sequential: a plain stack of layers, each taking the previous one's output.
+// Sequential: a plain stack of layers, each taking the previous one's output. As in tf.keras 2.x, once
+// the input shape is known (from an Input, a first layer's input_shape, build(), or the first call or
+// fit) it becomes a functional graph (an InputLayer, then each layer called on the previous output)
+// that the model runs like any functional model; add() and pop() rebuild that graph.
 #include <initializer_list>
 
 #include "keras/model.hpp"
 
 namespace keras {
 
+namespace layers {
+class InputLayer;
+}
+
 class Sequential : public Model {
  public:
   explicit Sequential(std::initializer_list<LayerRef> layers = {}, const std::string& name = "");
   explicit Sequential(const std::vector<LayerRef>& layers, const std::string& name = "");
 
-  /// Appends a layer; when the input shape is known the model (re)builds at once.
+  /// Appends a layer; when the input shape is known the graph grows at once (a layer that does not
+  /// fit the previous output is refused and not added).
   void add(const LayerRef& layer);
-  /// Removes the last layer.
+  /// Removes the last layer (the graph, if built, is rebuilt without it).
   void pop();
+  /// The added layers, without the InputLayer (as Keras's Sequential.layers).
   std::vector<LayerPtr> layers() const override;
 
+  /// Builds the graph for inputs of this shape (an Input given up front wins, as in Keras).
   void build(const Shape& input_shape) override;
   Tensor call(const Tensor& inputs, bool training) override;
+  std::vector<Tensor> call_outputs(const std::vector<Tensor>& inputs, const Tensor& mask, bool training) override;
   Shape compute_output_shape(const Shape& input_shape) const override;
   std::string class_name() const override { return "Sequential"; }
-  /// Keras's Sequential config: {"name", "layers": [{"class_name", "config"}, ...]}.
+  /// Keras's Sequential config: {"name", "layers": [{"class_name", "config"}, ...]}, the InputLayer first
+  /// once the input shape is known.
   json get_config() const override;
   static std::shared_ptr<Layer> from_config(const json& config);
 
  private:
-  std::vector<LayerPtr> layers_;  // an InputLayer, when given, is kept first but is not a "layer" of the model
+  /// (Re)creates the graph from the input layer through every layer.
+  void build_graph(const Shape& batch_input_shape);
+  /// tf.keras 2.x: an input shape inferred from data (no Input given) becomes unknown (-1) in the dimensions
+  /// where later data differ, and the graph is rebuilt (sequences of another length, say).
+  void relax_input_shape(const Shape& shape);
+  std::vector<LayerPtr> layers_;
+  std::shared_ptr<layers::InputLayer> input_layer_;  // given by the user, or made as "<first layer>_input"
+  bool input_given_ = false;                         // input_layer_ came from the user's list
+
+ protected:
+  Tensor call_masked(const Tensor& inputs, const Tensor& mask, bool training) override;
 };
 
 }  // namespace keras

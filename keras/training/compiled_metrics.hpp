@@ -34,6 +34,10 @@ class CompiledMetrics {
 struct Model::TrainingState {
   std::shared_ptr<optimizers::Optimizer> optimizer;
   CompileOptions options;                                 // as given, for training_config
+  /// The per-output fields below are filled from `options` once the outputs are known: at compile() for a
+  /// graph model, at the first batch for a subclassed one (as Keras learns its outputs on the first call).
+  bool resolved = false;
+  void resolve(const std::vector<std::string>& output_names, const std::string& model);
   std::vector<std::string> output_names;
   std::vector<std::shared_ptr<losses::Loss>> losses;      // per output; null: that output has no loss
   std::vector<double> loss_weights;                       // per output

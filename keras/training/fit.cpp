@@ -48,7 +48,9 @@ std::unique_ptr<BatchSource> Model::validation_source(const ValidationSource& v,
 
 callbacks::History Model::fit(const Arrays& x, const Arrays& y, FitOptions o) {
   check_compiled("fit");
-  auto xs = resolve_inputs(x), ys = resolve_targets(y), ws = resolve_sample_weights(o.sample_weight);
+  auto xs = resolve_inputs(x);
+  build_from_data(xs);  // first, so that a subclassed model's outputs are known to name y
+  auto ys = resolve_targets(y), ws = resolve_sample_weights(o.sample_weight);
   check_same_samples(xs, ys, ws, name());
   if (o.validation_split < 0.0 || o.validation_split >= 1.0)
     throw ValueError("validation_split must be in [0, 1), got " + std::to_string(o.validation_split));
@@ -74,7 +76,6 @@ callbacks::History Model::fit(const Arrays& x, const Arrays& y, FitOptions o) {
     throw ValueError("fit() received no training samples (x has shape " + shape_str(xs[0].shape()) + ")");
 
   ArrayBatcher batches(xs, ys, ws, o.batch_size, o.shuffle);
-  build_from_data(xs);
   auto val = o.validation_data ? validation_source(*o.validation_data, o) : nullptr;
   return run_fit_loop(batches, val.get(), o);
 }
@@ -155,6 +156,7 @@ Logs Model::run_test_loop(BatchSource& data, callbacks::CallbackList& cbs) {
 
 Logs Model::evaluate(const Arrays& x, const Arrays& y, EvaluateOptions o) {
   check_compiled("evaluate");
+  build_from_data(resolve_inputs(x));
   auto batches = array_source(x, y, o.sample_weight, o.batch_size, false);
   auto cbs = make_callbacks(o.callbacks, o.verbose, nullptr);
   cbs.set_model(this);

@@ -18,27 +18,47 @@ void Model::compile(CompileOptions options) {
   if (!options.optimizer) throw ValueError("Model '" + name() + "': compile() needs an optimizer");
   auto st = std::make_shared<TrainingState>();
   st->optimizer = options.optimizer.ptr();
-  st->output_names = output_names();
-  const auto& names = st->output_names;
-  const bool several = names.size() > 1;
-  for (const auto& l : options.loss.resolve(names, "loss", name(), true, false)) {
-    if (l && !*l) throw ValueError("Model '" + name() + "': compile() received an empty loss");
-    st->losses.push_back(l ? l->ptr() : nullptr);
-  }
-  if (std::none_of(st->losses.begin(), st->losses.end(), [](const auto& l) { return l != nullptr; }))
-    throw ValueError("Model '" + name() + "': the loss map names none of the outputs " + structure_detail::join_names(names));
-  for (const auto& w : options.loss_weights.resolve(names, "loss_weights", name(), false, false)) st->loss_weights.push_back(w.value_or(1.0));
-  const auto metric_lists = options.metrics.resolve(names, name());
-  for (std::size_t i = 0; i < names.size(); ++i) {
-    if (several && st->losses[i])
-      st->output_loss_trackers.push_back(std::make_shared<metrics::Mean>(metrics::MeanOptions{.name = names[i] + "_loss"}));
-    else
-      st->output_loss_trackers.push_back(nullptr);
-    st->metrics.emplace_back(metric_lists[i], several ? names[i] + "_" : "");
-  }
   st->options = std::move(options);
+  // A graph model knows its outputs: check the per-output arguments now. A subclassed model's outputs are
+  // known after its first call: its arguments are resolved then (resolved_state), as Keras does.
+  if (graph_ || output_count_) st->resolve(output_names(), name());
   state_ = std::move(st);
   compiled_ = true;
+}
+
+void Model::TrainingState::resolve(const std::vector<std::string>& names, const std::string& model) {
+  const bool several = names.size() > 1;
+  losses.clear();
+  loss_weights.clear();
+  output_loss_trackers.clear();
+  metrics.clear();
+  for (const auto& l : options.loss.resolve(names, "loss", model, true, false)) {
+    if (l && !*l) throw ValueError("Model '" + model + "': compile() received an empty loss");
+    losses.push_back(l ? l->ptr() : nullptr);
+  }
+  if (std::none_of(losses.begin(), losses.end(), [](const auto& l) { return l != nullptr; }))
+    throw ValueError("Model '" + model + "': the loss map names none of the outputs " + structure_detail::join_names(names));
+  for (const auto& w : options.loss_weights.resolve(names, "loss_weights", model, false, false))
+    loss_weights.push_back(w.value_or(1.0));
+  const auto metric_lists = options.metrics.resolve(names, model);
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    if (several && losses[i])
+      output_loss_trackers.push_back(std::make_shared<metrics::Mean>(metrics::MeanOptions{.name = names[i] + "_loss"}));
+    else
+      output_loss_trackers.push_back(nullptr);
+    metrics.emplace_back(metric_lists[i], several ? names[i] + "_" : "");
+  }
+  output_names = names;
+  resolved = true;
+}
+
+Model::TrainingState& Model::resolved_state(std::size_t outputs) {
+  check_compiled("training");
+  if (!state_->resolved) {
+    if (!graph_ && outputs > 0) output_count_ = outputs;
+    state_->resolve(output_names(), name());
+  }
+  return *state_;
 }
 
 void Model::check_compiled(const char* what) const {
@@ -56,6 +76,12 @@ losses::Loss& Model::loss() const {
   check_compiled("loss()");
   for (const auto& l : state_->losses)
     if (l) return *l;
+  if (!state_->resolved) {  // a subclassed model before its first batch: the first loss given
+    const auto& spec = state_->options.loss;
+    if (spec.kind() == Structure<losses::LossRef>::Kind::one) return *spec.one().ptr();
+    if (spec.kind() == Structure<losses::LossRef>::Kind::list && !spec.list().empty()) return *spec.list()[0].ptr();
+    if (spec.kind() == Structure<losses::LossRef>::Kind::map && !spec.by_name().empty()) return *spec.by_name().begin()->second.ptr();
+  }
   throw ValueError("Model '" + name() + "' has no loss");
 }
 
@@ -116,8 +142,7 @@ Tensor weight_of(const std::vector<Tensor>& sample_weight, std::size_t output) {
 
 Tensor Model::compute_loss(const std::vector<Tensor>& x, const std::vector<Tensor>& y, const std::vector<Tensor>& y_pred,
                            const std::vector<Tensor>& sample_weight) {
-  check_compiled("compute_loss");
-  auto& st = *state_;
+  auto& st = resolved_state(y_pred.size());
   if (y_pred.size() != st.losses.size())
     throw ValueError(fmt::format("Model '{}' was compiled for {} output(s) but produced {}", name(), st.losses.size(),
                                  y_pred.size()));
@@ -141,9 +166,8 @@ Tensor Model::compute_loss(const std::vector<Tensor>& x, const std::vector<Tenso
 
 Logs Model::compute_metrics(const std::vector<Tensor>&, const std::vector<Tensor>& y, const std::vector<Tensor>& y_pred,
                             const std::vector<Tensor>& sample_weight) {
-  check_compiled("compute_metrics");
+  auto& st = resolved_state(y_pred.size());
   autodiff::NoGradScope no_grad;
-  auto& st = *state_;
   for (std::size_t i = 0; i < y_pred.size() && i < st.metrics.size(); ++i) {
     if (i >= y.size() || !y[i].defined()) continue;
     st.metrics[i].update_state(y[i], y_pred[i], weight_of(sample_weight, i), st.losses[i] ? st.losses[i]->class_name() : "");
@@ -198,11 +222,14 @@ std::vector<Tensor> Model::resolve_inputs(const Arrays& x) const {
   const auto names = input_names();
   // A subclassed model takes whatever it is given (its call decides); a graph needs one array per input.
   if (!graph_ && x.kind() == Arrays::Kind::list) return x.list();
+
   for (auto& t : x.resolve(names, "x", name(), false, true)) out.push_back(*t);
   return out;
 }
 
 std::vector<Tensor> Model::resolve_targets(const Arrays& y) const {
+  // A subclassed model before its first call: a list is taken as one target per output, in order.
+  if (!graph_ && !output_count_ && class_name() != "Sequential" && y.kind() == Arrays::Kind::list) return y.list();
   const auto names = output_names();
   std::vector<Tensor> out;
   for (auto& t : y.resolve(names, "y", name(), false, false)) out.push_back(t.value_or(Tensor()));
@@ -212,6 +239,8 @@ std::vector<Tensor> Model::resolve_targets(const Arrays& y) const {
 std::vector<Tensor> Model::resolve_sample_weights(const Arrays& sample_weight) const {
   if (sample_weight.empty()) return {};
   if (sample_weight.kind() == Arrays::Kind::one) return {sample_weight.one()};
+  if (!graph_ && !output_count_ && class_name() != "Sequential" && sample_weight.kind() == Arrays::Kind::list)
+    return sample_weight.list();
   std::vector<Tensor> out;
   for (auto& t : sample_weight.resolve(output_names(), "sample_weight", name(), true, false))
     out.push_back(t.value_or(Tensor()));
@@ -227,9 +256,10 @@ void Model::build_from_data(const std::vector<Tensor>& x) {
 
 Logs Model::run_train_step(const Arrays& x, const Arrays& y, const Arrays& sample_weight,
                            const std::map<std::int64_t, double>& class_weight) {
-  auto xs = resolve_inputs(x), ys = resolve_targets(y), ws = resolve_sample_weights(sample_weight);
+  auto xs = resolve_inputs(x);
+  build_from_data(xs);  // first, so that a subclassed model's outputs are known to name y
+  auto ys = resolve_targets(y), ws = resolve_sample_weights(sample_weight);
   check_same_samples(xs, ys, ws, name());
-  build_from_data(xs);
   if (xs.size() == 1 && ys.size() == 1) {
     Tensor w = ws.empty() ? Tensor() : ws[0];
     return train_step(xs[0], ys[0], with_class_weight(ys[0], w, class_weight));
@@ -241,9 +271,10 @@ Logs Model::run_train_step(const Arrays& x, const Arrays& y, const Arrays& sampl
 }
 
 Logs Model::run_test_step(const Arrays& x, const Arrays& y, const Arrays& sample_weight) {
-  auto xs = resolve_inputs(x), ys = resolve_targets(y), ws = resolve_sample_weights(sample_weight);
-  check_same_samples(xs, ys, ws, name());
+  auto xs = resolve_inputs(x);
   build_from_data(xs);
+  auto ys = resolve_targets(y), ws = resolve_sample_weights(sample_weight);
+  check_same_samples(xs, ys, ws, name());
   if (xs.size() == 1 && ys.size() == 1) return test_step(xs[0], ys[0], ws.empty() ? Tensor() : ws[0]);
   return test_step(xs, ys, ws);
 }
@@ -266,8 +297,9 @@ std::vector<Tensor> Model::predict_on_batch_outputs(const Arrays& x) {
   autodiff::NoGradScope no_grad;
   auto xs = resolve_inputs(x);
   check_same_samples(xs, {}, {}, name());
+  build_from_data(xs);
   // One input, one output: the single-tensor path that subclassed models override.
-  if (xs.size() == 1 && !(graph_ && graph_->outputs().size() > 1)) return {(*this)(xs[0], false)};
+  if (xs.size() == 1 && output_names().size() == 1) return {(*this)(xs[0], false)};
   return call_all(xs, false);
 }
 
@@ -280,8 +312,7 @@ Tensor Model::single_output(std::vector<Tensor> outputs, const char* what) const
 }
 
 Tensor Model::predict_on_batch(const Arrays& x) {
-  if (graph_ && graph_->outputs().size() > 1) return single_output(predict_on_batch_outputs(x), "predict_on_batch");
-  return predict_on_batch_outputs(x).at(0);
+  return single_output(predict_on_batch_outputs(x), "predict_on_batch");
 }
 
 }  // namespace keras

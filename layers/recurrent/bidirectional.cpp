@@ -1,5 +1,7 @@
 #include "layers/recurrent/bidirectional.hpp"
 
+#include <fmt/format.h>
+
 #include "keras/ops/math.hpp"
 #include "keras/ops/sequence.hpp"
 
@@ -59,6 +61,68 @@ Tensor Bidirectional::merge(const std::vector<Tensor>& both) const {
 }
 
 Tensor Bidirectional::call(const Tensor& inputs, bool training) { return merge(call_both(inputs, Tensor(), training)); }
+
+std::vector<Tensor> Bidirectional::merged_outputs(const Tensor& forward, Tensor backward) const {
+  if (backward_->rnn_options().return_sequences) backward = ops::reverse_time(backward);
+  if (merge_mode_ == "none") return {forward, backward};
+  return {merge({forward, backward})};
+}
+
+std::vector<Tensor> Bidirectional::call_with_state(const Tensor& inputs, const std::vector<Tensor>& initial_state,
+                                                   const Tensor& mask, bool training) {
+  if (!inputs.defined()) throw ValueError("Layer '" + name() + "' was called on an undefined tensor");
+  ensure_built(inputs.shape());
+  std::size_t per_direction = 0;
+  for (const auto& c : forward_->cells()) per_direction += static_cast<std::size_t>(c->state_count());
+  if (!initial_state.empty() && initial_state.size() != 2 * per_direction)
+    throw ValueError(fmt::format("Layer \"{}\" (Bidirectional) got {} initial state tensors; it needs {}: the {} states "
+                                 "of the forward layer, then the {} of the backward layer",
+                                 name(), initial_state.size(), 2 * per_direction, per_direction, per_direction));
+  std::vector<Tensor> forward_state, backward_state;
+  if (!initial_state.empty()) {
+    forward_state.assign(initial_state.begin(), initial_state.begin() + static_cast<std::ptrdiff_t>(per_direction));
+    backward_state.assign(initial_state.begin() + static_cast<std::ptrdiff_t>(per_direction), initial_state.end());
+  }
+  const auto f = forward_->call_with_state(inputs, forward_state, mask, training);
+  const auto b = backward_->call_with_state(inputs, backward_state, mask, training);
+  std::vector<Tensor> out = merged_outputs(f[0], b[0]);
+  out.insert(out.end(), f.begin() + 1, f.end());
+  out.insert(out.end(), b.begin() + 1, b.end());
+  return out;
+}
+
+std::vector<Tensor> Bidirectional::call_outputs(const std::vector<Tensor>& inputs, const Tensor& mask, bool training) {
+  const bool return_state = forward_->rnn_options().return_state;
+  if (inputs.size() == 1 && !return_state && merge_mode_ != "none") return {call_with_mask(inputs[0], mask, training)};
+  std::vector<Tensor> out = call_with_state(inputs.at(0), {inputs.begin() + 1, inputs.end()}, mask, training);
+  if (!return_state) out.resize(merge_mode_ == "none" ? 2 : 1);
+  return out;
+}
+
+std::vector<Shape> Bidirectional::compute_output_shapes(const std::vector<Shape>& input_shapes) const {
+  std::vector<Shape> out;
+  if (merge_mode_ == "none") out.assign(2, forward_->compute_output_shape(input_shapes.at(0)));
+  else out.push_back(compute_output_shape(input_shapes.at(0)));
+  if (forward_->rnn_options().return_state)
+    for (int direction = 0; direction < 2; ++direction)
+      for (const auto& c : forward_->cells())
+        for (int i = 0; i < c->state_count(); ++i) out.push_back({input_shapes.at(0).at(0), c->units()});
+  return out;
+}
+
+Tensor Bidirectional::call_multi(const std::vector<Tensor>& inputs, bool training) {
+  return call_outputs(inputs, Tensor(), training).at(0);
+}
+
+void Bidirectional::build_multi(const std::vector<Shape>& input_shapes) { build(input_shapes.at(0)); }
+
+Shape Bidirectional::compute_output_shape_multi(const std::vector<Shape>& input_shapes) const {
+  return compute_output_shape(input_shapes.at(0));
+}
+
+Tensor Bidirectional::compute_mask_multi(const std::vector<Tensor>& inputs, const std::vector<Tensor>& masks) const {
+  return compute_mask(inputs.at(0), masks.empty() ? Tensor() : masks[0]);
+}
 
 Tensor Bidirectional::call_masked(const Tensor& inputs, const Tensor& mask, bool training) {
   return merge(call_both(inputs, mask, training));

@@ -21,7 +21,20 @@ class Bidirectional : public Layer {
   /// Both directions, unmerged (what merge_mode "none" returns in Keras), backward sequences
   /// re-reversed so step t of both lines up.
   std::vector<Tensor> call_both(const Tensor& inputs, const Tensor& mask = Tensor(), bool training = false);
+  /// Keras's initial_state and return_state: starts the forward layer from the first half of
+  /// `initial_state` and the backward layer from the second half (empty: zeros), and returns
+  /// {output, forward states..., backward states...} ({forward, backward, states...} with merge_mode "none").
+  std::vector<Tensor> call_with_state(const Tensor& inputs, const std::vector<Tensor>& initial_state = {},
+                                      const Tensor& mask = Tensor(), bool training = false);
+  /// Functional API: called on {sequence, initial states...} (initial_state as extra inputs, as Keras records it);
+  /// every output: {output} ({forward, backward} with merge_mode "none"), then the states with return_state.
+  std::vector<Tensor> call_outputs(const std::vector<Tensor>& inputs, const Tensor& mask, bool training) override;
+  std::vector<Shape> compute_output_shapes(const std::vector<Shape>& input_shapes) const override;
+  Tensor call_multi(const std::vector<Tensor>& inputs, bool training) override;
+  void build_multi(const std::vector<Shape>& input_shapes) override;
+  Shape compute_output_shape_multi(const std::vector<Shape>& input_shapes) const override;
   Tensor compute_mask(const Tensor& inputs, const Tensor& mask) const override;
+  Tensor compute_mask_multi(const std::vector<Tensor>& inputs, const std::vector<Tensor>& masks) const override;
   Shape compute_output_shape(const Shape& input_shape) const override;
   std::string class_name() const override { return "Bidirectional"; }
   json get_config() const override;
@@ -36,6 +49,8 @@ class Bidirectional : public Layer {
 
  private:
   Tensor merge(const std::vector<Tensor>& both) const;
+  /// The merged output, or both directions with merge_mode "none".
+  std::vector<Tensor> merged_outputs(const Tensor& forward, Tensor backward) const;
   json layer_config_;
   std::string layer_class_;
   std::string merge_mode_;

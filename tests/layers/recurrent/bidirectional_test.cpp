@@ -5,6 +5,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "golden.hpp"
 #include "gradient_check.hpp"
 #include "keras/keras.hpp"
 #include "keras/saving/hdf5.hpp"
@@ -76,6 +77,119 @@ TEST_CASE("Bidirectional trains, skips padding and saves with tf.keras's weight 
   CHECK(names[0].rfind("bidirectional/forward_lstm/lstm_cell", 0) == 0);
   CHECK(names[3].rfind("bidirectional/backward_lstm/lstm_cell", 0) == 0);
   std::remove(path.c_str());
+}
+
+namespace {
+// A Bidirectional(LSTM) case of bidirectional_state.json, its weights set from the golden file.
+std::shared_ptr<k::layers::Bidirectional> golden_bidirectional(const k::json& c, bool return_state = false) {
+  const auto units = c["units"].get<std::int64_t>();
+  auto bi = std::make_shared<k::layers::Bidirectional>(
+      k::layers::LSTM(units, {.return_sequences = c["return_sequences"].get<bool>(), .return_state = return_state}),
+      k::layers::BidirectionalOptions{.merge_mode = c["merge_mode"].get<std::string>()});
+  bi->ensure_built(k::testing::golden_tensor(c["x"]).shape());
+  bi->set_weights(k::testing::golden_tensors(c["weights"]));
+  return bi;
+}
+
+// Outputs of float32 recurrences against float64 references: 1e-5 relative, 2e-6 absolute near zero.
+void check_golden(const k::Tensor& got, const k::json& want) {
+  REQUIRE(got.shape() == want["shape"].get<k::Shape>());
+  const auto v = got.to_vector<float>();
+  const auto w = want["data"].get<std::vector<double>>();
+  for (std::size_t i = 0; i < w.size(); ++i) {
+    INFO("element " << i);
+    CHECK(v[i] == Approx(w[i]).epsilon(1e-5).margin(2e-6));
+  }
+}
+}  // namespace
+
+TEST_CASE("Bidirectional starts the forward layer from the first half of initial_state, the backward from the second",
+          "[rnn][bidirectional][golden]") {
+  const k::json golden = k::testing::load_golden("bidirectional_state.json");
+  for (const auto& c : golden["cases"]) {
+    INFO("merge_mode " << c["merge_mode"] << ", return_sequences " << c["return_sequences"]);
+    auto bi = golden_bidirectional(c);
+    k::Tensor x = k::testing::golden_tensor(c["x"]);
+    std::vector<k::Tensor> states = k::testing::golden_tensors(c["initial_state"]);
+    const k::Tensor w = k::testing::golden_tensor(c["w"]);
+    std::vector<k::Tensor> sources{x};
+    sources.insert(sources.end(), states.begin(), states.end());
+    for (const auto& v : bi->trainable_weights()) sources.push_back(v->value());
+    std::vector<k::Tensor> out, grads;
+    {
+      k::GradientTape tape;
+      tape.watch(x);
+      for (auto& s : states) tape.watch(s);
+      out = bi->call_with_state(x, states, k::Tensor(), true);
+      grads = tape.gradient(k::ops::sum(k::ops::multiply(out[0], w)), sources);
+    }
+    REQUIRE(out.size() == 5);  // output, h_f, c_f, h_b, c_b
+    check_golden(out[0], c["output"]);
+    for (std::size_t i = 0; i < 4; ++i) check_golden(out[1 + i], c["states"][i]);
+    REQUIRE(grads.size() == 11);
+    check_golden(grads[0], c["grad_x"]);
+    for (std::size_t i = 0; i < 4; ++i) check_golden(grads[1 + i], c["grad_initial_state"][i]);
+    for (std::size_t i = 0; i < 6; ++i) check_golden(grads[5 + i], c["grad_weights"][i]);
+  }
+  auto bi = golden_bidirectional(golden["cases"][0]);
+  const k::Tensor x = k::testing::golden_tensor(golden["cases"][0]["x"]);
+  auto states = k::testing::golden_tensors(golden["cases"][0]["initial_state"]);
+  CHECK_THROWS_WITH(bi->call_with_state(x, {states[0], states[1]}), Catch::Contains("the 2 states of the forward layer"));
+  // Without initial states both directions start from zeros, as the plain call.
+  check_same(bi->call_with_state(x)[0], (*bi)(x), 0.f);
+}
+
+TEST_CASE("Bidirectional in a functional graph takes its initial states from other inputs and round-trips in HDF5",
+          "[rnn][bidirectional][golden][saving]") {
+  k::backend::clear_session();
+  const k::json golden = k::testing::load_golden("bidirectional_state.json");
+  const k::json& c = golden["cases"][0];
+  const k::Tensor x = k::testing::golden_tensor(c["x"]);
+  const auto states = k::testing::golden_tensors(c["initial_state"]);
+  const auto units = c["units"].get<std::int64_t>();
+  std::vector<k::KerasTensor> inputs{k::Input({x.dim(1), x.dim(2)}, {.name = "sequence"})};
+  for (const char* name : {"h_forward", "c_forward", "h_backward", "c_backward"}) inputs.push_back(k::Input({units}, {.name = name}));
+  auto bi = golden_bidirectional(c);
+  auto out = bi->call_symbolic(inputs);
+  REQUIRE(out.size() == 1);
+  CHECK(out[0].shape() == k::Shape{-1, x.dim(1), 2 * units});
+  k::Model model(inputs, out[0]);
+  std::vector<k::Tensor> feed{x};
+  feed.insert(feed.end(), states.begin(), states.end());
+  const k::Tensor y = model.predict(feed);
+  check_golden(y, c["output"]);
+  // Keras records the states as extra inputs of the call.
+  const k::json config = model.get_config();
+  CHECK(config["layers"][5]["inbound_nodes"][0].size() == 5);
+  {
+    k::GradientTape tape;  // gradients through the graph reach the state inputs
+    std::vector<k::Tensor> watched = feed;
+    for (auto& t : watched) tape.watch(t);
+    k::Tensor loss = k::ops::sum(k::ops::multiply(model.call_all(watched, true)[0], k::testing::golden_tensor(c["w"])));
+    const auto grads = tape.gradient(loss, watched);
+    for (std::size_t i = 0; i < 4; ++i) check_golden(grads[1 + i], c["grad_initial_state"][i]);
+  }
+  const std::string path = "/tmp/kerascpp_bidirectional_state_" + std::to_string(::getpid()) + ".h5";
+  model.save(path);
+  k::backend::clear_session();
+  auto loaded = k::models::load_model(path);
+  std::remove(path.c_str());
+  CHECK(loaded->predict(feed).to_vector<float>() == y.to_vector<float>());
+  CHECK(loaded->input_names() == std::vector<std::string>{"sequence", "h_forward", "c_forward", "h_backward", "c_backward"});
+
+  // return_state: the merged output, then the forward and the backward final states.
+  const k::json& c2 = golden["cases"][1];
+  const k::Tensor x2 = k::testing::golden_tensor(c2["x"]);
+  std::vector<k::KerasTensor> inputs2{k::Input({x2.dim(1), x2.dim(2)})};
+  for (int i = 0; i < 4; ++i) inputs2.push_back(k::Input({units}));
+  auto outputs2 = golden_bidirectional(c2, true)->call_symbolic(inputs2);
+  REQUIRE(outputs2.size() == 5);
+  k::Model with_states(inputs2, outputs2);
+  std::vector<k::Tensor> feed2{x2};
+  for (const auto& s : k::testing::golden_tensors(c2["initial_state"])) feed2.push_back(s);
+  const auto got = with_states.predict_outputs(feed2);
+  check_golden(got[0], c2["output"]);
+  for (std::size_t i = 0; i < 4; ++i) check_golden(got[1 + i], c2["states"][i]);
 }
 
 TEST_CASE("TimeDistributed applies a layer to every time step", "[rnn][time_distributed]") {
