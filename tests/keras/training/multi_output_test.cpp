@@ -8,8 +8,12 @@
 #include <catch2/catch.hpp>
 
 #include "keras/keras.hpp"
+#include "reference_losses.hpp"
 
 using namespace keras;
+using keras_test::accuracy;
+using keras_test::mse;
+using keras_test::sparse_ce_from_logits;
 
 namespace {
 
@@ -40,41 +44,6 @@ TwoHeads two_heads(std::int64_t n = 12) {
     t.y2.data<std::int32_t>()[i] = static_cast<std::int32_t>(i % 3);
   }
   return t;
-}
-
-double mse(const Tensor& y, const Tensor& p) {
-  auto a = y.to_vector<float>(), b = p.to_vector<float>();
-  double s = 0;
-  for (std::size_t i = 0; i < a.size(); ++i) s += (double(a[i]) - b[i]) * (double(a[i]) - b[i]);
-  return s / double(a.size());
-}
-
-double sparse_ce_from_logits(const Tensor& labels, const Tensor& logits) {
-  auto z = logits.to_vector<float>();
-  auto l = labels.astype(DType::int32).to_vector<std::int32_t>();
-  const std::size_t k = z.size() / l.size();
-  double s = 0;
-  for (std::size_t i = 0; i < l.size(); ++i) {
-    double m = z[i * k], sum = 0;
-    for (std::size_t j = 0; j < k; ++j) m = std::max(m, double(z[i * k + j]));
-    for (std::size_t j = 0; j < k; ++j) sum += std::exp(double(z[i * k + j]) - m);
-    s += m + std::log(sum) - z[i * k + l[i]];
-  }
-  return s / double(l.size());
-}
-
-double accuracy(const Tensor& labels, const Tensor& logits) {
-  auto z = logits.to_vector<float>();
-  auto l = labels.astype(DType::int32).to_vector<std::int32_t>();
-  const std::size_t k = z.size() / l.size();
-  int right = 0;
-  for (std::size_t i = 0; i < l.size(); ++i) {
-    std::size_t best = 0;
-    for (std::size_t j = 1; j < k; ++j)
-      if (z[i * k + j] > z[i * k + best]) best = j;
-    right += int(best) == l[i];
-  }
-  return double(right) / double(l.size());
 }
 
 std::vector<std::string> keys(const Logs& logs) {

@@ -7,8 +7,12 @@
 
 #include "gradient_check.hpp"
 #include "keras/keras.hpp"
+#include "reference_losses.hpp"
 
 using namespace keras;
+using keras_test::accuracy;
+using keras_test::mse;
+using keras_test::sparse_ce_from_logits;
 using keras::testing::random_tensor;
 
 namespace {
@@ -36,41 +40,6 @@ Data make_data(std::int64_t n) {
   Data d{random_tensor({n, 4}, -1.f, 1.f, 3), random_tensor({n, 2}, -1.f, 1.f, 4), Tensor::empty({n}, DType::int32)};
   for (std::int64_t i = 0; i < n; ++i) d.y2.data<std::int32_t>()[i] = static_cast<std::int32_t>((i * 7) % 3);
   return d;
-}
-
-double mse(const Tensor& y, const Tensor& p) {
-  auto a = y.to_vector<float>(), b = p.to_vector<float>();
-  double s = 0;
-  for (std::size_t i = 0; i < a.size(); ++i) s += (double(a[i]) - b[i]) * (double(a[i]) - b[i]);
-  return s / double(a.size());
-}
-
-double sparse_ce_from_logits(const Tensor& labels, const Tensor& logits) {
-  auto z = logits.to_vector<float>();
-  auto l = labels.to_vector<std::int32_t>();
-  const std::size_t k = z.size() / l.size();
-  double s = 0;
-  for (std::size_t i = 0; i < l.size(); ++i) {
-    double m = z[i * k], sum = 0;
-    for (std::size_t j = 0; j < k; ++j) m = std::max(m, double(z[i * k + j]));
-    for (std::size_t j = 0; j < k; ++j) sum += std::exp(double(z[i * k + j]) - m);
-    s += std::log(sum) + m - double(z[i * k + std::size_t(l[i])]);
-  }
-  return s / double(l.size());
-}
-
-double accuracy(const Tensor& labels, const Tensor& logits) {
-  auto z = logits.to_vector<float>();
-  auto l = labels.to_vector<std::int32_t>();
-  const std::size_t k = z.size() / l.size();
-  double hits = 0;
-  for (std::size_t i = 0; i < l.size(); ++i) {
-    std::size_t best = 0;
-    for (std::size_t j = 1; j < k; ++j)
-      if (z[i * k + j] > z[i * k + best]) best = j;
-    hits += best == std::size_t(l[i]) ? 1 : 0;
-  }
-  return hits / double(l.size());
 }
 
 CompileOptions two_head_compile() {
