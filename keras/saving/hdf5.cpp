@@ -3,6 +3,7 @@
 #include <cstring>
 #include <filesystem>
 
+#include <fmt/format.h>
 #include <hdf5.h>
 
 #include "keras/saving/hdf5_heap_check.hpp"
@@ -181,6 +182,28 @@ std::vector<std::string> Group::children() const {
   return names;
 }
 
+namespace {
+
+/// A damaged file can declare any shape; before memory is allocated for it, the declared size must be
+/// what the file stores (for the contiguous datasets Keras and h5py write; a chunked one is read as declared).
+void check_declared_size(const Handle& ds, const Handle& type, const std::vector<hsize_t>& dims, const std::string& where) {
+  constexpr std::uint64_t kLimit = std::uint64_t(1) << 50;
+  std::uint64_t count = 1;
+  for (hsize_t d : dims) {
+    if (d != 0 && count > kLimit / d) fail("the dataset declares an impossibly large shape (corrupt file?)", where);
+    count *= d;
+  }
+  const std::uint64_t declared = count * H5Tget_size(type.id());
+  Handle dcpl = make(H5Dget_create_plist(ds.id()), "cannot read the dataset's layout", where);
+  if (declared > 0 && H5Pget_layout(dcpl.id()) == H5D_CONTIGUOUS && H5Dget_storage_size(ds.id()) < declared)
+    fail(fmt::format("the dataset declares {} values ({} bytes) but the file stores {} bytes of them (truncated or "
+                     "corrupt file?)",
+                     count, declared, H5Dget_storage_size(ds.id())),
+         where);
+}
+
+}  // namespace
+
 Tensor Group::read_dataset(const std::string& name) const {
   const std::string where = child_path(h_.path(), name);
   if (!has(name)) throw IOError("HDF5 file has no dataset '" + name + "' (" + where + ")");
@@ -192,6 +215,7 @@ Tensor Group::read_dataset(const std::string& name) const {
   std::vector<hsize_t> dims(static_cast<std::size_t>(rank));
   H5Sget_simple_extent_dims(space.id(), dims.data(), nullptr);
   Shape shape(dims.begin(), dims.end());
+  check_declared_size(ds, type, dims, where);
   const H5T_class_t cls = H5Tget_class(type.id());
   if (cls == H5T_FLOAT) {
     Tensor t = Tensor::empty(shape);
