@@ -7,6 +7,7 @@
 #include <hdf5.h>
 
 #include "keras/saving/hdf5_heap_check.hpp"
+#include "keras/saving/hdf5_reader.hpp"
 
 namespace keras::hdf5 {
 namespace {
@@ -115,11 +116,15 @@ Handle::~Handle() {
   }
 }
 
+Group::Group(std::shared_ptr<const Reader> reader, std::uint64_t object, std::string where, std::string file)
+    : h_(-1, std::move(where)), file_(std::move(file)), reader_(std::move(reader)), object_(object) {}
+
 File File::open(const std::string& path) {
   silence_hdf5();
   if (!std::filesystem::exists(path)) throw IOError("No file or directory found at " + path);
-  if (H5Fis_hdf5(path.c_str()) <= 0)
-    throw IOError("'" + path + "' is not an HDF5 file (or it is truncated or corrupt)");
+  if (std::filesystem::is_directory(path)) throw IOError("'" + path + "' is a folder, not an HDF5 file");
+  if (auto reader = Reader::open(path)) return File(Handle(-1, path), path, std::move(reader));
+  // A version 2 or 3 superblock: checksummed metadata, which the HDF5 library checks as it reads.
   check_global_heaps(path);
   hid id = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
   if (id < 0) throw IOError("Cannot open the HDF5 file '" + path + "': it is truncated or corrupt");
@@ -134,14 +139,17 @@ File File::create(const std::string& path) {
 }
 
 Group File::root() const {
+  if (reader_) return Group(reader_, reader_->root(), path_ + ":/", path_);
   return Group(make(H5Gopen2(h_.id(), "/", H5P_DEFAULT), "cannot open the root group", path_ + ":/"), path_);
 }
 
 void File::flush() {
+  if (reader_) return;  // opened for reading
   if (H5Fflush(h_.id(), H5F_SCOPE_GLOBAL) < 0) throw IOError("Cannot write the HDF5 file '" + path_ + "' to disk");
 }
 
 bool Group::has(const std::string& name) const {
+  if (reader_) return reader_->find(object_, name).has_value();
   // Check each step of a path, as H5Lexists needs its parents to exist.
   std::string prefix;
   std::size_t start = 0;
@@ -158,6 +166,11 @@ bool Group::has(const std::string& name) const {
 Group Group::open_group(const std::string& name) const {
   const std::string where = child_path(h_.path(), name);
   if (!has(name)) throw IOError("HDF5 file has no group '" + name + "' (" + where + ")");
+  if (reader_) {
+    const std::uint64_t object = *reader_->find(object_, name);
+    if (!reader_->is_group(object)) fail("'" + name + "' is not a group", where);
+    return Group(reader_, object, where, file_);
+  }
   return Group(make(H5Gopen2(h_.id(), name.c_str(), H5P_DEFAULT), "cannot open group", where), file_);
 }
 
@@ -171,6 +184,7 @@ Group Group::create_group(const std::string& name) {
 }
 
 std::vector<std::string> Group::children() const {
+  if (reader_) return reader_->children(object_, h_.path());
   std::vector<std::string> names;
   H5Literate(
       h_.id(), H5_INDEX_NAME, H5_ITER_INC, nullptr,
@@ -207,6 +221,7 @@ void check_declared_size(const Handle& ds, const Handle& type, const std::vector
 Tensor Group::read_dataset(const std::string& name) const {
   const std::string where = child_path(h_.path(), name);
   if (!has(name)) throw IOError("HDF5 file has no dataset '" + name + "' (" + where + ")");
+  if (reader_) return reader_->read_dataset(*reader_->find(object_, name), where);
   Handle ds = make(H5Dopen2(h_.id(), name.c_str(), H5P_DEFAULT), "cannot open dataset", where);
   Handle space = make(H5Dget_space(ds.id()), "cannot read the dataset's shape", where);
   Handle type = make(H5Dget_type(ds.id()), "cannot read the dataset's type", where);
@@ -252,7 +267,10 @@ void Group::write_dataset(const std::string& name, const Tensor& value) {
     fail("cannot write dataset (disk full?)", where);
 }
 
-bool Group::has_attr(const std::string& name) const { return H5Aexists(h_.id(), name.c_str()) > 0; }
+bool Group::has_attr(const std::string& name) const {
+  if (reader_) return reader_->has_attr(object_, name);
+  return H5Aexists(h_.id(), name.c_str()) > 0;
+}
 
 std::string Group::string_attr(const std::string& name) const {
   auto v = string_list_attr(name);
@@ -263,6 +281,7 @@ std::string Group::string_attr(const std::string& name) const {
 std::vector<std::string> Group::string_list_attr(const std::string& name) const {
   const std::string where = h_.path() + "@" + name;
   if (!has_attr(name)) throw IOError("HDF5 object has no attribute '" + name + "' (" + where + ")");
+  if (reader_) return reader_->string_attr(object_, name, where);
   Handle attr = make(H5Aopen(h_.id(), name.c_str(), H5P_DEFAULT), "cannot open attribute", where);
   return read_strings(attr.id(), where);
 }

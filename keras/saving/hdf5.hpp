@@ -3,6 +3,10 @@
 // with every failure turned into a keras::IOError that names the file and the object.
 // Strings are written as h5py 3 writes them (variable-length UTF-8); both variable- and
 // fixed-length strings are read, as older Keras versions wrote the latter.
+// Files are read by kerascpp's own checked reader (hdf5_reader.hpp) when their superblock is version 0 or
+// 1, as h5py and the HDF5 library write by default; by the HDF5 library otherwise.
+#include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -10,6 +14,7 @@
 
 namespace keras::hdf5 {
 
+class Reader;
 using hid = std::int64_t;
 
 /// Owns an HDF5 identifier and closes it.
@@ -34,6 +39,8 @@ class Handle {
 class Group {
  public:
   Group(Handle h, std::string file) : h_(std::move(h)), file_(std::move(file)) {}
+  /// A group read by kerascpp's reader: the object header at `object`; `where` names it in errors.
+  Group(std::shared_ptr<const Reader> reader, std::uint64_t object, std::string where, std::string file);
 
   bool has(const std::string& name) const;
   Group open_group(const std::string& name) const;
@@ -56,8 +63,10 @@ class Group {
   const std::string& where() const { return h_.path(); }
 
  private:
-  Handle h_;
+  Handle h_;  // a library handle, or none (id -1, the path only) when reader_ reads the file
   std::string file_;
+  std::shared_ptr<const Reader> reader_;
+  std::uint64_t object_ = 0;
 };
 
 class File {
@@ -72,9 +81,11 @@ class File {
   const std::string& path() const { return path_; }
 
  private:
-  File(Handle h, std::string path) : h_(std::move(h)), path_(std::move(path)) {}
+  File(Handle h, std::string path, std::shared_ptr<const Reader> reader = nullptr)
+      : h_(std::move(h)), path_(std::move(path)), reader_(std::move(reader)) {}
   Handle h_;
   std::string path_;
+  std::shared_ptr<const Reader> reader_;
 };
 
 }  // namespace keras::hdf5
