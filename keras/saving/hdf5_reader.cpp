@@ -25,7 +25,7 @@ using namespace format;  // message types
 namespace {
 
 constexpr char kSignature[] = "\x89HDF\r\n\x1a\n";
-constexpr std::uint64_t kMaxChunks = 4096, kMaxTreeNodes = 1 << 16;
+constexpr std::uint64_t kMaxChunks = 4096, kMaxTreeNodes = 1 << 14;
 
 }  // namespace
 
@@ -169,9 +169,19 @@ std::vector<Reader::Message> Reader::messages(std::uint64_t object) const {
   return out;
 }
 
-std::vector<std::pair<std::string, std::uint64_t>> Reader::members(std::uint64_t group) const {
+const Reader::Members& Reader::members(std::uint64_t group) const {
+  {
+    std::lock_guard lock(mutex_);
+    if (auto it = members_.find(group); it != members_.end()) return it->second;
+  }
+  Members listed = list_members(group);
+  std::lock_guard lock(mutex_);
+  return members_.try_emplace(group, std::move(listed)).first->second;  // std::map: references stay valid
+}
+
+Reader::Members Reader::list_members(std::uint64_t group) const {
   const auto msgs = messages(group);
-  std::vector<std::pair<std::string, std::uint64_t>> out;
+  Members out;
   if (const Message* m = find_message(msgs, kSymbolTable)) {
     Cursor c = m->cursor(sizes_, "a symbol table message");
     const std::uint64_t btree = c.address();
@@ -190,8 +200,7 @@ std::vector<std::pair<std::string, std::uint64_t>> Reader::members(std::uint64_t
   return out;
 }
 
-void Reader::symbol_table(std::uint64_t btree, std::uint64_t heap_address,
-                          std::vector<std::pair<std::string, std::uint64_t>>& out) const {
+void Reader::symbol_table(std::uint64_t btree, std::uint64_t heap_address, Members& out) const {
   const int O = sizes_.offset, L = sizes_.length;
   // The local heap holds the members' names: "HEAP", version, 3 reserved, data size, free list, data address.
   const std::string heap_what = fmt::format("the local heap at byte {}", heap_address);
@@ -259,7 +268,7 @@ std::optional<std::uint64_t> Reader::find(std::uint64_t group, const std::string
       const std::string name = path.substr(start, slash - start);
       start = slash + 1;
       if (name.empty()) continue;
-      const auto all = members(at);
+      const Members& all = members(at);
       auto it = std::lower_bound(all.begin(), all.end(), std::make_pair(name, std::uint64_t(0)));
       if (it == all.end() || it->first != name) return std::nullopt;
       at = it->second;

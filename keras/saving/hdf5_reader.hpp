@@ -7,7 +7,9 @@
 // a keras::IOError naming the file. Files with a newer superblock (checksummed metadata) are left to the
 // HDF5 library.
 #include <cstdint>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <utility>
@@ -58,8 +60,11 @@ class Reader {
   std::vector<std::uint8_t> read(std::uint64_t address, std::uint64_t n, const std::string& what) const;
   void read_into(std::uint64_t address, std::uint64_t n, void* out, const std::string& what) const;
   std::vector<Message> messages(std::uint64_t object) const;
-  std::vector<std::pair<std::string, std::uint64_t>> members(std::uint64_t group) const;
-  void symbol_table(std::uint64_t btree, std::uint64_t heap, std::vector<std::pair<std::string, std::uint64_t>>& out) const;
+  using Members = std::vector<std::pair<std::string, std::uint64_t>>;  // sorted by name
+  /// A group's members, listed once per group and kept (a model's load looks each group up many times).
+  const Members& members(std::uint64_t group) const;
+  Members list_members(std::uint64_t group) const;
+  void symbol_table(std::uint64_t btree, std::uint64_t heap, Members& out) const;
   std::string heap_string(std::uint64_t collection, std::uint64_t index, std::uint64_t length) const;
   /// Runs f, turning format::Corrupt and format::Unsupported into an IOError naming the file and `where`.
   template <class F>
@@ -77,6 +82,8 @@ class Reader {
   std::uint64_t base_, size_;  // where the superblock starts (addresses count from there), the file's length
   format::Sizes sizes_;
   std::uint64_t root_ = 0;
+  mutable std::mutex mutex_;
+  mutable std::map<std::uint64_t, Members> members_;
 };
 
 }  // namespace keras::hdf5
