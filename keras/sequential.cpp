@@ -111,18 +111,25 @@ void Sequential::relax_input_shape(const Shape& got) {
   }
 }
 
+std::shared_ptr<FunctionalGraph> Sequential::graph_for(const Shape& shape) {
+  std::lock_guard lock(*graph_mutex_);
+  relax_input_shape(shape);
+  return graph();
+}
+
 Tensor Sequential::call(const Tensor& inputs, bool training) {
-  relax_input_shape(inputs.shape());
-  return Model::call(inputs, training);
+  if (auto g = graph_for(inputs.shape())) return g->run({inputs}, training)[0];
+  return Model::call(inputs, training);  // no layers: its error
 }
 
 Tensor Sequential::call_masked(const Tensor& inputs, const Tensor& mask, bool training) {
-  relax_input_shape(inputs.shape());
+  if (auto g = graph_for(inputs.shape())) return g->run({inputs}, training, {mask})[0];
   return Model::call_masked(inputs, mask, training);
 }
 
 std::vector<Tensor> Sequential::call_outputs(const std::vector<Tensor>& inputs, const Tensor& mask, bool training) {
-  if (inputs.size() == 1) relax_input_shape(inputs[0].shape());
+  if (inputs.size() != 1) return Model::call_outputs(inputs, mask, training);  // the graph reports the count
+  if (auto g = graph_for(inputs[0].shape())) return g->run(inputs, training);  // as Model::call_outputs
   return Model::call_outputs(inputs, mask, training);
 }
 

@@ -4,6 +4,8 @@
 // fit) it becomes a functional graph (an InputLayer, then each layer called on the previous output)
 // that the model runs like any functional model; add() and pop() rebuild that graph.
 #include <initializer_list>
+#include <memory>
+#include <mutex>
 
 #include "keras/model.hpp"
 
@@ -43,6 +45,10 @@ class Sequential : public Model {
   /// tf.keras 2.x: an input shape inferred from data (no Input given) becomes unknown (-1) in the dimensions
   /// where later data differ, and the graph is rebuilt (sequences of another length, say).
   void relax_input_shape(const Shape& shape);
+  /// The graph to run inputs of this shape through, relaxed first if needed. Under a lock, so that calls
+  /// from several threads (predict) may meet a rebuild: each runs the graph it got, old or new.
+  std::shared_ptr<FunctionalGraph> graph_for(const Shape& shape);
+  std::shared_ptr<std::mutex> graph_mutex_ = std::make_shared<std::mutex>();  // (a mutex would make Sequential immovable)
   std::vector<LayerPtr> layers_;
   std::shared_ptr<layers::InputLayer> input_layer_;  // given by the user, or made as "<first layer>_input"
   bool input_given_ = false;                         // input_layer_ came from the user's list
