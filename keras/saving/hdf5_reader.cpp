@@ -139,9 +139,12 @@ std::vector<Reader::Message> Reader::messages(std::uint64_t object) const {
   }
   std::vector<Message> out;
   std::set<std::uint64_t> seen;
+  std::uint64_t total = 0;  // an object header is far smaller than its file: more is a forged chunk list
   for (std::size_t i = 0; i < chunks.size(); ++i) {
     if (chunks.size() > kMaxChunks || !seen.insert(chunks[i].address).second)
       throw Corrupt(what + " is corrupt: its continuation chunks form a loop");
+    if (chunks[i].size > size_ - total) throw Corrupt(what + " is corrupt: its chunks add up to more than the file");
+    total += chunks[i].size;
     const auto bytes = read(chunks[i].address, chunks[i].size, what);
     Cursor c(bytes.data(), bytes.size(), sizes_, what);
     if (version == 2 && !chunks[i].first) {  // "OCHK", messages, checksum

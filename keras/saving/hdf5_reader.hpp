@@ -65,7 +65,12 @@ class Reader {
   const Members& members(std::uint64_t group) const;
   Members list_members(std::uint64_t group) const;
   void symbol_table(std::uint64_t btree, std::uint64_t heap, Members& out) const;
-  std::string heap_string(std::uint64_t collection, std::uint64_t index, std::uint64_t length) const;
+  struct HeapCollection {
+    std::vector<std::uint8_t> bytes;
+    std::map<std::uint64_t, std::pair<std::uint64_t, std::uint64_t>> objects;  // index -> (offset, size)
+  };
+  using HeapCache = std::map<std::uint64_t, HeapCollection>;  // by address: the collections read so far
+  std::string heap_string(std::uint64_t collection, std::uint64_t index, std::uint64_t length, HeapCache& cache) const;
   /// Runs f, turning format::Corrupt and format::Unsupported into an IOError naming the file and `where`.
   template <class F>
   auto guarded(const std::string& where, F&& f) const -> decltype(f()) {

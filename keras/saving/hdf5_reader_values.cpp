@@ -147,44 +147,53 @@ std::vector<std::string> Reader::string_attr(std::uint64_t object, const std::st
     }
     if (a.type.kind != Datatype::Kind::vlen_string) throw IOError("HDF5: attribute is not a string (" + where + ")");
     Cursor c(a.data.data(), a.data.size(), sizes_, fmt::format("attribute '{}'", name));
+    HeapCache heaps;  // each collection read once, however many strings refer to it
     for (std::uint64_t i = 0; i < count; ++i) {
       const std::uint64_t length = c.u(4), collection = c.address(), index = c.u(4);
-      out.push_back(length == 0 ? std::string() : heap_string(collection, index, length));
+      out.push_back(length == 0 ? std::string() : heap_string(collection, index, length, heaps));
     }
     return out;
   });
 }
 
-std::string Reader::heap_string(std::uint64_t collection, std::uint64_t index, std::uint64_t length) const {
+std::string Reader::heap_string(std::uint64_t collection, std::uint64_t index, std::uint64_t length,
+                                HeapCache& cache) const {
   // A global heap collection: "GCOL", version 1, 3 reserved, size; then objects: index, reference count,
-  // 4 reserved, size, data padded to 8 bytes. Index 0 is the free space that ends it.
+  // 4 reserved, size, data padded to 8 bytes. Index 0 is the free space that ends it. Each collection is
+  // read and indexed once per attribute, however many strings refer to it.
   const std::string what = fmt::format("the global heap at byte {}", collection);
-  const int L = sizes_.length;
-  const auto head = read(collection, 8 + L, what);
-  Cursor h(head.data(), head.size(), sizes_, what);
-  h.expect("GCOL", 4);
-  if (const int version = h.u8(); version != 1) h.corrupt(fmt::format("unknown version {}", version));
-  h.skip(3);
-  const std::uint64_t size = h.length();
-  if (size < head.size()) h.corrupt(fmt::format("its size {} is smaller than its header", size));
-  const auto bytes = read(collection, size, what);
-  Cursor c(bytes.data(), bytes.size(), sizes_, what);
-  c.skip(head.size());
-  while (c.left() >= 8 + static_cast<std::uint64_t>(L)) {
-    const std::uint64_t id = c.u(2);
-    c.skip(6);  // reference count, reserved
-    const std::uint64_t object_size = c.length();
-    if (id == 0) break;
-    if (object_size > c.left()) c.corrupt(fmt::format("object {} claims {} bytes", id, object_size));
-    const auto* data = reinterpret_cast<const char*>(c.take(object_size));
-    if (id == index) {
-      if (length > object_size)
-        c.corrupt(fmt::format("a string of {} bytes refers to object {} of {} bytes", length, id, object_size));
-      return std::string(data, static_cast<std::size_t>(length));
+  auto [it, added] = cache.try_emplace(collection);
+  HeapCollection& heap = it->second;
+  if (added) {
+    const std::uint64_t header = 8 + static_cast<std::uint64_t>(sizes_.length);
+    const auto head = read(collection, header, what);
+    Cursor h(head.data(), head.size(), sizes_, what);
+    h.expect("GCOL", 4);
+    if (const int version = h.u8(); version != 1) h.corrupt(fmt::format("unknown version {}", version));
+    h.skip(3);
+    const std::uint64_t size = h.length();
+    if (size < header) h.corrupt(fmt::format("its size {} is smaller than its header", size));
+    heap.bytes = read(collection, size, what);
+    Cursor c(heap.bytes.data(), heap.bytes.size(), sizes_, what);
+    c.skip(header);
+    while (c.left() >= header) {
+      const std::uint64_t id = c.u(2);
+      c.skip(6);  // reference count, reserved
+      const std::uint64_t object_size = c.length();
+      if (id == 0) break;
+      if (object_size > c.left()) c.corrupt(fmt::format("object {} claims {} bytes", id, object_size));
+      heap.objects.try_emplace(id, c.pos(), object_size);
+      c.skip(object_size);
+      c.skip(std::min<std::uint64_t>((8 - object_size % 8) % 8, c.left()));
     }
-    c.skip(std::min<std::uint64_t>((8 - object_size % 8) % 8, c.left()));
   }
-  c.corrupt(fmt::format("it has no object {}", index));
+  const auto object = heap.objects.find(index);
+  if (object == heap.objects.end()) throw Corrupt(fmt::format("{} is corrupt: it has no object {}", what, index));
+  const auto [offset, size] = object->second;
+  if (length > size)
+    throw Corrupt(fmt::format("{} is corrupt: a string of {} bytes refers to object {} of {} bytes", what, length,
+                              index, size));
+  return std::string(reinterpret_cast<const char*>(heap.bytes.data() + offset), static_cast<std::size_t>(length));
 }
 
 }  // namespace keras::hdf5
