@@ -26,6 +26,10 @@ if [ -d "$fixtures" ]; then
     fuzz_npy) cp -n "$fixtures"/*.npy "$corpus"/ ;;
   esac
 fi
+# Every group kind, layout and string kind kerascpp's HDF5 reader handles (tests/golden/make_hdf5_reader_golden.py).
+case $target in
+  fuzz_hdf5_model|fuzz_hdf5_weights) cp -n tests/golden/hdf5_reader/variants.h5 "$corpus"/ ;;
+esac
 # Full malloc stacks, so that fuzz/lsan.supp can match frames deep inside HDF5.
 export ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1:fast_unwind_on_malloc=0
 export LSAN_OPTIONS=suppressions=$PWD/fuzz/lsan.supp
