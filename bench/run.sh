@@ -8,6 +8,7 @@ cd "$(dirname "$0")/.."
 runs=${1:-3}
 scripts/install_deps.sh libtorch-dev libopenblas0-openmp
 scripts/build.sh > /dev/null
+cmake --build build --target bench > /dev/null
 
 median() { sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
 figure() { grep "^$1:" | awk '{print $2}'; }

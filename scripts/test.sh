@@ -17,7 +17,8 @@ if [ "${1:-}" = "--sanitize" ]; then
     targets+=("test_$area")
   done
   scripts/sanitize_build.sh "${targets[@]}"
-  if [ $# -gt 0 ]; then filter=(-R "^($(IFS='|'; echo "$*")): "); fi
+  # CTest names each test "AREA:<test case>" (see tests/CMakeLists.txt).
+  if [ $# -gt 0 ]; then filter=(-R "^($(IFS='|'; echo "$*")):"); fi
   cd build-sanitize
   # Leak checking is off here: oneDNN's JIT cache and the OpenMP runtime keep allocations for the
   # process's lifetime. The fuzz targets (scripts/fuzz.sh) run with LeakSanitizer on.
