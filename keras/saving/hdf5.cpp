@@ -165,12 +165,14 @@ bool Group::has(const std::string& name) const {
 
 Group Group::open_group(const std::string& name) const {
   const std::string where = child_path(h_.path(), name);
-  if (!has(name)) throw IOError("HDF5 file has no group '" + name + "' (" + where + ")");
+  const std::string missing = "HDF5 file has no group '" + name + "' (" + where + ")";
   if (reader_) {
-    const std::uint64_t object = *reader_->find(object_, name);
-    if (!reader_->is_group(object)) fail("'" + name + "' is not a group", where);
-    return Group(reader_, object, where, file_);
+    const auto object = reader_->find(object_, name);
+    if (!object) throw IOError(missing);
+    if (!reader_->is_group(*object)) fail("'" + name + "' is not a group", where);
+    return Group(reader_, *object, where, file_);
   }
+  if (!has(name)) throw IOError(missing);
   return Group(make(H5Gopen2(h_.id(), name.c_str(), H5P_DEFAULT), "cannot open group", where), file_);
 }
 
@@ -220,8 +222,13 @@ void check_declared_size(const Handle& ds, const Handle& type, const std::vector
 
 Tensor Group::read_dataset(const std::string& name) const {
   const std::string where = child_path(h_.path(), name);
-  if (!has(name)) throw IOError("HDF5 file has no dataset '" + name + "' (" + where + ")");
-  if (reader_) return reader_->read_dataset(*reader_->find(object_, name), where);
+  const std::string missing = "HDF5 file has no dataset '" + name + "' (" + where + ")";
+  if (reader_) {
+    const auto object = reader_->find(object_, name);
+    if (!object) throw IOError(missing);
+    return reader_->read_dataset(*object, where);
+  }
+  if (!has(name)) throw IOError(missing);
   Handle ds = make(H5Dopen2(h_.id(), name.c_str(), H5P_DEFAULT), "cannot open dataset", where);
   Handle space = make(H5Dget_space(ds.id()), "cannot read the dataset's shape", where);
   Handle type = make(H5Dget_type(ds.id()), "cannot read the dataset's type", where);
@@ -280,8 +287,8 @@ std::string Group::string_attr(const std::string& name) const {
 
 std::vector<std::string> Group::string_list_attr(const std::string& name) const {
   const std::string where = h_.path() + "@" + name;
+  if (reader_) return reader_->string_attr(object_, name, where);  // which names a missing attribute alike
   if (!has_attr(name)) throw IOError("HDF5 object has no attribute '" + name + "' (" + where + ")");
-  if (reader_) return reader_->string_attr(object_, name, where);
   Handle attr = make(H5Aopen(h_.id(), name.c_str(), H5P_DEFAULT), "cannot open attribute", where);
   return read_strings(attr.id(), where);
 }

@@ -52,6 +52,8 @@ class Reader {
     }
   };
   static const Message* find_message(const std::vector<Message>& messages, int type);
+  /// The attribute message with this name, or nullptr (Unsupported when attributes are in dense storage).
+  const Message* attribute_message(const std::vector<Message>& messages, const std::string& name) const;
   Reader(int fd, std::string path, std::uint64_t base, std::uint64_t size);
 
   /// Throws unless the file holds n bytes at the address.

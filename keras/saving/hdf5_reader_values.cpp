@@ -106,35 +106,29 @@ Tensor Reader::read_dataset(std::uint64_t object, const std::string& where) cons
   });
 }
 
+const Reader::Message* Reader::attribute_message(const std::vector<Message>& messages, const std::string& name) const {
+  for (const auto& m : messages)
+    if (m.type == kAttribute && format::attribute_name(m.cursor(sizes_, "an attribute message")) == name) return &m;
+  if (const Message* info = find_message(messages, kAttributeInfo)) {
+    Cursor c = info->cursor(sizes_, "an attribute info message");
+    if (format::dense_storage(c, true))
+      throw format::Unsupported("the object keeps its attributes in dense storage (a fractal heap), which is not read");
+  }
+  return nullptr;
+}
+
 bool Reader::has_attr(std::uint64_t object, const std::string& name) const {
-  return guarded("@" + name, [&] {
-    const auto msgs = messages(object);
-    for (const auto& m : msgs) {
-      if (m.type != kAttribute) continue;
-      if (format::attribute_name(m.cursor(sizes_, "an attribute message")) == name)
-        return true;
-    }
-    if (const Message* info = find_message(msgs, kAttributeInfo)) {
-      Cursor c = info->cursor(sizes_, "an attribute info message");
-      if (format::dense_storage(c, true))
-        throw format::Unsupported("the object keeps its attributes in dense storage (a fractal heap), which is not read");
-    }
-    return false;
-  });
+  return guarded("@" + name, [&] { return attribute_message(messages(object), name) != nullptr; });
 }
 
 std::vector<std::string> Reader::string_attr(std::uint64_t object, const std::string& name,
                                              const std::string& where) const {
-  if (!has_attr(object, name)) throw IOError("HDF5 object has no attribute '" + name + "' (" + where + ")");
   return guarded(where, [&] {
-    format::Attribute a;
-    for (const auto& m : messages(object)) {
-      if (m.type != kAttribute) continue;
-      Cursor c = m.cursor(sizes_, fmt::format("attribute '{}'", name));
-      if (format::attribute_name(c) != name) continue;
-      a = format::decode_attribute(c);
-      break;
-    }
+    const auto msgs = messages(object);
+    const Message* m = attribute_message(msgs, name);
+    if (!m) throw IOError("HDF5 object has no attribute '" + name + "' (" + where + ")");
+    Cursor attribute = m->cursor(sizes_, fmt::format("attribute '{}'", name));
+    const format::Attribute a = format::decode_attribute(attribute);
     const std::uint64_t count = a.space.count();
     std::vector<std::string> out;
     if (count == 0) return out;  // h5py writes an empty list as an empty float64 array
