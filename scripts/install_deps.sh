@@ -3,10 +3,13 @@
 # Only missing packages are installed; run as root (or with sudo available).
 set -euo pipefail
 
+# Complete for a minimal Debian 12 (scripts/clean_room.sh proves it): what a package only recommends
+# is not installed (--no-install-recommends), so a package whose CMake config needs it is listed here.
 packages=(
-  g++ cmake ninja-build pkg-config
-  xtensor-dev libxtensor-blas-dev libdnnl-dev libhdf5-dev nlohmann-json3-dev libfmt-dev catch2 zlib1g-dev
+  g++ cmake ninja-build pkg-config ccache
+  xtensor-dev libdnnl-dev libhdf5-dev nlohmann-json3-dev libfmt-dev catch2 zlib1g-dev
   libstb-dev
+  ocl-icd-opencl-dev  # oneDNN's dnnl-config.cmake requires OpenCL; libdnnl-dev only recommends it
   python3-h5py python3-numpy  # tools/read_keras_h5.py, the independent reader the tests use
   dataset-fashion-mnist
 )

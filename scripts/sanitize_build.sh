@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 scripts/install_deps.sh clang libclang-rt-14-dev
 launcher=()
 if command -v ccache >/dev/null; then launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache); fi
-export CCACHE_SLOPPINESS=pch_defines,time_macros  # as scripts/build.sh
+export CCACHE_SLOPPINESS=pch_defines,time_macros CCACHE_BASEDIR=$PWD  # as scripts/build.sh
 # -O1 -g1: as libFuzzer recommends, and lighter to compile than -O2 -g; stack traces keep
 # function names and lines.
 CC=clang CXX=clang++ cmake -S . -B build-sanitize -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \

@@ -7,11 +7,12 @@
 #include <catch2/catch.hpp>
 
 #include "keras/keras.hpp"
+#include "test_paths.hpp"
 
 namespace keras::testing {
 
 inline json load_golden(const std::string& file) {
-  std::ifstream in(std::string(KERAS_GOLDEN_DIR) + "/" + file);
+  std::ifstream in(std::string(keras_test::golden_dir) + "/" + file);
   REQUIRE(in.good());
   return json::parse(in);
 }

@@ -11,6 +11,7 @@
 #include "data/tfrecord_dataset.hpp"
 #include "golden.hpp"
 #include "test_util.hpp"
+#include "test_paths.hpp"
 
 using namespace keras;
 using namespace keras::data;
@@ -32,7 +33,7 @@ std::vector<std::string> lines(const Dataset& ds) {
   for (const Element& e : ds) out.push_back(e.leaf().str());
   return out;
 }
-std::string golden(const std::string& f) { return std::string(KERAS_GOLDEN_DIR) + "/" + f; }
+std::string golden(const std::string& f) { return std::string(keras_test::golden_dir) + "/" + f; }
 }  // namespace
 
 TEST_CASE("TextLineDataset: several files, CRLF, gzip, skip(1) for a header", "[data][files]") {

@@ -9,6 +9,7 @@
 #include "data/image.hpp"
 #include "datasets/image_directory.hpp"
 #include "temp_dir.hpp"
+#include "test_paths.hpp"
 
 using namespace keras;
 
@@ -49,7 +50,7 @@ void make_tree(const keras_test::TempDir& root) {
 }  // namespace
 
 TEST_CASE("decode_image reads a PNG written by Python and BMPs, converting channels", "[data][image]") {
-  Tensor png = image::load_image(std::string(KERAS_GOLDEN_DIR) + "/rgb_3x2.png");
+  Tensor png = image::load_image(std::string(keras_test::golden_dir) + "/rgb_3x2.png");
   REQUIRE(png.shape() == Shape{2, 3, 3});
   CHECK(png.dtype() == DType::uint8);
   for (int y = 0; y < 2; ++y)
@@ -59,8 +60,8 @@ TEST_CASE("decode_image reads a PNG written by Python and BMPs, converting chann
       CHECK(int(p[1]) == 7 * x + 1);
       CHECK(int(p[2]) == 255 - 40 * x - 90 * y);
     }
-  CHECK(image::load_image(std::string(KERAS_GOLDEN_DIR) + "/rgb_3x2.png", 4).shape() == Shape{2, 3, 4});
-  CHECK(image::load_image(std::string(KERAS_GOLDEN_DIR) + "/rgb_3x2.png", 1).shape() == Shape{2, 3, 1});
+  CHECK(image::load_image(std::string(keras_test::golden_dir) + "/rgb_3x2.png", 4).shape() == Shape{2, 3, 4});
+  CHECK(image::load_image(std::string(keras_test::golden_dir) + "/rgb_3x2.png", 1).shape() == Shape{2, 3, 1});
   keras_test::TempDir dir("decode");
   write_bmp(dir / "a.bmp", 5, 3, 1, 2, 3);
   Tensor bmp = image::load_image(dir / "a.bmp");

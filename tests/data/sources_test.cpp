@@ -2,6 +2,7 @@
 
 #include "data/dataset.hpp"
 #include "test_util.hpp"
+#include "test_paths.hpp"
 
 using namespace keras;
 using namespace keras::data;
@@ -84,11 +85,11 @@ TEST_CASE("strings: slices, batch and padded batch", "[data]") {
 }
 
 TEST_CASE("list_files globs, sorted without shuffle", "[data]") {
-  auto ds = Dataset::list_files(std::string(KERAS_GOLDEN_DIR) + "/make_*_golden.py", false);
+  auto ds = Dataset::list_files(std::string(keras_test::golden_dir) + "/make_*_golden.py", false);
   std::vector<std::string> files;
   for (const Element& e : ds) files.push_back(e.leaf().str());
   REQUIRE(files.size() >= 2);
   CHECK(std::is_sorted(files.begin(), files.end()));
-  CHECK(Dataset::list_files(std::string(KERAS_GOLDEN_DIR) + "/make_*_golden.py").cardinality() == ds.cardinality());
+  CHECK(Dataset::list_files(std::string(keras_test::golden_dir) + "/make_*_golden.py").cardinality() == ds.cardinality());
   CHECK_THROWS_AS(Dataset::list_files("/nonexistent/*.x"), IOError);
 }

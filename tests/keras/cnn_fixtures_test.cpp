@@ -5,11 +5,12 @@
 #include <catch2/catch.hpp>
 
 #include "keras/keras.hpp"
+#include "test_paths.hpp"
 
 using namespace keras;
 
 namespace {
-const std::string kFixtures = std::string(KERAS_SHARED_DIR) + "/fixtures/keras-h5/";
+const std::string kFixtures = std::string(keras_test::shared_dir) + "/fixtures/keras-h5/";
 
 bool available() {
   if (!std::filesystem::exists(kFixtures) || !std::filesystem::exists("/usr/share/datasets/fashion-mnist")) {

@@ -6,6 +6,7 @@
 #include "keras/keras.hpp"
 #include "keras/saving/hdf5.hpp"
 #include "temp_dir.hpp"
+#include "test_paths.hpp"
 
 using namespace keras;
 namespace fs = std::filesystem;
@@ -16,7 +17,7 @@ fs::path temp_dir() {
   return dir.path();
 }
 
-const std::string kFixtures = std::string(KERAS_SHARED_DIR) + "/fixtures/keras-h5/";
+const std::string kFixtures = std::string(keras_test::shared_dir) + "/fixtures/keras-h5/";
 
 bool have_fixtures() {
   if (fs::exists(kFixtures)) return true;

@@ -4,6 +4,7 @@
 
 #include "gradient_check.hpp"
 #include "keras/keras.hpp"
+#include "test_paths.hpp"
 
 using namespace keras;
 
@@ -22,7 +23,7 @@ void check_close(const Tensor& got, const json& want, const std::string& what) {
 }  // namespace
 
 TEST_CASE("Dense forward and backward match PyTorch for every activation") {
-  std::ifstream in(KERAS_GOLDEN_DIR "/dense.json");
+  std::ifstream in(std::string(keras_test::golden_dir) + "/dense.json");
   REQUIRE(in.good());
   const json golden = json::parse(in);
   for (const auto& c : golden["cases"]) {

@@ -7,6 +7,7 @@
 
 #include "keras/keras.hpp"
 #include "temp_dir.hpp"
+#include "test_paths.hpp"
 
 using namespace keras;
 
@@ -26,7 +27,7 @@ TEST_CASE("a CNN kerascpp trained and saved predicts the same numbers in an inde
   model->save(dir / "cnn.h5");
   utils::save_npy(dir / "x.npy", x);
 
-  const std::string reader = std::string(KERAS_GOLDEN_DIR) + "/../../tools/read_keras_h5.py";
+  const std::string reader = std::string(keras_test::golden_dir) + "/../../tools/read_keras_h5.py";
   const std::string cmd = "/usr/bin/python3 " + reader + " " + dir / "cnn.h5" + " --predict " + dir / "x.npy " + dir / "y.npy";
   REQUIRE(std::system(cmd.c_str()) == 0);
   const Tensor theirs = utils::load_npy(dir / "y.npy");

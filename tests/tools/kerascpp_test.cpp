@@ -8,6 +8,7 @@
 
 #include "keras/keras.hpp"
 #include "temp_dir.hpp"
+#include "test_paths.hpp"
 
 using namespace keras;
 namespace fs = std::filesystem;
@@ -20,7 +21,7 @@ struct Run {
 };
 
 Run kerascpp(const std::string& args) {
-  const std::string cmd = std::string(KERAS_BIN_DIR) + "/kerascpp " + args + " 2>&1";
+  const std::string cmd = std::string(keras_test::bin_dir) + "/kerascpp " + args + " 2>&1";
   FILE* pipe = ::popen(cmd.c_str(), "r");
   REQUIRE(pipe);
   std::string out;
@@ -40,7 +41,7 @@ std::shared_ptr<Sequential> saved_model(const std::string& path) {
   return model;
 }
 
-const std::string kFixtures = std::string(KERAS_SHARED_DIR) + "/fixtures/keras-h5/";
+const std::string kFixtures = std::string(keras_test::shared_dir) + "/fixtures/keras-h5/";
 
 }  // namespace
 

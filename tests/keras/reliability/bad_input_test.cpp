@@ -9,6 +9,7 @@
 
 #include "keras/keras.hpp"
 #include "temp_dir.hpp"
+#include "test_paths.hpp"
 
 using namespace keras;
 namespace fs = std::filesystem;
@@ -119,7 +120,7 @@ TEST_CASE("missing, foreign, truncated and bit-flipped model files throw IOError
       // Found by fuzz_tfjs: a Sequential config whose "layers" key is misspelt once escaped as a JSON error.
       {"TF.js config without layers", [&] {
          std::filesystem::create_directories(dir / "nolayers");
-         std::filesystem::copy_file(std::string(KERAS_GOLDEN_DIR) + "/fuzz_findings/tfjs_config_without_layers.json",
+         std::filesystem::copy_file(std::string(keras_test::golden_dir) + "/fuzz_findings/tfjs_config_without_layers.json",
                                     dir / "nolayers/model.json");
          models::load_tfjs(dir / "nolayers/model.json");
        }, "model description is malformed"},

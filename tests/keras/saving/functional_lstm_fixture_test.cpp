@@ -10,11 +10,12 @@
 
 #include "../../golden.hpp"
 #include "keras/keras.hpp"
+#include "test_paths.hpp"
 
 using namespace keras;
 
 namespace {
-const std::string kFixture = std::string(KERAS_SHARED_DIR) + "/fixtures/keras-h5/keras2.2.5_functional_lstm.h5";
+const std::string kFixture = std::string(keras_test::shared_dir) + "/fixtures/keras-h5/keras2.2.5_functional_lstm.h5";
 }
 
 TEST_CASE("the Keras 2.2.5 functional LSTM file loads, its shapes follow the config and predict matches NumPy") {

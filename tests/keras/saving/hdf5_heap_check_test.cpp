@@ -13,13 +13,14 @@
 
 #include "keras/keras.hpp"
 #include "temp_dir.hpp"
+#include "test_paths.hpp"
 
 using namespace keras;
 using Catch::Matchers::Contains;
 
 namespace {
 
-const std::string kFixture = std::string(KERAS_SHARED_DIR) + "/fixtures/keras-h5/tf2.13_mlp_adam.h5";
+const std::string kFixture = std::string(keras_test::shared_dir) + "/fixtures/keras-h5/tf2.13_mlp_adam.h5";
 
 /// A copy of the fixture with 8-byte values written at offsets from its (only) global heap collection.
 std::string with_heap_bytes(const keras_test::TempDir& dir, const std::string& name,

@@ -17,14 +17,15 @@
 #include "keras/keras.hpp"
 #include "keras/saving/hdf5.hpp"
 #include "temp_dir.hpp"
+#include "test_paths.hpp"
 
 using namespace keras;
 using Catch::Matchers::Contains;
 
 namespace {
 
-const std::string kGolden = std::string(KERAS_GOLDEN_DIR) + "/hdf5_reader/";
-const std::string kFixtures = std::string(KERAS_SHARED_DIR) + "/fixtures/keras-h5/";
+const std::string kGolden = std::string(keras_test::golden_dir) + "/hdf5_reader/";
+const std::string kFixtures = std::string(keras_test::shared_dir) + "/fixtures/keras-h5/";
 
 std::string text(const Tensor& t) {
   std::string s = shape_str(t.shape());
@@ -263,7 +264,7 @@ TEST_CASE("fuzz findings inside HDF5 1.10 are refused by kerascpp's reader") {
   // fuzz_hdf5_weights: a variable-length string's global heap index past the heap's table (HDF5 1.10 reads
   // outside its object table). fuzz_hdf5_model: a string length of 4 GB (HDF5 1.10 allocates it).
   for (const char* name : {"hdf5_weights_heap_index.h5", "hdf5_model_string_length.h5"}) {
-    const std::string path = std::string(KERAS_GOLDEN_DIR) + "/fuzz_findings/" + name;
+    const std::string path = std::string(keras_test::golden_dir) + "/fuzz_findings/" + name;
     INFO(path);
     CHECK_THROWS_WITH(models::load_model(path), Contains(path) && Contains("global heap"));
     auto model = Sequential({layers::Input({8}), layers::Dense(4), layers::Dense(2)});

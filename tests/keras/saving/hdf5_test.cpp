@@ -6,12 +6,13 @@
 #include <string>
 
 #include "keras/errors.hpp"
+#include "test_paths.hpp"
 
 using namespace keras;
 using Catch::Matchers::Contains;
 
 TEST_CASE("a dataset declaring more values than the file stores is refused before allocation") {
-  const std::string path = std::string(KERAS_GOLDEN_DIR) + "/fuzz_findings/declared_shapes.h5";
+  const std::string path = std::string(keras_test::golden_dir) + "/fuzz_findings/declared_shapes.h5";
   hdf5::File f = hdf5::File::open(path);
   CHECK(f.root().read_dataset("w_ok").to_vector<float>() == std::vector<float>{1, 2, 3});
   CHECK_THROWS_AS(f.root().read_dataset("w_unstored"), IOError);

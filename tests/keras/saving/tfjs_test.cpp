@@ -6,6 +6,7 @@
 #include "golden.hpp"
 #include "keras/keras.hpp"
 #include "temp_dir.hpp"
+#include "test_paths.hpp"
 
 using namespace keras;
 using keras::testing::check_close;
@@ -63,7 +64,7 @@ TEST_CASE("export_tfjs then load_tfjs predicts bit-exactly, with weights cut int
 }
 
 TEST_CASE("load_tfjs reads a model that TensorFlow.js itself saved, and predicts what TensorFlow.js did") {
-  const std::string golden = KERAS_GOLDEN_DIR;
+  const std::string golden = keras_test::golden_dir;
   auto model = models::load_tfjs(golden + "/tfjs/written_by_tfjs/model.json");
   const json expected = read_json(golden + "/tfjs/written_by_tfjs.json");
   std::vector<float> x, want;

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include "test_paths.hpp"
 
 namespace fs = std::filesystem;
 using Catch::Matchers::Contains;
@@ -22,7 +23,7 @@ using keras_test::TempDir;
 
 namespace {
 
-std::string golden(const std::string& name) { return std::string(KERAS_GOLDEN_DIR) + "/npy/" + name + ".npy"; }
+std::string golden(const std::string& name) { return std::string(keras_test::golden_dir) + "/npy/" + name + ".npy"; }
 
 std::string read_bytes(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
