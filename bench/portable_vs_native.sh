@@ -18,8 +18,9 @@ cmake --build build-native --target train_throughput --parallel "$(nproc)" >/dev
 
 median() { sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
 figure() { awk '/^samples_per_sec:/ {print $2}'; }
-echo "ONEDNN_MAX_CPU_ISA=${ONEDNN_MAX_CPU_ISA:-(unset: the CPU's best)}"
-for args in "--model mlp --batch-size 128 --epochs 1 --threads 2" "--model cnn --batch-size 32 --epochs 1 --threads 2"; do
+echo "ONEDNN_MAX_CPU_ISA=${ONEDNN_MAX_CPU_ISA:-unset (the best the CPU has)}"
+for args in "--model mlp --batch-size 128 --epochs 1 --threads 2" "--model cnn --batch-size 32 --epochs 1 --threads 2" \
+  "--model cnn --batch-size 32 --epochs 1 --threads 1 --samples 12000"; do
   portable=() native=()
   for ((i = 0; i < runs; i++)); do
     portable+=("$(build/bin/train_throughput $args | figure)")

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "keras/kernels/cpu_dispatch.hpp"
 #include "keras/kernels/parallel.hpp"
 
 namespace keras::optimizers {
@@ -18,27 +19,30 @@ void Adam::adam_update(std::int64_t n, const float* g, float* w, float* m, float
   const float alpha = static_cast<float>(lr * std::sqrt(1 - std::pow(beta_2, t)) / (1 - std::pow(beta_1, t)));
   const float k1 = static_cast<float>(1 - beta_1), k2 = static_cast<float>(1 - beta_2);
   const float eps = static_cast<float>(epsilon);
-  // One pass over the four arrays, in pieces per thread, on __restrict pointers so that it vectorizes.
+  // One pass over the four arrays, in pieces per thread, on __restrict pointers so that it vectorizes,
+  // compiled for the CPU's best vector instructions (kernels/cpu_dispatch.hpp).
   kernels::parallel_ranges(n, [=](std::int64_t begin, std::int64_t end) {
-    const float* __restrict gr = g;
-    float* __restrict wr = w;
-    float* __restrict mr = m;
-    float* __restrict vr = v;
-    float* __restrict vhr = vhat;
-    if (vhr) {
-      for (std::int64_t i = begin; i < end; ++i) {
-        mr[i] += (gr[i] - mr[i]) * k1;
-        vr[i] += (gr[i] * gr[i] - vr[i]) * k2;
-        vhr[i] = std::max(vhr[i], vr[i]);
-        wr[i] -= mr[i] * alpha / (std::sqrt(vhr[i]) + eps);
+    kernels::with_best_cpu([=] {
+      const float* __restrict gr = g;
+      float* __restrict wr = w;
+      float* __restrict mr = m;
+      float* __restrict vr = v;
+      float* __restrict vhr = vhat;
+      if (vhr) {
+        for (std::int64_t i = begin; i < end; ++i) {
+          mr[i] += (gr[i] - mr[i]) * k1;
+          vr[i] += (gr[i] * gr[i] - vr[i]) * k2;
+          vhr[i] = std::max(vhr[i], vr[i]);
+          wr[i] -= mr[i] * alpha / (std::sqrt(vhr[i]) + eps);
+        }
+      } else {
+        for (std::int64_t i = begin; i < end; ++i) {
+          mr[i] += (gr[i] - mr[i]) * k1;
+          vr[i] += (gr[i] * gr[i] - vr[i]) * k2;
+          wr[i] -= mr[i] * alpha / (std::sqrt(vr[i]) + eps);
+        }
       }
-    } else {
-      for (std::int64_t i = begin; i < end; ++i) {
-        mr[i] += (gr[i] - mr[i]) * k1;
-        vr[i] += (gr[i] * gr[i] - vr[i]) * k2;
-        wr[i] -= mr[i] * alpha / (std::sqrt(vr[i]) + eps);
-      }
-    }
+    });
   });
 }
 

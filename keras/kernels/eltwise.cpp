@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "keras/errors.hpp"
+#include "keras/kernels/cpu_dispatch.hpp"
 #include "keras/kernels/dnnl_context.hpp"
 #include "keras/kernels/parallel.hpp"
 
@@ -99,15 +100,17 @@ void fused_activation_backward(Eltwise f, const float* y0, const float* g0, floa
   if (f != Eltwise::linear && f != Eltwise::relu && f != Eltwise::logistic && f != Eltwise::tanh)
     throw ValueError("Only linear, relu, sigmoid and tanh fuse into a matrix product or convolution");
   parallel_ranges(n, [=](std::int64_t begin, std::int64_t end) {
-    const float* __restrict y = y0;
-    const float* __restrict g = g0;
-    float* __restrict d = d0;
-    switch (f) {
-      case Eltwise::linear: std::copy(g + begin, g + end, d + begin); break;
-      case Eltwise::relu: for (auto i = begin; i < end; ++i) d[i] = y[i] > 0.f ? g[i] : 0.f; break;
-      case Eltwise::logistic: for (auto i = begin; i < end; ++i) d[i] = g[i] * y[i] * (1.f - y[i]); break;
-      default: for (auto i = begin; i < end; ++i) d[i] = g[i] * (1.f - y[i] * y[i]); break;
-    }
+    with_best_cpu([=] {  // cpu_dispatch.hpp
+      const float* __restrict y = y0;
+      const float* __restrict g = g0;
+      float* __restrict d = d0;
+      switch (f) {
+        case Eltwise::linear: std::copy(g + begin, g + end, d + begin); break;
+        case Eltwise::relu: for (auto i = begin; i < end; ++i) d[i] = y[i] > 0.f ? g[i] : 0.f; break;
+        case Eltwise::logistic: for (auto i = begin; i < end; ++i) d[i] = g[i] * y[i] * (1.f - y[i]); break;
+        default: for (auto i = begin; i < end; ++i) d[i] = g[i] * (1.f - y[i] * y[i]); break;
+      }
+    });
   });
 }
 
