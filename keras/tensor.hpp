@@ -1,14 +1,12 @@
 #pragma once
 // keras::Tensor: a row-major, contiguous n-d array with shared storage (cheap to copy).
-// Element access goes through xtensor adaptors (xt()), so all of xtensor works on a Tensor's data.
+// All of xtensor works on a Tensor's data through keras/xtensor.hpp (xt(), from_xarray, to_xarray),
+// an opt-in header: this one stays light for every file that includes it.
 #include <cstdint>
 #include <initializer_list>
 #include <memory>
 #include <string>
 #include <vector>
-
-#include <xtensor/xadapt.hpp>
-#include <xtensor/xarray.hpp>
 
 #include "keras/errors.hpp"
 #include "keras/storage.hpp"
@@ -49,11 +47,13 @@ class Tensor {
   static Tensor from_vector(const std::vector<T>& values) {
     return from_vector(values, {static_cast<std::int64_t>(values.size())});
   }
-  template <class T>
-  static Tensor from_xarray(const xt::xarray<T>& array);
+  /// A copy of an xtensor array or expression (include keras/xtensor.hpp).
+  template <class E>
+  static Tensor from_xarray(const E& array);
 
   template <class T> std::vector<T> to_vector() const;
-  template <class T> xt::xarray<T> to_xarray() const { return xt::xarray<T>(xt<T>()); }
+  /// A copy as an xt::xarray<T> (include keras/xtensor.hpp).
+  template <class T> auto to_xarray() const;
 
   bool defined() const { return impl_ != nullptr; }
   const Shape& shape() const;
@@ -66,12 +66,8 @@ class Tensor {
   template <class T> T* data() const;
   void* raw_data() const;
 
-  /// xtensor view over the data (no copy). Writes through it change the tensor.
-  template <class T>
-  auto xt() const {
-    std::vector<std::size_t> s(shape().begin(), shape().end());
-    return xt::adapt(data<T>(), static_cast<std::size_t>(size()), xt::no_ownership(), s);
-  }
+  /// xtensor view over the data, no copy (include keras/xtensor.hpp). Writes through it change the tensor.
+  template <class T> auto xt() const;
 
   /// Rows [begin, end) along axis 0, sharing storage (no copy).
   Tensor slice(std::int64_t begin, std::int64_t end) const;

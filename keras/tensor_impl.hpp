@@ -29,14 +29,6 @@ Tensor Tensor::from_vector(const std::vector<T>& values, const Shape& shape) {
 }
 
 template <class T>
-Tensor Tensor::from_xarray(const xt::xarray<T>& array) {
-  Shape shape(array.shape().begin(), array.shape().end());
-  Tensor t = empty(shape, dtype_of<T>());
-  std::copy(array.begin(), array.end(), t.data<T>());
-  return t;
-}
-
-template <class T>
 std::vector<T> Tensor::to_vector() const {
   const T* p = data<T>();
   return std::vector<T>(p, p + size());

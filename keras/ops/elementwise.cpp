@@ -5,6 +5,7 @@
 #include <xtensor/xoperation.hpp>
 
 #include "keras/autodiff/gradient_tape.hpp"
+#include "keras/xtensor.hpp"
 #include "keras/kernels/eltwise.hpp"
 #include "keras/kernels/parallel.hpp"
 #include "keras/ops/math.hpp"

@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include "keras/keras.hpp"
+#include "keras/xtensor.hpp"
 
 using namespace keras;
 
