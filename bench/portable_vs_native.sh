@@ -9,12 +9,8 @@ cd "$(dirname "$0")/.."
 runs=${1:-3}
 scripts/build.sh -DKERAS_NATIVE=OFF >/dev/null
 cmake --build build --target train_throughput >/dev/null
-export CCACHE_SLOPPINESS=pch_defines,time_macros CCACHE_BASEDIR=$PWD  # as scripts/build.sh
-launcher=()
-if command -v ccache >/dev/null; then launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache); fi
-cmake -S . -B build-native -G Ninja -DCMAKE_BUILD_TYPE=Release -DKERAS_NATIVE=ON -DKERAS_BUILD_TESTS=OFF \
-  -DKERAS_BUILD_EXAMPLES=OFF "${launcher[@]}" >/dev/null
-cmake --build build-native --target train_throughput --parallel "$(nproc)" >/dev/null
+BUILD_DIR=build-native scripts/build.sh -DKERAS_NATIVE=ON -DKERAS_BUILD_TESTS=OFF -DKERAS_BUILD_EXAMPLES=OFF >/dev/null
+cmake --build build-native --target train_throughput >/dev/null
 
 median() { sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
 figure() { awk '/^samples_per_sec:/ {print $2}'; }
