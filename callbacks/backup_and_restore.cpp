@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "keras/model.hpp"
+#include "optimizers/optimizer.hpp"
 #include "keras/saving/hdf5_format.hpp"
 #include "keras/utils/random.hpp"
 

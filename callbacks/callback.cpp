@@ -1,5 +1,7 @@
 #include "callbacks/callback.hpp"
 
+#include "callbacks/progbar_logger.hpp"
+
 namespace keras::callbacks {
 
 Model& Callback::model() const {
@@ -9,6 +11,14 @@ Model& Callback::model() const {
 
 CallbackList::CallbackList(const std::vector<CallbackRef>& callbacks) {
   for (const auto& c : callbacks) callbacks_.push_back(c.ptr());
+}
+
+CallbackList CallbackList::with_defaults(const std::vector<CallbackRef>& callbacks, int verbose,
+                                         std::shared_ptr<Callback> history) {
+  CallbackList list(callbacks);
+  if (verbose) list.add_front(std::make_shared<ProgbarLogger>());
+  if (history) list.add(std::move(history));
+  return list;
 }
 
 void CallbackList::set_model(Model* model) {

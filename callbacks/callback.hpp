@@ -3,7 +3,7 @@
 #include <memory>
 #include <vector>
 
-#include "keras/training/logs.hpp"
+#include "keras/utils/logs.hpp"
 
 namespace keras {
 class Model;
@@ -69,6 +69,10 @@ class CallbackList {
  public:
   CallbackList() = default;
   explicit CallbackList(const std::vector<CallbackRef>& callbacks);
+  /// The user's callbacks plus Keras's defaults (its add_progbar / add_history): a ProgbarLogger first
+  /// when `verbose`, `history` (when given) last.
+  static CallbackList with_defaults(const std::vector<CallbackRef>& callbacks, int verbose,
+                                    std::shared_ptr<Callback> history);
   void add(std::shared_ptr<Callback> callback) { callbacks_.push_back(std::move(callback)); }
   void add_front(std::shared_ptr<Callback> callback) { callbacks_.insert(callbacks_.begin(), std::move(callback)); }
   void set_model(Model* model);

@@ -4,7 +4,7 @@
 #include <map>
 #include <string>
 
-#include "keras/training/logs.hpp"
+#include "keras/utils/logs.hpp"
 
 namespace keras::callbacks {
 

@@ -5,6 +5,7 @@
 
 #include "callbacks/monitor.hpp"
 #include "keras/model.hpp"
+#include "optimizers/optimizer.hpp"
 
 namespace keras::callbacks {
 

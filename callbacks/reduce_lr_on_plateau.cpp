@@ -7,6 +7,7 @@
 #include "callbacks/learning_rate_scheduler.hpp"
 #include "callbacks/monitor.hpp"
 #include "keras/model.hpp"
+#include "optimizers/optimizer.hpp"
 
 namespace keras::callbacks {
 

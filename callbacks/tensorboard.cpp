@@ -3,6 +3,7 @@
 #include <filesystem>
 
 #include "keras/model.hpp"
+#include "optimizers/optimizer.hpp"
 #include "keras/saving/hdf5_format.hpp"
 
 namespace keras::callbacks {

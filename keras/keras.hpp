@@ -24,6 +24,8 @@
 #include "keras/saving/tfjs.hpp"
 #include "keras/sequential.hpp"
 #include "keras/tensor.hpp"
+#include "keras/trainers/options.hpp"
+#include "keras/trainers/batch.hpp"
 #include "keras/utils/npy.hpp"
 #include "keras/utils/plot_model.hpp"
 #include "keras/utils/progbar.hpp"

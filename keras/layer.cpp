@@ -4,6 +4,7 @@
 #include <cctype>
 #include <map>
 #include <mutex>
+#include <unordered_set>
 
 #include "keras/autodiff/gradient_tape.hpp"
 #include "keras/ops/math.hpp"
@@ -154,6 +155,7 @@ std::vector<Tensor> Layer::call_all(const std::vector<Tensor>& inputs, bool trai
     if (!t.defined()) throw ValueError("Layer '" + name_ + "' was called on an undefined tensor");
     shapes.push_back(t.shape());
   }
+  if (built_ && shapes.size() == 1) check_built_shape(shapes[0]);
   ensure_built(shapes);
   std::vector<Tensor> out;
   run_call([&] {
@@ -165,18 +167,21 @@ std::vector<Tensor> Layer::call_all(const std::vector<Tensor>& inputs, bool trai
 
 Tensor Layer::operator()(const Tensor& inputs, bool training) & {
   if (!inputs.defined()) throw ValueError("Layer '" + name_ + "' was called on an undefined tensor");
-  if (!built_) {
+  if (!built_)
     ensure_built(inputs.shape());
-  } else if (strict_input_shape_ && built_input_shape_) {
-    const Shape& want = *built_input_shape_;
-    const Shape& got = inputs.shape();
-    bool ok = want.size() == got.size();
-    for (std::size_t i = 1; ok && i < want.size(); ++i) ok = want[i] < 0 || want[i] == got[i];
-    if (!ok)
-      throw ValueError("Input 0 of layer \"" + name_ + "\" is incompatible with the layer: expected shape=" +
-                       shape_str(want) + ", found shape=" + shape_str(got));
-  }
+  else
+    check_built_shape(inputs.shape());
   return run_call([&] { return call(inputs, training); });
+}
+
+void Layer::check_built_shape(const Shape& got) const {
+  if (!strict_input_shape_ || !built_input_shape_) return;
+  const Shape& want = *built_input_shape_;
+  bool ok = want.size() == got.size();
+  for (std::size_t i = 1; ok && i < want.size(); ++i) ok = want[i] < 0 || want[i] == got[i];
+  if (!ok)
+    throw ValueError("Input 0 of layer \"" + name_ + "\" is incompatible with the layer: expected shape=" +
+                     shape_str(want) + ", found shape=" + shape_str(got));
 }
 
 namespace {
@@ -273,9 +278,11 @@ std::shared_ptr<Variable> Layer::add_weight(const std::string& name, const Shape
 
 std::vector<std::shared_ptr<Variable>> Layer::weights() const {
   std::vector<std::shared_ptr<Variable>> out = own_weights_;
+  std::unordered_set<const Variable*> seen;
+  for (const auto& w : out) seen.insert(w.get());
   for (const auto& l : sublayers())
     for (const auto& w : l->weights())
-      if (std::find(out.begin(), out.end(), w) == out.end()) out.push_back(w);  // shared layers count once
+      if (seen.insert(w.get()).second) out.push_back(w);  // shared layers count once
   return out;
 }
 

@@ -159,6 +159,8 @@ class Layer : public std::enable_shared_from_this<Layer> {
   template <class F>
   Tensor run_call(F&& f);
   void clear_losses();
+  /// With strict_input_shape_: throws unless `got` matches the built input shape.
+  void check_built_shape(const Shape& got) const;
   void collect_losses(std::vector<Tensor>& out, std::vector<const Layer*>& seen) const;
 
   std::string name_;

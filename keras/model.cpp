@@ -8,9 +8,6 @@
 
 #include "keras/autodiff/gradient_tape.hpp"
 #include "keras/functional_graph.hpp"
-#include "keras/ops/math.hpp"
-#include "keras/training/array_batcher.hpp"
-#include "keras/training/compiled_metrics.hpp"
 
 namespace keras {
 
@@ -94,10 +91,13 @@ std::vector<std::string> Model::input_names() const {
   return out;
 }
 
+std::optional<std::size_t> Model::output_count() const {
+  if (graph_) return graph_->outputs().size();
+  return output_count_;
+}
+
 std::vector<std::string> Model::output_names() const {
   if (!graph_) {
-    const auto ls = layers();
-    if (class_name() == "Sequential" && !ls.empty()) return {ls.back()->name()};  // not built yet
     // tf.keras 2.x names a subclassed model's outputs output_1, output_2, ...
     std::vector<std::string> out;
     for (std::size_t i = 0; i < output_count_.value_or(1); ++i) out.push_back(fmt::format("output_{}", i + 1));
@@ -189,8 +189,11 @@ std::string row(const std::vector<std::string>& fields) {
 }  // namespace
 
 void Model::summary(std::ostream& out) const {
-  // As Keras's print_summary: a Sequential's table has no "Connected to" column, even on its graph.
-  if (graph_ && class_name() != "Sequential") return summary_functional(out);
+  if (graph_) return summary_functional(out);
+  summary_layers(out);
+}
+
+void Model::summary_layers(std::ostream& out) const {
   if (!built() && !batch_input_shape())
     throw ValueError("This model (\"" + name() + "\") has not yet been built. Build the model first by calling "
                      "build(input_shape), by calling it on a batch of data, or by starting it with layers::Input(shape)");

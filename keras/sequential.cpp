@@ -157,4 +157,9 @@ namespace {
 const bool registered = register_class<Layer, Sequential>("Sequential");
 }
 
+std::vector<std::string> Sequential::output_names() const {
+  if (!graph() && !layers_.empty()) return {layers_.back()->name()};  // not built yet
+  return Model::output_names();
+}
+
 }  // namespace keras

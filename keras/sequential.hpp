@@ -34,6 +34,12 @@ class Sequential : public Model {
   std::vector<Tensor> call_outputs(const std::vector<Tensor>& inputs, const Tensor& mask, bool training) override;
   Shape compute_output_shape(const Shape& input_shape) const override;
   std::string class_name() const override { return "Sequential"; }
+  /// One output, named after the last layer (known before the graph is built).
+  std::optional<std::size_t> output_count() const override { return 1; }
+  std::vector<std::string> output_names() const override;
+  /// Keras's Sequential table: no "Connected to" column, even once the graph is built.
+  void summary(std::ostream& out) const override { summary_layers(out); }
+  using Model::summary;
   /// Keras's Sequential config: {"name", "layers": [{"class_name", "config"}, ...]}, the InputLayer first
   /// once the input shape is known.
   json get_config() const override;

@@ -11,7 +11,8 @@
 #include "keras/saving/hdf5_format.hpp"
 #include "keras/saving/optimizer_weights.hpp"
 #include "keras/saving/training_config.hpp"
-#include "keras/training/compiled_metrics.hpp"
+#include "keras/trainers/structure_json.hpp"
+#include "keras/trainers/trainer.hpp"
 
 namespace keras {
 namespace {
@@ -72,13 +73,13 @@ void saving::compile_from_training_config(Model& model, const json& tc) {
 }
 
 json Model::training_config() const {
-  if (!compiled_) return nullptr;
-  const CompileOptions& o = state_->options;
+  if (!compiled()) return nullptr;
+  const CompileOptions& o = trainer_->options();
   return json{{"loss", serialize_structure(o.loss, [](const losses::LossRef& l) { return losses::serialize(*l); })},
               {"metrics", o.metrics.serialize()},
               {"weighted_metrics", nullptr},
               {"loss_weights", serialize_structure(o.loss_weights, [](double w) { return json(w); })},
-              {"optimizer_config", optimizers::serialize(*state_->optimizer)}};
+              {"optimizer_config", optimizers::serialize(optimizer())}};
 }
 
 std::string Model::to_json() const {
@@ -94,10 +95,10 @@ void Model::save(const std::string& path, SaveOptions options) const {
     root.set_string_attr("keras_version", saving::kKerasVersion);
     root.set_string_attr("backend", "tensorflow");
     root.set_string_attr("model_config", model_config(*this).dump());
-    if (compiled_ && options.include_optimizer) root.set_string_attr("training_config", training_config().dump());
+    if (compiled() && options.include_optimizer) root.set_string_attr("training_config", training_config().dump());
     hdf5::Group weights = root.create_group("model_weights");
     saving::save_weights_to_group(weights, layers());
-    if (compiled_ && options.include_optimizer) saving::save_optimizer_weights(root, *state_->optimizer, layers());
+    if (compiled() && options.include_optimizer) saving::save_optimizer_weights(root, optimizer(), layers());
   });
 }
 

@@ -6,7 +6,7 @@
 #include <optional>
 #include <string>
 
-#include "keras/training/logs.hpp"
+#include "keras/utils/logs.hpp"
 
 namespace keras::utils {
 

@@ -258,9 +258,9 @@ class CountingModel : public Model {
  public:
   CountingModel() : Model("counting") { dense_ = track(layers::Dense(3)); }
   Tensor call(const Tensor& x, bool training) override { return (*dense_)(x, training); }
-  Logs train_step(const Tensor& x, const Tensor& y, const Tensor& sample_weight) override {
+  Logs train_step(const Batch& data) override {
     ++steps;
-    Logs logs = Model::train_step(x, y, sample_weight);
+    Logs logs = Model::train_step(data);
     logs["steps"] = steps;
     return logs;
   }

@@ -1,14 +1,13 @@
-#include "keras/training/structure.hpp"
+#include "keras/trainers/metrics_spec.hpp"
 
 #include <algorithm>
 
-namespace keras {
+#include <fmt/format.h>
 
-std::string structure_detail::join_names(const std::vector<std::string>& names) {
-  std::string out = "[";
-  for (std::size_t i = 0; i < names.size(); ++i) out += (i ? ", '" : "'") + names[i] + "'";
-  return out + "]";
-}
+#include "keras/json.hpp"
+#include "keras/trainers/structure_json.hpp"
+
+namespace keras {
 
 namespace {
 

@@ -1,5 +1,4 @@
-#include "keras/model.hpp"
-#include "keras/training/compiled_metrics.hpp"
+#include "keras/trainers/compiled_metrics.hpp"
 #include "metrics/accuracy_resolution.hpp"
 
 namespace keras {

@@ -1,7 +1,7 @@
 #pragma once
 // What Keras accepts for a model's several inputs or outputs: one value, a list in the order of
-// model.inputs / model.outputs, or a map by input/output name. x, y and sample_weight (Arrays),
-// compile's loss and loss_weights (Structure<LossRef>, Structure<double>) and metrics (MetricsSpec).
+// model.inputs / model.outputs, or a map by input/output name: x, y and sample_weight (Arrays), and
+// compile's loss and loss_weights (Structure<LossRef>, Structure<double>).
 #include <concepts>
 #include <initializer_list>
 #include <map>
@@ -13,10 +13,7 @@
 #include <fmt/format.h>
 
 #include "keras/errors.hpp"
-#include "keras/registry.hpp"
 #include "keras/tensor.hpp"
-#include "losses/loss.hpp"
-#include "metrics/metric.hpp"
 
 namespace keras {
 
@@ -97,50 +94,5 @@ class Structure {
 
 /// Arrays for x, y or sample_weight: one Tensor, a list in model.inputs / model.outputs order, or a map by name.
 using Arrays = Structure<Tensor>;
-
-/// compile()'s metrics: one list for every output (`{"accuracy"}`), one list per output
-/// (`std::vector<std::vector<MetricRef>>{{"accuracy"}, {"mae"}}`), or lists by output name
-/// (`{{"out_a", {"accuracy"}}, {"out_b", {"mae"}}}`).
-class MetricsSpec {
- public:
-  using List = std::vector<metrics::MetricRef>;
-  MetricsSpec() = default;
-  MetricsSpec(std::initializer_list<metrics::MetricRef> all) : all_(all) {}
-  MetricsSpec(List all) : all_(std::move(all)) {}  // NOLINT
-  MetricsSpec(std::vector<List> per_output) : per_output_(std::move(per_output)) {}  // NOLINT
-  MetricsSpec(std::initializer_list<std::pair<const std::string, List>> by_name) : per_output_(std::map<std::string, List>(by_name)) {}
-  MetricsSpec(std::map<std::string, List> by_name) : per_output_(std::move(by_name)) {}  // NOLINT
-
-  /// The metric list of each output (copies of metric objects for every output after the first).
-  std::vector<List> resolve(const std::vector<std::string>& output_names, const std::string& model) const;
-  /// As Keras writes the compile argument into training_config: a list, a list of lists, or a map.
-  json serialize() const;
-  /// The reverse of serialize(), for training_config written by Keras or by us.
-  static MetricsSpec deserialize(const json& j);
-
- private:
-  List all_;
-  Structure<List> per_output_;
-};
-
-/// A Structure's serialized form as Keras writes compile arguments: a value, a list, or a map.
-template <class T, class F>
-json serialize_structure(const Structure<T>& s, F&& one) {
-  switch (s.kind()) {
-    case Structure<T>::Kind::none: return nullptr;
-    case Structure<T>::Kind::one: return one(s.one());
-    case Structure<T>::Kind::list: {
-      json out = json::array();
-      for (const auto& v : s.list()) out.push_back(one(v));
-      return out;
-    }
-    case Structure<T>::Kind::map: {
-      json out = json::object();
-      for (const auto& [k, v] : s.by_name()) out[k] = one(v);
-      return out;
-    }
-  }
-  return nullptr;
-}
 
 }  // namespace keras

@@ -1,22 +1,17 @@
 #pragma once
-// Where the training loops get their batches: in-memory arrays (ArrayBatcher) or a Dataset
-// (DatasetBatcher). fit, evaluate and predict run one loop over either.
+// Where the trainer's loops get their batches (Keras 3's data adapters): in-memory arrays
+// (ArrayDataAdapter, the one batcher) or a Dataset (DatasetAdapter). Either yields Batch values already
+// matched to the model's inputs and outputs, so fit, evaluate and predict run one loop over both.
 #include <cstdint>
 #include <optional>
 
-#include "keras/tensor.hpp"
-#include "keras/training/structure.hpp"
+#include "keras/trainers/batch.hpp"
 
 namespace keras {
 
-/// One batch: x, y and sample_weight as the data gives them (one array, a list, or a map by name).
-struct Batch {
-  Arrays x, y, sample_weight;
-};
-
-class BatchSource {
+class DataAdapter {
  public:
-  virtual ~BatchSource() = default;
+  virtual ~DataAdapter() = default;
   /// Batches per epoch, or 0 when unknown until the data ends.
   virtual std::int64_t steps() const = 0;
   /// Samples per epoch, or 0 when unknown (a Dataset).

@@ -1,4 +1,4 @@
-#include "keras/training/dataset_batcher.hpp"
+#include "keras/trainers/dataset_adapter.hpp"
 
 #include <iostream>
 #include <map>
@@ -30,22 +30,21 @@ Arrays arrays_of(const data::Element& e, const std::string& role) {
   return list;
 }
 
-}  // namespace
-
-Batch batch_from_element(const data::Element& e) {
-  // As Keras's unpack_x_y_sample_weight: a tuple of 1-3 items is (x, y, sample_weight); anything else is x.
-  if (!e.is_tuple()) return {arrays_of(e, "x"), {}, {}};
+// As Keras's unpack_x_y_sample_weight: a tuple of 1-3 items is (x, y, sample_weight); anything else is x.
+Batch unpack(const data::Element& e, const DatasetAdapter::Resolver& resolve) {
+  if (!e.is_tuple()) return resolve(arrays_of(e, "x"), {}, {});
   if (e.size() == 0 || e.size() > 3)
     throw ValueError("A Dataset for fit/evaluate/predict must yield x, (x, y) or (x, y, sample_weight) batches; got a "
                      "tuple of " + std::to_string(e.size()) + " items. Several inputs go in a nested tuple: ((x1, x2), y)");
-  Batch b{arrays_of(e[0], "x"), {}, {}};
-  if (e.size() > 1) b.y = arrays_of(e[1], "y");
-  if (e.size() > 2) b.sample_weight = arrays_of(e[2], "sample_weight");
-  return b;
+  return resolve(arrays_of(e[0], "x"), e.size() > 1 ? arrays_of(e[1], "y") : Arrays(),
+                 e.size() > 2 ? arrays_of(e[2], "sample_weight") : Arrays());
 }
 
-DatasetBatcher::DatasetBatcher(data::Dataset dataset, std::optional<std::int64_t> steps, const char* what, bool carry_over)
-    : dataset_(std::move(dataset)), fixed_steps_(steps), carry_over_(carry_over) {
+}  // namespace
+
+DatasetAdapter::DatasetAdapter(data::Dataset dataset, Resolver resolve, std::optional<std::int64_t> steps, const char* what,
+                               bool carry_over)
+    : dataset_(std::move(dataset)), resolve_(std::move(resolve)), fixed_steps_(steps), carry_over_(carry_over) {
   const auto card = dataset_.cardinality();
   if (steps && *steps <= 0) throw ValueError(std::string(what) + " must be positive, got " + std::to_string(*steps));
   if (!steps && card == data::INFINITE_CARDINALITY)
@@ -54,12 +53,12 @@ DatasetBatcher::DatasetBatcher(data::Dataset dataset, std::optional<std::int64_t
   steps_ = steps ? *steps : (card >= 0 ? card : 0);
 }
 
-void DatasetBatcher::start_epoch() {
+void DatasetAdapter::start_epoch() {
   taken_ = 0;
   if (!fixed_steps_ || !carry_over_ || !it_) it_.emplace(dataset_.make_iterator());
 }
 
-std::optional<Batch> DatasetBatcher::next() {
+std::optional<Batch> DatasetAdapter::next() {
   if (fixed_steps_ && taken_ >= *fixed_steps_) return std::nullopt;
   if (!it_) start_epoch();
   auto e = it_->get_next_as_optional();
@@ -73,7 +72,7 @@ std::optional<Batch> DatasetBatcher::next() {
     return std::nullopt;
   }
   ++taken_;
-  return batch_from_element(*e);
+  return unpack(*e, resolve_);
 }
 
 }  // namespace keras
