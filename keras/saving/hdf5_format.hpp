@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "keras/layer.hpp"
-#include "keras/saving/hdf5.hpp"
+#include "keras/hdf5/file.hpp"
 
 namespace keras::saving {
 

@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "keras/layer.hpp"
-#include "keras/saving/hdf5.hpp"
+#include "keras/hdf5/file.hpp"
 #include "optimizers/optimizer.hpp"
 
 namespace keras::saving {

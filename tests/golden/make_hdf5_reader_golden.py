@@ -1,4 +1,4 @@
-"""Writes the files tests/keras/saving/hdf5_reader_test.cpp reads, with h5py, to cover what kerascpp's own
+"""Writes the files tests/keras/hdf5/reader_test.cpp reads, with h5py, to cover what kerascpp's own
 HDF5 reader must read besides the Keras fixtures: every numeric type and byte order h5py writes, compact
 and contiguous layouts, scalars, nested paths, old-style (symbol table) groups large enough for a two-level
 B-tree, new-style groups (link messages), fixed- and variable-length string attributes, a string too big

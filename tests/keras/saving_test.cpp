@@ -4,7 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include "keras/keras.hpp"
-#include "keras/saving/hdf5.hpp"
+#include "keras/hdf5/file.hpp"
 #include "temp_dir.hpp"
 #include "test_paths.hpp"
 

@@ -8,7 +8,7 @@
 #include "golden.hpp"
 #include "gradient_check.hpp"
 #include "keras/keras.hpp"
-#include "keras/saving/hdf5.hpp"
+#include "keras/hdf5/file.hpp"
 
 namespace k = keras;
 using k::testing::random_tensor;

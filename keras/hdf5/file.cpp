@@ -1,4 +1,4 @@
-#include "keras/saving/hdf5.hpp"
+#include "keras/hdf5/file.hpp"
 
 #include <cstring>
 #include <filesystem>
@@ -6,8 +6,8 @@
 #include <fmt/format.h>
 #include <hdf5.h>
 
-#include "keras/saving/hdf5_heap_check.hpp"
-#include "keras/saving/hdf5_reader.hpp"
+#include "keras/hdf5/heap_check.hpp"
+#include "keras/hdf5/reader.hpp"
 
 namespace keras::hdf5 {
 namespace {

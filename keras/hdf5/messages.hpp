@@ -1,5 +1,5 @@
 #pragma once
-// Decoders for the pieces of an HDF5 file that kerascpp's own reader (hdf5_reader.hpp) needs, after the
+// Decoders for the pieces of an HDF5 file that kerascpp's own reader (reader.hpp) needs, after the
 // HDF5 file format specification: a bounds-checked little-endian cursor and the object header messages
 // for dataspaces, datatypes, data layouts, attributes and links. Every read is checked against the bytes
 // at hand; damage is a Corrupt exception, a valid structure the reader does not handle an Unsupported one.

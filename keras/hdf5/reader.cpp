@@ -1,4 +1,4 @@
-#include "keras/saving/hdf5_reader.hpp"
+#include "keras/hdf5/reader.hpp"
 
 #include <algorithm>
 #include <bit>

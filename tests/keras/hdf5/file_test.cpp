@@ -1,6 +1,6 @@
 // keras::hdf5 reads only what a file holds: a dataset whose declared shape the file does not store is an
 // IOError before any memory is allocated for it (tests/golden/make_bad_shape_h5.py wrote the file with h5py).
-#include "keras/saving/hdf5.hpp"
+#include "keras/hdf5/file.hpp"
 
 #include <catch2/catch.hpp>
 #include <string>

@@ -1,5 +1,5 @@
 // The values kerascpp's HDF5 reader returns: numeric datasets and string attributes (the structure,
-// groups and object headers, is in hdf5_reader.cpp).
+// groups and object headers, is in reader.cpp).
 #include <bit>
 #include <cmath>
 #include <cstring>
@@ -8,7 +8,7 @@
 #include <fmt/format.h>
 
 #include "keras/errors.hpp"
-#include "keras/saving/hdf5_reader.hpp"
+#include "keras/hdf5/reader.hpp"
 
 namespace keras::hdf5 {
 

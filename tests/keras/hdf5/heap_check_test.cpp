@@ -1,7 +1,7 @@
 // Files whose global heap (where h5py's variable-length string attributes live) is corrupt must be refused
 // before HDF5 1.10 reads them: it copies a corrupt object size's worth of bytes (found by fuzz_hdf5_model,
 // a segfault) and loops forever on a zero size.
-#include "keras/saving/hdf5_heap_check.hpp"
+#include "keras/hdf5/heap_check.hpp"
 
 #include <catch2/catch.hpp>
 #include <cstring>

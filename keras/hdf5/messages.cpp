@@ -1,4 +1,4 @@
-#include "keras/saving/hdf5_messages.hpp"
+#include "keras/hdf5/messages.hpp"
 
 #include <cstring>
 

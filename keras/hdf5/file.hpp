@@ -3,7 +3,7 @@
 // with every failure turned into a keras::IOError that names the file and the object.
 // Strings are written as h5py 3 writes them (variable-length UTF-8); both variable- and
 // fixed-length strings are read, as older Keras versions wrote the latter.
-// Files are read by kerascpp's own checked reader (hdf5_reader.hpp) when their superblock is version 0 or
+// Files are read by kerascpp's own checked reader (reader.hpp) when their superblock is version 0 or
 // 1, as h5py and the HDF5 library write by default; by the HDF5 library otherwise.
 #include <cstdint>
 #include <memory>

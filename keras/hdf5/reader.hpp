@@ -15,7 +15,7 @@
 #include <utility>
 #include <vector>
 
-#include "keras/saving/hdf5_messages.hpp"
+#include "keras/hdf5/messages.hpp"
 #include "keras/tensor.hpp"
 
 namespace keras::hdf5 {

@@ -1,8 +1,8 @@
-// kerascpp reads HDF5 files with a version 0/1 superblock itself (keras/saving/hdf5_reader.hpp). Every
+// kerascpp reads HDF5 files with a version 0/1 superblock itself (keras/hdf5/reader.hpp). Every
 // group, dataset and string attribute it reads must equal what the HDF5 library reads from the same file:
 // the real Keras fixtures, and files h5py wrote with every numeric type, both layouts and both group kinds
 // (tests/golden/make_hdf5_reader_golden.py). Damaged files are an IOError, never a crash.
-#include "keras/saving/hdf5_reader.hpp"
+#include "keras/hdf5/reader.hpp"
 
 #include <catch2/catch.hpp>
 #include <filesystem>
@@ -15,7 +15,7 @@
 #include <hdf5.h>
 
 #include "keras/keras.hpp"
-#include "keras/saving/hdf5.hpp"
+#include "keras/hdf5/file.hpp"
 #include "temp_dir.hpp"
 #include "test_paths.hpp"
 

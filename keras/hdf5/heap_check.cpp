@@ -1,4 +1,4 @@
-#include "keras/saving/hdf5_heap_check.hpp"
+#include "keras/hdf5/heap_check.hpp"
 
 #include <algorithm>
 #include <array>
