@@ -5,22 +5,18 @@
 #             keras/kernels/ keras/ops/ keras/autodiff/ keras/layer.* keras/model.* keras/sequential.*
 #             keras/functional_graph.* keras/initializers/ keras/regularizers/ keras/constraints/
 #             keras/activations.* keras/hdf5/
-#      upper: callbacks/ data/ datasets/ losses/ metrics/ optimizers/ keras/training/ keras/trainers/
+#      upper: callbacks/ data/ datasets/ losses/ metrics/ optimizers/ keras/trainers/
 #             keras/saving/
 #   2. onednn-in-kernels: only keras/kernels/ includes oneDNN (any include whose path mentions "dnnl").
 # Only direct includes count. A quoted include is resolved against the including file's folder first, as
 # the compiler does, then against the root.
 #
-#   scripts/check_floors.sh [ROOT]     ROOT defaults to this repository; the allowlist is
-#                                      ROOT/scripts/floors_allowlist.txt unless FLOORS_ALLOWLIST names another
+#   scripts/check_floors.sh [ROOT]     ROOT defaults to this repository
 #
-# Every violation is printed as "file:line: includes X: rule". Those listed in the allowlist ("file include",
-# one a line) are printed as allowed for now; any other one fails the check, and so does an allowlist line
-# that matches no violation any more (delete it: the list only shrinks). Exit status 0 when clean, 1 otherwise.
+# Every violation is printed as "file:line: includes X: rule: explanation". Exit status 0 when clean, 1 otherwise.
 set -euo pipefail
 root=${1:-"$(dirname "$0")/.."}
 cd "$root"
-allowlist=${FLOORS_ALLOWLIST:-scripts/floors_allowlist.txt}
 
 # The folders whose sources are checked (the library, and for rule 2 everything that is compiled).
 source_dirs=(keras layers losses metrics optimizers callbacks datasets data tests tools bench examples fuzz)
@@ -39,7 +35,7 @@ is_core() {
 is_upper() {
   case $1 in
     callbacks/* | data/* | datasets/* | losses/* | metrics/* | optimizers/*) return 0 ;;
-    keras/training/* | keras/trainers/* | keras/saving/*) return 0 ;;
+    keras/trainers/* | keras/saving/*) return 0 ;;
   esac
   return 1
 }
@@ -59,30 +55,14 @@ normalize() {
   (IFS=/; echo "${out[*]}")
 }
 
-declare -A allowed=() used=()
-if [ -f "$allowlist" ]; then
-  while read -r file inc rest; do
-    case $file in '' | '#'*) continue ;; esac
-    allowed["$file $inc"]=1
-  done <"$allowlist"
-fi
-
 dirs=()
 for d in "${source_dirs[@]}"; do [ -d "$d" ] && dirs+=("$d"); done
 failures=0
-allowed_count=0
 report() {  # file line include rule explanation
-  local key="$1 $3"
   local shown=$3
   [ "$target" != "$3" ] && shown="$3 (that is, $target)"
-  if [ -n "${allowed[$key]:-}" ]; then
-    used["$key"]=1
-    allowed_count=$((allowed_count + 1))
-    echo "allowed for now (in $allowlist): $1:$2: includes $shown: rule $4: $5"
-  else
-    failures=$((failures + 1))
-    echo "error: $1:$2: includes $shown: rule $4: $5" >&2
-  fi
+  failures=$((failures + 1))
+  echo "error: $1:$2: includes $shown: rule $4: $5" >&2
 }
 
 include_re='include[[:space:]]*([<"])([^>"]+)[>"]'
@@ -117,17 +97,9 @@ done < <(find "${dirs[@]}" -type f \( -name '*.hpp' -o -name '*.cpp' -o -name '*
            -not -path '*/golden/*' -print0 | sort -z |
          xargs -0 -r grep -HnE '^[[:space:]]*#[[:space:]]*include[[:space:]]*[<"]' || true)
 
-stale=0
-for key in "${!allowed[@]}"; do
-  if [ -z "${used[$key]:-}" ]; then
-    stale=$((stale + 1))
-    echo "error: $allowlist lists \"$key\", which matches no violation (any more): delete that line" >&2
-  fi
-done
-
-if [ $failures -gt 0 ] || [ $stale -gt 0 ]; then
-  echo "check_floors: FAILED: $failures violation(s) outside the allowlist, $stale stale allowlist line(s)" \
-       "($allowed_count allowed for now). Rules: DESIGN.md §2 and the head of scripts/check_floors.sh." >&2
+if [ $failures -gt 0 ]; then
+  echo "check_floors: FAILED: $failures violation(s). Rules: the README's Architecture section and the head of" \
+       "scripts/check_floors.sh." >&2
   exit 1
 fi
-echo "check_floors: OK ($allowed_count violation(s) still allowed by $allowlist; that list must shrink to empty)"
+echo "check_floors: OK"
