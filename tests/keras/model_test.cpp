@@ -271,6 +271,44 @@ class CountingModel : public Model {
 };
 }  // namespace
 
+namespace {
+// The README's train_step override: gradients clipped to [-1, 1] before the optimizer sees them.
+class ClippedModel : public CountingModel {
+ public:
+  Logs train_step(const Batch& data) override {
+    GradientTape tape;
+    auto y_pred = call_all(data.x, true);
+    Tensor loss = compute_loss(data.x, data.y, y_pred, data.sample_weight);
+    auto vars = trainable_weights();
+    auto grads = tape.gradient(loss, vars);
+    for (auto& g : grads) g = ops::clip(g, -1.f, 1.f);
+    optimizer().apply_gradients(grads, vars);
+    return compute_metrics(data.x, data.y, y_pred, data.sample_weight);
+  }
+};
+}  // namespace
+
+TEST_CASE("a subclassed train_step sees one Batch and can change the gradients") {
+  auto [x, y] = blobs(40);
+  ClippedModel model;
+  // A loss scaled by 1000 makes raw gradients far larger than 1: with SGD(learning_rate=1) no weight may
+  // move by more than 1 per step when the override clips them.
+  model.compile({.optimizer = optimizers::SGD({.learning_rate = 1.0}),
+                 .loss = [](const Tensor& t, const Tensor& p) { return ops::mean(ops::square(t - p), {-1}) * 1000.f; }});
+  const Tensor xs = x.slice(0, 8), ys = ops::one_hot(y.slice(0, 8), 3);
+  model.build(Shape{-1, x.dim(1)});
+  const auto before = model.get_weights();
+  const Logs logs = model.train_on_batch(xs, ys);
+  CHECK(logs.at("loss") > 1.0);
+  const auto after = model.get_weights();
+  float largest = 0.f;
+  for (std::size_t i = 0; i < before.size(); ++i)
+    for (std::int64_t j = 0; j < before[i].size(); ++j)
+      largest = std::max(largest, std::abs(after[i].data<float>()[j] - before[i].data<float>()[j]));
+  CHECK(largest > 0.5f);
+  CHECK(largest <= 1.0f + 1e-6f);
+}
+
 TEST_CASE("a subclassed model can override train_step") {
   auto [x, y] = blobs(40);
   CountingModel model;
