@@ -14,7 +14,8 @@ void check_gradients(const std::string& name, const std::vector<Tensor>& inputs,
   if (grads.size() != inputs.size())
     throw ValueError(op_label(name) + ": the gradient function returned " + std::to_string(grads.size()) +
                      " gradient(s) for " + std::to_string(inputs.size()) +
-                     " input(s); return one per input, in order (an undefined Tensor() for an input without a gradient)");
+                     " input(s); return one per input, in order (an undefined Tensor() for an input without a "
+                     "gradient)");
   for (std::size_t i = 0; i < inputs.size(); ++i) {
     if (!needs[i] || !grads[i].defined()) continue;
     if (grads[i].dtype() != DType::float32)
@@ -48,12 +49,13 @@ Tensor custom_gradient(const std::string& name, const std::vector<Tensor>& input
   // The tape keys gradients by tensor identity: an input returned as is must become a tensor of its own.
   for (const auto& in : inputs)
     if (in.id() == output.id()) output = output.clone();
-  autodiff::record(output, inputs,
-                   [name, inputs, output, gradient = std::move(gradient)](const Tensor& upstream, const std::vector<bool>& needs) {
-                     std::vector<Tensor> grads = gradient(inputs, output, upstream);
-                     check_gradients(name, inputs, grads, needs);
-                     return grads;
-                   });
+  auto backward = [name, inputs, output, gradient = std::move(gradient)](const Tensor& upstream,
+                                                                         const std::vector<bool>& needs) {
+    std::vector<Tensor> grads = gradient(inputs, output, upstream);
+    check_gradients(name, inputs, grads, needs);
+    return grads;
+  };
+  autodiff::record(output, inputs, std::move(backward));
   return output;
 }
 

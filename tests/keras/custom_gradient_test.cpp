@@ -136,7 +136,9 @@ TEST_CASE("custom_gradient: bad gradient functions throw errors naming the op an
                     Contains("'my_op'") && Contains("returned 1 gradient(s) for 2 input(s)"));
   CHECK_THROWS_WITH(gradient_of([](const V&, const Tensor& u) { return V{u, u}; }),  // b's gradient not reduced
                     Contains("'my_op'") && Contains("input 1 has shape (3, 2)") && Contains("shape (2,)"));
-  CHECK_THROWS_WITH(gradient_of([](const V&, const Tensor& u) { return V{u, ops::cast(ops::sum(u, {0}), DType::int64)}; }),
+  CHECK_THROWS_WITH(gradient_of([](const V&, const Tensor& u) {
+                      return V{u, ops::cast(ops::sum(u, {0}), DType::int64)};
+                    }),
                     Contains("'my_op'") && Contains("float32"));
   CHECK(gradient_of([](const V&, const Tensor& u) { return V{u, Tensor()}; })[1].defined() == false);
 
