@@ -115,6 +115,13 @@ TEST_CASE("custom_gradient: without a tape only the forward pass runs") {
         return upstream * x * 2.f;
       });
   CHECK(y.to_vector<float>() == std::vector<float>{1, 4});
+  Tensor listed = ops::custom_gradient(  // the list form with one input
+      "square", {x}, [](const V& in) { return in[0] * in[0]; },
+      [&](const V& in, const Tensor&, const Tensor& upstream) {
+        gradient_called = true;
+        return V{upstream * in[0] * 2.f};
+      });
+  CHECK(listed.to_vector<float>() == std::vector<float>{1, 4});
   CHECK_FALSE(gradient_called);
 }
 
