@@ -13,6 +13,7 @@
 #include "keras/model.hpp"
 #include "keras/models.hpp"
 #include "keras/ops/batch_matmul.hpp"
+#include "keras/ops/custom_gradient.hpp"
 #include "keras/ops/manipulation.hpp"
 #include "keras/ops/math.hpp"
 #include "keras/ops/nn.hpp"

@@ -1,0 +1,23 @@
+# Runs PROGRAM in a fresh folder under the system's temporary directory, then removes the folder, so that
+# a program writing files (an example saving its model) leaves none behind. Fails when the program fails.
+#   cmake -DPROGRAM=/path/to/program -P run_in_temp_dir.cmake
+cmake_minimum_required(VERSION 3.25)
+if(DEFINED ENV{TMPDIR})
+  set(tmp "$ENV{TMPDIR}")
+else()
+  set(tmp /tmp)
+endif()
+get_filename_component(name "${PROGRAM}" NAME)
+string(RANDOM LENGTH 10 suffix)
+set(dir "${tmp}/kerascpp_${name}_${suffix}")
+file(MAKE_DIRECTORY "${dir}")
+execute_process(COMMAND "${PROGRAM}" WORKING_DIRECTORY "${dir}" RESULT_VARIABLE result)
+file(GLOB written RELATIVE "${dir}" "${dir}/*")
+file(REMOVE_RECURSE "${dir}")
+if(NOT written)
+  set(written "nothing")
+endif()
+message(STATUS "${name} ran in ${dir} (removed), where it wrote: ${written}")
+if(NOT result EQUAL 0)
+  message(FATAL_ERROR "${name} failed: ${result}")
+endif()
