@@ -30,9 +30,12 @@ class Sequential : public Model {
 
   /// Builds the graph for inputs of this shape (an Input given up front wins, as in Keras).
   void build(const Shape& input_shape) override;
-  Tensor call(const Tensor& inputs, bool training) override;
-  std::vector<Tensor> call_outputs(const std::vector<Tensor>& inputs, const Tensor& mask, bool training) override;
+  void build(const std::vector<Shape>& input_shapes) override;
+  /// Runs the graph (relaxing its input shape first when the data differ, as tf.keras 2.x does).
+  std::vector<Tensor> call(const std::vector<Tensor>& inputs, const CallContext& context) override;
+  using Model::call;
   Shape compute_output_shape(const Shape& input_shape) const override;
+  using Model::compute_output_shape;
   std::string class_name() const override { return "Sequential"; }
   /// One output, named after the last layer (known before the graph is built).
   std::optional<std::size_t> output_count() const override { return 1; }
@@ -58,9 +61,6 @@ class Sequential : public Model {
   std::vector<LayerPtr> layers_;
   std::shared_ptr<layers::InputLayer> input_layer_;  // given by the user, or made as "<first layer>_input"
   bool input_given_ = false;                         // input_layer_ came from the user's list
-
- protected:
-  Tensor call_masked(const Tensor& inputs, const Tensor& mask, bool training) override;
 };
 
 }  // namespace keras

@@ -43,8 +43,9 @@ class ConvLSTM2D : public Layer {
  public:
   ConvLSTM2D(std::int64_t filters, Size2 kernel_size, ConvLSTM2DOptions options = {});
   void build(const Shape& input_shape) override;
-  /// The last output [batch, rows', cols', filters], or all of them [batch, time, ...] with return_sequences.
-  Tensor call(const Tensor& inputs, bool training) override;
+  /// The last output [batch, rows', cols', filters], or all of them [batch, time, ...] with return_sequences,
+  /// under the input's mask.
+  std::vector<Tensor> call(const std::vector<Tensor>& inputs, const CallContext& context) override;
   /// Keras's return_state form, as RNN::call_with_state: {output, h, c}, from `initial_state` ({h, c} or
   /// empty for zeros) under a time-step `mask` [batch, time] (or undefined).
   std::vector<Tensor> call_with_state(const Tensor& inputs, const std::vector<Tensor>& initial_state = {},
@@ -58,9 +59,6 @@ class ConvLSTM2D : public Layer {
   const std::shared_ptr<Variable>& kernel() const { return kernel_; }
   const std::shared_ptr<Variable>& recurrent_kernel() const { return recurrent_kernel_; }
   const std::shared_ptr<Variable>& bias() const { return bias_; }
-
- protected:
-  Tensor call_masked(const Tensor& inputs, const Tensor& mask, bool training) override;
 
  private:
   Shape state_shape(const Shape& input_shape) const;

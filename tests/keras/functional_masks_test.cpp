@@ -52,6 +52,6 @@ TEST_CASE("Add and Concatenate pass the and of their inputs' masks on to an LSTM
     Tensor ea = (*e1)(xa), eb = (*e2)(xb);
     Tensor feats = concat ? layers::concatenate({ea, eb}) : ops::add(ea, eb);
     INFO((concat ? "Concatenate" : "Add"));
-    check_same(got, lstm->call_with_mask(feats, Tensor::from_vector<float>({1, 1, 0, 0}, {1, 4})));
+    check_same(got, lstm->call_all({feats}, {.masks = {Tensor::from_vector<float>({1, 1, 0, 0}, {1, 4})}})[0]);
   }
 }
