@@ -148,11 +148,15 @@ KerasTensor Layer::operator()(const std::vector<KerasTensor>& inputs) && {
 
 std::vector<KerasTensor> Layer::call_all(const std::vector<KerasTensor>& inputs) && {
   if (!weak_from_this().expired()) return call_all(inputs);
-  // A temporary layer: an equal, shareable one is made from its config (it has no weights yet).
-  if (built_)
-    throw ValueError("Layer '" + name_ + "' is already built; hold it in a std::shared_ptr to call it on symbolic inputs");
-  std::shared_ptr<Layer> shared = deserialize(serialize_object(class_name(), get_config()));
-  return shared->call_all(inputs);
+  return std::move(*this).move_to_shared()->call_all(inputs);  // a temporary joins the graph
+}
+
+std::shared_ptr<Layer> Layer::move_to_shared() && { throw_not_movable(); }
+
+void Layer::throw_not_movable() const {
+  throw ValueError("Layer '" + name_ + "' (" + class_name() + ") cannot be moved into a functional graph: its class "
+                   "body needs a last line KERAS_LAYER(" + class_name() + ") of its own; or hold the layer in a "
+                   "std::shared_ptr (std::make_shared<...>(...))");
 }
 
 std::vector<KerasTensor> Layer::call_all(const std::vector<KerasTensor>& inputs) & {

@@ -4,6 +4,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <typeinfo>
 #include <vector>
 
 #include "keras/constraints/constraint.hpp"
@@ -30,6 +31,10 @@ class Layer : public std::enable_shared_from_this<Layer> {
   /// `name` empty → a unique name from `default_prefix` ("dense", "dense_1", ...).
   Layer(const std::string& name, const std::string& default_prefix, bool trainable = true);
   virtual ~Layer() = default;
+  Layer(const Layer&) = default;
+  Layer(Layer&&) = default;
+  Layer& operator=(const Layer&) = default;
+  Layer& operator=(Layer&&) = default;
 
   // Calling a layer (Keras's __call__): builds it on first use, keeps losses(), then runs call().
 
@@ -42,7 +47,7 @@ class Layer : public std::enable_shared_from_this<Layer> {
   std::vector<Tensor> call_all(const std::vector<Tensor>& inputs, const CallContext& context = {});
   /// Functional API: records this call in the graph and returns the symbolic output. The layer must
   /// be held by a std::shared_ptr (so the graph can share it), or be a temporary such as
-  /// `layers::Dense(8)(x)`, which is moved into the graph through its config.
+  /// `layers::Dense(8)(x)`, which moves into the graph with its state (its class needs KERAS_LAYER).
   KerasTensor operator()(const KerasTensor& input) &;
   KerasTensor operator()(const std::vector<KerasTensor>& inputs) &;
   KerasTensor operator()(const KerasTensor& input) &&;
@@ -77,8 +82,11 @@ class Layer : public std::enable_shared_from_this<Layer> {
   virtual std::vector<Tensor> compute_mask(const std::vector<Tensor>& inputs, const std::vector<Tensor>& masks) const;
   bool supports_masking() const { return supports_masking_; }
 
-  /// Keras's class_name ("Dense"): the serialization key.
+  /// Keras's class_name ("Dense"): the serialization key. KERAS_LAYER supplies it.
   virtual std::string class_name() const = 0;
+  /// Moves this layer into a new std::shared_ptr of its own class, as a temporary called on symbolic
+  /// tensors is moved into the graph. KERAS_LAYER supplies it; the default throws.
+  virtual std::shared_ptr<Layer> move_to_shared() &&;
   /// {"name", "trainable", "dtype"} plus each subclass's own fields (and batch_input_shape when set).
   virtual json get_config() const;
   /// Builds a layer from {"class_name", "config"} through the registry.
@@ -137,6 +145,8 @@ class Layer : public std::enable_shared_from_this<Layer> {
   void ensure_built(const std::vector<Shape>& input_shapes);
 
  protected:
+  /// The error of move_to_shared() for a class without its own KERAS_LAYER line.
+  [[noreturn]] void throw_not_movable() const;
   /// Reads the base fields (name, trainable, batch_input_shape) back from a config.
   void read_base_config(const json& config);
   /// When set, calls after build must match the built input shape in rank and known dimensions
@@ -172,6 +182,24 @@ class Layer : public std::enable_shared_from_this<Layer> {
 };
 
 using LayerPtr = std::shared_ptr<Layer>;
+
+/// Ends the body of a concrete layer class (`KERAS_LAYER(Dense)` as its last line): supplies class_name(),
+/// Keras's class name, which is the C++ name, and move_to_shared(), which moves a temporary such as
+/// `layers::Dense(8)(x)` into a functional graph. Registering the class by name (for loading) stays a separate
+/// line in its source file. The members after it are public.
+#define KERAS_LAYER(Class)                                    \
+ public:                                                      \
+  std::string class_name() const override { return #Class; } \
+  KERAS_LAYER_MOVE(Class)
+
+/// move_to_shared() alone, for a class whose class_name() depends on its state (Model: "Functional" with a
+/// graph). A subclass without a KERAS_LAYER line of its own gets a clear error instead of being sliced.
+#define KERAS_LAYER_MOVE(Class)                                                 \
+ public:                                                                        \
+  std::shared_ptr<::keras::Layer> move_to_shared() && override {                \
+    if (typeid(*this) != typeid(Class)) throw_not_movable();                  \
+    return std::make_shared<Class>(std::move(*this));                           \
+  }
 
 /// What a model takes as a layer: a layer object (moved in) or a shared pointer to one.
 class LayerRef {

@@ -217,6 +217,8 @@ class Model : public Layer {
   std::optional<std::size_t> output_count_{};
 
   void summary_functional(std::ostream& out) const;
+
+  KERAS_LAYER_MOVE(Model)
 };
 
 }  // namespace keras

@@ -36,7 +36,6 @@ class Sequential : public Model {
   using Model::call;
   Shape compute_output_shape(const Shape& input_shape) const override;
   using Model::compute_output_shape;
-  std::string class_name() const override { return "Sequential"; }
   /// One output, named after the last layer (known before the graph is built).
   std::optional<std::size_t> output_count() const override { return 1; }
   std::vector<std::string> output_names() const override;
@@ -61,6 +60,8 @@ class Sequential : public Model {
   std::vector<LayerPtr> layers_;
   std::shared_ptr<layers::InputLayer> input_layer_;  // given by the user, or made as "<first layer>_input"
   bool input_given_ = false;                         // input_layer_ came from the user's list
+
+  KERAS_LAYER(Sequential)
 };
 
 }  // namespace keras

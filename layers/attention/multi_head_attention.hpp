@@ -50,7 +50,6 @@ class MultiHeadAttention : public Layer {
     return {masks.empty() ? Tensor() : masks[0]};
   }
   std::vector<Shape> compute_output_shape(const std::vector<Shape>& input_shapes) const override;
-  std::string class_name() const override { return "MultiHeadAttention"; }
   json get_config() const override;
   static std::shared_ptr<Layer> from_config(const json& config);
 
@@ -69,6 +68,8 @@ class MultiHeadAttention : public Layer {
   std::vector<Shape> built_shapes_;  // query, value, key (written as query_shape, ... in the config)
   std::shared_ptr<Variable> query_kernel_, query_bias_, key_kernel_, key_bias_, value_kernel_, value_bias_,
       output_kernel_, output_bias_;
+
+  KERAS_LAYER(MultiHeadAttention)
 };
 
 }  // namespace keras::layers

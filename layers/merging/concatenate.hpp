@@ -18,13 +18,14 @@ class Concatenate : public Layer {
   /// Joining features (the last axis): a step is masked out when any input masks it. Along another
   /// axis the masks are not combined (no mask).
   std::vector<Tensor> compute_mask(const std::vector<Tensor>& inputs, const std::vector<Tensor>& masks) const override;
-  std::string class_name() const override { return "Concatenate"; }
   json get_config() const override;
   static std::shared_ptr<Layer> from_config(const json& config);
   int axis() const { return axis_; }
 
  private:
   int axis_;
+
+  KERAS_LAYER(Concatenate)
 };
 
 /// Functional shortcut: Concatenate(axis) applied to the inputs.

@@ -22,7 +22,6 @@ class Dot : public Layer {
   void build(const std::vector<Shape>& input_shapes) override;
   std::vector<Tensor> call(const std::vector<Tensor>& inputs, const CallContext& context) override;
   std::vector<Shape> compute_output_shape(const std::vector<Shape>& input_shapes) const override;
-  std::string class_name() const override { return "Dot"; }
   json get_config() const override;
   static std::shared_ptr<Layer> from_config(const json& config);
 
@@ -33,6 +32,8 @@ class Dot : public Layer {
   std::array<int, 2> axes_;
   bool single_axis_;
   DotOptions options_;
+
+  KERAS_LAYER(Dot)
 };
 
 /// Functional shortcut: Dot(axes, {.normalize}) applied to two inputs.

@@ -35,7 +35,6 @@ class Bidirectional : public Layer {
   std::vector<Shape> compute_output_shape(const std::vector<Shape>& input_shapes) const override;
   Tensor compute_mask(const Tensor& inputs, const Tensor& mask) const override;
   std::vector<Tensor> compute_mask(const std::vector<Tensor>& inputs, const std::vector<Tensor>& masks) const override;
-  std::string class_name() const override { return "Bidirectional"; }
   json get_config() const override;
   static std::shared_ptr<Layer> from_config(const json& config);
   std::vector<std::shared_ptr<Layer>> sublayers() const override { return {forward_, backward_}; }
@@ -50,6 +49,8 @@ class Bidirectional : public Layer {
   std::string layer_class_;
   std::string merge_mode_;
   std::shared_ptr<RNN> forward_, backward_;
+
+  KERAS_LAYER(Bidirectional)
 };
 
 }  // namespace keras::layers

@@ -52,7 +52,6 @@ class ConvLSTM2D : public Layer {
                                       const Tensor& mask = Tensor(), bool training = false);
   Tensor compute_mask(const Tensor& inputs, const Tensor& mask) const override;
   Shape compute_output_shape(const Shape& input_shape) const override;
-  std::string class_name() const override { return "ConvLSTM2D"; }
   json get_config() const override;
   static std::shared_ptr<Layer> from_config(const json& config);
 
@@ -69,6 +68,8 @@ class ConvLSTM2D : public Layer {
   ConvLSTM2DOptions options_;
   activations::Activation activation_, recurrent_activation_;
   std::shared_ptr<Variable> kernel_, recurrent_kernel_, bias_;
+
+  KERAS_LAYER(ConvLSTM2D)
 };
 
 }  // namespace keras::layers

@@ -56,7 +56,6 @@ class RNN : public Layer {
   /// The sequence's mask with return_sequences, else none (none for the states).
   Tensor compute_mask(const Tensor& inputs, const Tensor& mask) const override;
   std::vector<Tensor> compute_mask(const std::vector<Tensor>& inputs, const std::vector<Tensor>& masks) const override;
-  std::string class_name() const override { return "RNN"; }
   json get_config() const override;
   static std::shared_ptr<Layer> from_config(const json& config);
   std::vector<std::shared_ptr<Layer>> sublayers() const override;
@@ -81,6 +80,8 @@ class RNN : public Layer {
 
   std::vector<CellPtr> cells_;
   RNNOptions options_;
+
+  KERAS_LAYER(RNN)
 };
 
 }  // namespace keras::layers
