@@ -59,8 +59,8 @@ void Layer::build(const Shape&) {}
 
 namespace {
 ValueError one_input_error(const Layer& layer, std::size_t count) {
-  return ValueError("Layer \"" + layer.name() + "\" (" + layer.class_name() + ") expects one input, but it was called on " +
-                    std::to_string(count) + " inputs");
+  return ValueError("Layer \"" + layer.name() + "\" (" + layer.class_name() +
+                    ") expects one input, but it was called on " + std::to_string(count) + " inputs");
 }
 }  // namespace
 

@@ -194,11 +194,11 @@ using LayerPtr = std::shared_ptr<Layer>;
 
 /// move_to_shared() alone, for a class whose class_name() depends on its state (Model: "Functional" with a
 /// graph). A subclass without a KERAS_LAYER line of its own gets a clear error instead of being sliced.
-#define KERAS_LAYER_MOVE(Class)                                                 \
- public:                                                                        \
-  std::shared_ptr<::keras::Layer> move_to_shared() && override {                \
-    if (typeid(*this) != typeid(Class)) throw_not_movable();                  \
-    return std::make_shared<Class>(std::move(*this));                           \
+#define KERAS_LAYER_MOVE(Class)                                  \
+ public:                                                         \
+  std::shared_ptr<::keras::Layer> move_to_shared() && override { \
+    if (typeid(*this) != typeid(Class)) throw_not_movable();     \
+    return std::make_shared<Class>(std::move(*this));            \
   }
 
 /// What a model takes as a layer: a layer object (moved in) or a shared pointer to one.

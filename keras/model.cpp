@@ -29,14 +29,10 @@ Model::Model(const std::vector<KerasTensor>& inputs, const std::vector<KerasTens
     : Model(name, "model") {
   graph_ = std::make_shared<FunctionalGraph>(inputs, outputs, this->name());
   // The layers were built when they were called on the symbolic inputs.
-  if (inputs.size() == 1) {
-    set_batch_input_shape(inputs[0].shape());
-    ensure_built(inputs[0].shape());
-  } else {
-    std::vector<Shape> shapes;
-    for (const auto& t : inputs) shapes.push_back(t.shape());
-    ensure_built(shapes);
-  }
+  std::vector<Shape> shapes;
+  for (const auto& t : inputs) shapes.push_back(t.shape());
+  if (shapes.size() == 1) set_batch_input_shape(shapes[0]);
+  ensure_built(shapes);
 }
 
 std::string Model::class_name() const { return graph_ ? "Functional" : "Model"; }
