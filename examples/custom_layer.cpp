@@ -30,7 +30,6 @@ class Linear : public k::Layer {
     return output_shape;
   }
 
-  std::string class_name() const override { return "Linear"; }
   k::json get_config() const override {  // name, trainable, dtype, and this layer's own field
     k::json config = k::Layer::get_config();
     config["units"] = units_;
@@ -45,6 +44,8 @@ class Linear : public k::Layer {
  private:
   int units_;
   std::shared_ptr<k::Variable> kernel_, bias_;
+
+  KERAS_LAYER(Linear)  // class_name() "Linear"; Linear(8)(x) on a symbolic x moves the layer into the graph
 };
 static const bool linear_registered = k::register_class<k::Layer, Linear>("Linear");  // load_model finds it by name
 // README: end custom-layer

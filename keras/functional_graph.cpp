@@ -50,12 +50,11 @@ FunctionalGraph::FunctionalGraph(std::vector<KerasTensor> inputs, std::vector<Ke
                        "'. All layer names should be unique.");
 }
 
-std::vector<Tensor> FunctionalGraph::run(const std::vector<Tensor>& inputs, bool training,
-                                         const std::vector<Tensor>& input_masks) const {
+std::vector<Tensor> FunctionalGraph::run(const std::vector<Tensor>& inputs, const CallContext& context) const {
   if (inputs.size() != inputs_.size())
     throw ValueError("The model expects " + std::to_string(inputs_.size()) + " input(s), but it received " +
                      std::to_string(inputs.size()));
-  std::map<const Node*, std::vector<Tensor>> values;  // every output of each call
+  std::map<const Node*, std::vector<Tensor>> values, masks;  // every output of each call, and its Keras mask
   for (std::size_t i = 0; i < inputs.size(); ++i) {
     const Shape& want = inputs_[i].shape();
     const Shape& got = inputs[i].shape();
@@ -67,26 +66,26 @@ std::vector<Tensor> FunctionalGraph::run(const std::vector<Tensor>& inputs, bool
                                    "found shape={}",
                                    i, inputs_[i].node()->layer->name(), model_name_, shape_str(want), shape_str(got)));
     values[inputs_[i].node().get()] = {inputs[i]};
+    masks[inputs_[i].node().get()] = {context.mask(i)};
   }
   auto value = [&](const KerasTensor& t) -> const Tensor& { return values.at(t.node().get()).at(t.index()); };
-  std::map<const Node*, Tensor> masks;  // Keras's masks of first outputs, passed along to the next call
-  for (std::size_t i = 0; i < input_masks.size() && i < inputs_.size(); ++i) masks[inputs_[i].node().get()] = input_masks[i];
+  auto mask = [&](const KerasTensor& t) {
+    const auto& m = masks[t.node().get()];
+    return static_cast<std::size_t>(t.index()) < m.size() ? m[t.index()] : Tensor();
+  };
   for (const auto& n : nodes_) {
     if (is_input_node(*n)) continue;
     std::vector<Tensor> args;
-    for (const auto& in : n->inputs) args.push_back(value(in));
-    std::vector<Tensor> in_masks;
-    for (const auto& in : n->inputs) in_masks.push_back(in.index() == 0 ? masks[in.node().get()] : Tensor());
-    const Tensor& mask = in_masks[0];
-    if (args.size() == 1 && n->output_shapes.size() == 1) {
-      values[n.get()] = {n->layer->call_with_mask(args[0], mask, training)};
-    } else {
-      values[n.get()] = n->layer->call_outputs_masked(args, in_masks, training);
-      if (values[n.get()].size() != n->output_shapes.size())
-        throw ValueError("Layer '" + n->layer->name() + "' returned " + std::to_string(values[n.get()].size()) +
-                         " outputs where the graph expects " + std::to_string(n->output_shapes.size()));
+    CallContext call{.training = context.training};
+    for (const auto& in : n->inputs) {
+      args.push_back(value(in));
+      call.masks.push_back(mask(in));
     }
-    masks[n.get()] = args.size() == 1 ? n->layer->compute_mask(args[0], mask) : n->layer->compute_mask_multi(args, in_masks);
+    std::vector<Tensor>& out = values[n.get()] = n->layer->call_all(args, call);
+    if (out.size() != n->output_shapes.size())
+      throw ValueError("Layer '" + n->layer->name() + "' returned " + std::to_string(out.size()) +
+                       " outputs where the graph expects " + std::to_string(n->output_shapes.size()));
+    masks[n.get()] = n->layer->compute_mask(args, call.masks);
   }
   std::vector<Tensor> out;
   for (const auto& t : outputs_) out.push_back(value(t));
@@ -218,7 +217,7 @@ std::pair<std::vector<KerasTensor>, std::vector<KerasTensor>> FunctionalGraph::f
         continue;
       }
       if (args.empty()) throw ValueError("A node of layer '" + it->layer->name() + "' in the model config has no inputs");
-      outputs[it->layer->name()].push_back(it->layer->call_symbolic(args));
+      outputs[it->layer->name()].push_back(it->layer->call_all(args));
       it = pending.erase(it);
       progress = true;
     }

@@ -13,10 +13,9 @@ class FunctionalGraph {
  public:
   FunctionalGraph(std::vector<KerasTensor> inputs, std::vector<KerasTensor> outputs, const std::string& model_name);
 
-  /// Runs the graph on concrete inputs (one per model input) and returns one tensor per output. `input_masks`
-  /// (empty, or one per input, undefined where none) are the Keras masks the inputs arrive with.
-  std::vector<Tensor> run(const std::vector<Tensor>& inputs, bool training,
-                          const std::vector<Tensor>& input_masks = {}) const;
+  /// Runs the graph on concrete inputs (one per model input) and returns one tensor per output. The
+  /// context's masks are the Keras masks the inputs arrive with; each call passes its outputs' masks on.
+  std::vector<Tensor> run(const std::vector<Tensor>& inputs, const CallContext& context) const;
 
   const std::vector<KerasTensor>& inputs() const { return inputs_; }
   const std::vector<KerasTensor>& outputs() const { return outputs_; }

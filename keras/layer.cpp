@@ -57,75 +57,109 @@ Layer::Layer(const std::string& name, const std::string& default_prefix, bool tr
 
 void Layer::build(const Shape&) {}
 
-void Layer::ensure_built(const Shape& input_shape) {
-  if (built_) return;
-  Shape s = input_shape;
-  if (!s.empty()) s[0] = -1;
-  build(s);
-  built_input_shape_ = s;
-  built_ = true;
+namespace {
+ValueError one_input_error(const Layer& layer, std::size_t count) {
+  return ValueError("Layer \"" + layer.name() + "\" (" + layer.class_name() +
+                    ") expects one input, but it was called on " + std::to_string(count) + " inputs");
+}
+}  // namespace
+
+void Layer::build(const std::vector<Shape>& input_shapes) {
+  if (input_shapes.size() != 1) throw one_input_error(*this, input_shapes.size());
+  build(input_shapes[0]);
 }
 
+Tensor Layer::call(const Tensor&, bool) {
+  throw ValueError("Layer \"" + name_ + "\" (" + class_name() + ") has no call(): override Tensor call(const Tensor& "
+                   "inputs, bool training), or std::vector<Tensor> call(const std::vector<Tensor>& inputs, const "
+                   "CallContext& context) for several inputs or outputs");
+}
+
+std::vector<Tensor> Layer::call(const std::vector<Tensor>& inputs, const CallContext& context) {
+  if (inputs.size() != 1) throw one_input_error(*this, inputs.size());
+  return {call(inputs[0], context.training)};
+}
+
+std::vector<Shape> Layer::compute_output_shape(const std::vector<Shape>& input_shapes) const {
+  if (input_shapes.size() != 1) throw one_input_error(*this, input_shapes.size());
+  return {compute_output_shape(input_shapes[0])};
+}
+
+Tensor Layer::compute_mask(const Tensor&, const Tensor& mask) const { return supports_masking_ ? mask : Tensor(); }
+
+std::vector<Tensor> Layer::compute_mask(const std::vector<Tensor>& inputs, const std::vector<Tensor>& masks) const {
+  if (inputs.size() != 1) return {};
+  return {compute_mask(inputs[0], masks.empty() ? Tensor() : masks[0])};
+}
+
+void Layer::ensure_built(const Shape& input_shape) { ensure_built(std::vector<Shape>{input_shape}); }
+
 void Layer::ensure_built(const std::vector<Shape>& input_shapes) {
-  if (input_shapes.size() == 1) return ensure_built(input_shapes[0]);
   if (built_) return;
   std::vector<Shape> shapes = input_shapes;
   for (auto& s : shapes)
     if (!s.empty()) s[0] = -1;
-  build_multi(shapes);
+  build(shapes);
+  if (shapes.size() == 1) built_input_shape_ = shapes[0];
   built_ = true;
 }
 
-Tensor Layer::call_multi(const std::vector<Tensor>& inputs, bool training) {
-  if (inputs.size() != 1)
-    throw ValueError("Layer \"" + name_ + "\" (" + class_name() + ") expects one input, but it was called on " +
-                     std::to_string(inputs.size()) + " inputs");
-  return call(inputs[0], training);
+namespace {
+// The one output of a call through operator(), or an error pointing to call_all().
+template <class T>
+const T& only_output(const Layer& layer, const std::vector<T>& outputs) {
+  if (outputs.size() != 1)
+    throw ValueError("Layer \"" + layer.name() + "\" (" + layer.class_name() + ") returns " +
+                     std::to_string(outputs.size()) + " outputs; call_all() gives each of them");
+  return outputs[0];
+}
+}  // namespace
+
+Tensor Layer::operator()(const Tensor& inputs, bool training) {
+  return only_output(*this, call_all(std::vector<Tensor>{inputs}, CallContext{.training = training}));
 }
 
-Shape Layer::compute_output_shape_multi(const std::vector<Shape>& input_shapes) const {
-  if (input_shapes.size() != 1)
-    throw ValueError("Layer \"" + name_ + "\" (" + class_name() + ") expects one input, but it was called on " +
-                     std::to_string(input_shapes.size()) + " inputs");
-  return compute_output_shape(input_shapes[0]);
+Tensor Layer::operator()(const std::vector<Tensor>& inputs, bool training) {
+  return only_output(*this, call_all(inputs, CallContext{.training = training}));
 }
 
-void Layer::build_multi(const std::vector<Shape>& input_shapes) {
-  if (input_shapes.size() != 1)
-    throw ValueError("Layer \"" + name_ + "\" (" + class_name() + ") expects one input, but it was called on " +
-                     std::to_string(input_shapes.size()) + " inputs");
-  build(input_shapes[0]);
-}
-
-Tensor Layer::operator()(const std::vector<Tensor>& inputs, bool training) & {
-  if (inputs.size() == 1) return (*this)(inputs[0], training);
+std::vector<Tensor> Layer::call_all(const std::vector<Tensor>& inputs, const CallContext& context) {
+  if (inputs.empty()) throw ValueError("Layer '" + name_ + "' was called on an empty list of tensors");
   std::vector<Shape> shapes;
   for (const auto& t : inputs) {
     if (!t.defined()) throw ValueError("Layer '" + name_ + "' was called on an undefined tensor");
     shapes.push_back(t.shape());
   }
+  if (built_ && shapes.size() == 1) check_built_shape(shapes[0]);
   ensure_built(shapes);
-  return run_call([&] { return call_multi(inputs, training); });
+  std::vector<Tensor> out = run_call(inputs, context);
+  if (out.empty()) throw ValueError("Layer '" + name_ + "' (" + class_name() + ") returned no outputs");
+  return out;
 }
 
 KerasTensor Layer::operator()(const KerasTensor& input) & { return (*this)(std::vector<KerasTensor>{input}); }
-
-KerasTensor Layer::operator()(const KerasTensor& input) && {
-  return std::move(*this)(std::vector<KerasTensor>{input});
-}
-
+KerasTensor Layer::operator()(const std::vector<KerasTensor>& inputs) & { return only_output(*this, call_all(inputs)); }
+KerasTensor Layer::operator()(const KerasTensor& input) && { return std::move(*this)(std::vector<KerasTensor>{input}); }
 KerasTensor Layer::operator()(const std::vector<KerasTensor>& inputs) && {
-  if (!weak_from_this().expired()) return (*this)(inputs);
-  // A temporary layer: an equal, shareable one is made from its config (it has no weights yet).
-  if (built_)
-    throw ValueError("Layer '" + name_ + "' is already built; hold it in a std::shared_ptr to call it on symbolic inputs");
-  std::shared_ptr<Layer> shared = deserialize(serialize_object(class_name(), get_config()));
-  return (*shared)(inputs);
+  // The layer may be moved into the graph; the error names the layer still held by the graph's node.
+  std::vector<KerasTensor> out = std::move(*this).call_all(inputs);
+  return only_output(*out.at(0).node()->layer, out);
 }
 
-KerasTensor Layer::operator()(const std::vector<KerasTensor>& inputs) & { return call_symbolic(inputs)[0]; }
+std::vector<KerasTensor> Layer::call_all(const std::vector<KerasTensor>& inputs) && {
+  if (!weak_from_this().expired()) return call_all(inputs);
+  return std::move(*this).move_to_shared()->call_all(inputs);  // a temporary joins the graph
+}
 
-std::vector<KerasTensor> Layer::call_symbolic(const std::vector<KerasTensor>& inputs) {
+std::shared_ptr<Layer> Layer::move_to_shared() && { throw_not_movable(); }
+
+void Layer::throw_not_movable() const {
+  throw ValueError("Layer '" + name_ + "' (" + class_name() + ") cannot be moved into a functional graph: its class "
+                   "body needs a last line KERAS_LAYER(" + class_name() + ") of its own; or hold the layer in a "
+                   "std::shared_ptr (std::make_shared<...>(...))");
+}
+
+std::vector<KerasTensor> Layer::call_all(const std::vector<KerasTensor>& inputs) & {
   std::shared_ptr<Layer> self = weak_from_this().lock();
   if (!self)
     throw ValueError("Layer '" + name_ + "' must be held by a std::shared_ptr to be called on symbolic tensors "
@@ -137,41 +171,11 @@ std::vector<KerasTensor> Layer::call_symbolic(const std::vector<KerasTensor>& in
     shapes.push_back(t.shape());
   }
   ensure_built(shapes);
-  auto node = std::make_shared<Node>(Node{self, inputs, compute_output_shapes(shapes)});
+  auto node = std::make_shared<Node>(Node{self, inputs, compute_output_shape(shapes)});
   std::vector<KerasTensor> out;
   for (std::size_t i = 0; i < node->output_shapes.size(); ++i)
     out.emplace_back(node->output_shapes[i], DType::float32, node, static_cast<int>(i));
   return out;
-}
-
-std::vector<Tensor> Layer::call_outputs(const std::vector<Tensor>& inputs, const Tensor& mask, bool training) {
-  if (inputs.size() == 1) return {call_with_mask(inputs[0], mask, training)};
-  return {(*this)(inputs, training)};
-}
-
-std::vector<Tensor> Layer::call_all(const std::vector<Tensor>& inputs, bool training) {
-  std::vector<Shape> shapes;
-  for (const auto& t : inputs) {
-    if (!t.defined()) throw ValueError("Layer '" + name_ + "' was called on an undefined tensor");
-    shapes.push_back(t.shape());
-  }
-  if (built_ && shapes.size() == 1) check_built_shape(shapes[0]);
-  ensure_built(shapes);
-  std::vector<Tensor> out;
-  run_call([&] {
-    out = call_outputs(inputs, Tensor(), training);
-    return out.empty() ? Tensor() : out[0];
-  });
-  return out;
-}
-
-Tensor Layer::operator()(const Tensor& inputs, bool training) & {
-  if (!inputs.defined()) throw ValueError("Layer '" + name_ + "' was called on an undefined tensor");
-  if (!built_)
-    ensure_built(inputs.shape());
-  else
-    check_built_shape(inputs.shape());
-  return run_call([&] { return call(inputs, training); });
 }
 
 void Layer::check_built_shape(const Shape& got) const {
@@ -188,18 +192,17 @@ namespace {
 thread_local int call_depth = 0;  // nesting of Layer calls on this thread
 }
 
-template <class F>
-Tensor Layer::run_call(F&& f) {
+std::vector<Tensor> Layer::run_call(const std::vector<Tensor>& inputs, const CallContext& context) {
   if (call_depth == 0) clear_losses();
   struct Depth {
     Depth() { ++call_depth; }
     ~Depth() { --call_depth; }
   } depth;
-  Tensor out = f();
-  if (activity_regularizer_ && out.defined()) {
+  std::vector<Tensor> out = call(inputs, context);
+  if (activity_regularizer_ && !out.empty() && out[0].defined()) {
     // As tf.keras 2.x: the penalty of the output, divided by the batch size.
-    const float batch = out.ndim() > 0 ? static_cast<float>(out.dim(0)) : 1.f;
-    add_loss((*activity_regularizer_)(out) / batch);
+    const float batch = out[0].ndim() > 0 ? static_cast<float>(out[0].dim(0)) : 1.f;
+    add_loss((*activity_regularizer_)(out[0]) / batch);
   }
   return out;
 }
@@ -225,15 +228,6 @@ void Layer::collect_losses(std::vector<Tensor>& out, std::vector<const Layer*>& 
   for (const auto& [var, reg] : weight_regularizers_) out.push_back((*reg)(var->value()));
   for (const auto& l : sublayers()) l->collect_losses(out, seen);
 }
-
-Tensor Layer::call_with_mask(const Tensor& inputs, const Tensor& mask, bool training) {
-  if (!mask.defined()) return (*this)(inputs, training);
-  if (!inputs.defined()) throw ValueError("Layer '" + name_ + "' was called on an undefined tensor");
-  ensure_built(inputs.shape());
-  return call_masked(inputs, mask, training);
-}
-
-Tensor Layer::compute_mask(const Tensor&, const Tensor& mask) const { return supports_masking_ ? mask : Tensor(); }
 
 json Layer::get_config() const {
   json c{{"name", name_}, {"trainable", trainable_}, {"dtype", "float32"}};
@@ -333,7 +327,7 @@ void Layer::set_trainable(bool trainable) {
 
 Shape Layer::output_shape() const {
   if (!built_input_shape_) throw ValueError("Layer '" + name_ + "' has no defined output shape: it is not built yet");
-  return compute_output_shape(*built_input_shape_);
+  return compute_output_shape(std::vector<Shape>{*built_input_shape_}).at(0);
 }
 
 }  // namespace keras

@@ -4,6 +4,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <typeinfo>
 #include <vector>
 
 #include "keras/constraints/constraint.hpp"
@@ -16,70 +17,76 @@
 
 namespace keras {
 
+/// What one call receives beside its inputs: Keras's `training` and `mask` call arguments.
+struct CallContext {
+  bool training = false;
+  /// One Keras mask per input (0/1, [batch, time]), undefined where an input has none; empty: no masks.
+  std::vector<Tensor> masks{};
+  /// The mask of input `i`, undefined when it has none.
+  Tensor mask(std::size_t i = 0) const { return i < masks.size() ? masks[i] : Tensor(); }
+};
+
 class Layer : public std::enable_shared_from_this<Layer> {
  public:
   /// `name` empty → a unique name from `default_prefix` ("dense", "dense_1", ...).
   Layer(const std::string& name, const std::string& default_prefix, bool trainable = true);
   virtual ~Layer() = default;
+  Layer(const Layer&) = default;
+  Layer(Layer&&) = default;
+  Layer& operator=(const Layer&) = default;
+  Layer& operator=(Layer&&) = default;
 
-  /// Builds on first use (checking the input against the built shape), then runs call().
-  Tensor operator()(const Tensor& inputs, bool training = false) &;
-  Tensor operator()(const Tensor& inputs, bool training = false) && { return (*this)(inputs, training); }
-  /// A layer taking several inputs (Add, Concatenate, ...): builds on first use, then call_multi().
-  Tensor operator()(const std::vector<Tensor>& inputs, bool training = false) &;
-  Tensor operator()(const std::vector<Tensor>& inputs, bool training = false) && { return (*this)(inputs, training); }
+  // Calling a layer (Keras's __call__): builds it on first use, keeps losses(), then runs call().
+
+  /// One input, one output (a layer with several outputs throws: call_all() gives each).
+  Tensor operator()(const Tensor& inputs, bool training = false);
+  /// Several inputs (Add, Concatenate, attention's {query, value}), one output.
+  Tensor operator()(const std::vector<Tensor>& inputs, bool training = false);
+  /// Every output of one call under `context` (the training flag, the inputs' masks): a recurrent layer
+  /// with return_state gives {output, states...} and takes {sequence, initial states...}.
+  std::vector<Tensor> call_all(const std::vector<Tensor>& inputs, const CallContext& context = {});
   /// Functional API: records this call in the graph and returns the symbolic output. The layer must
   /// be held by a std::shared_ptr (so the graph can share it), or be a temporary such as
-  /// `layers::Dense(8)(x)`, which is moved into the graph through its config.
+  /// `layers::Dense(8)(x)`, which moves into the graph with its state (its class needs KERAS_LAYER).
   KerasTensor operator()(const KerasTensor& input) &;
   KerasTensor operator()(const std::vector<KerasTensor>& inputs) &;
   KerasTensor operator()(const KerasTensor& input) &&;
   KerasTensor operator()(const std::vector<KerasTensor>& inputs) &&;
+  /// Functional API, every output of the call: `auto s = lstm->call_all({x}); s[1]` is h with return_state
+  /// (Keras: `out, h, c = LSTM(4, return_state=True)(x)`).
+  std::vector<KerasTensor> call_all(const std::vector<KerasTensor>& inputs) &;
+  std::vector<KerasTensor> call_all(const std::vector<KerasTensor>& inputs) &&;
+
+  // What a layer implements (Keras's build / call / compute_output_shape / compute_mask), in two forms. The
+  // simple form takes one input and gives one output; most layers override only it. The general form takes
+  // every input and gives every output; the framework calls only it, and its default accepts exactly one
+  // input and forwards it to the simple form. A layer with several inputs or outputs, or one that reads
+  // masks, overrides the general form. Overriding one form of a name hides the other in the subclass's
+  // own scope: add `using Layer::call;` (or build, ...) where the subclass calls the other form itself.
 
   /// Creates the weights for inputs of `input_shape` (batch dimension included, unknown as -1).
   virtual void build(const Shape& input_shape);
-  virtual Tensor call(const Tensor& inputs, bool training) = 0;
-  /// Several inputs; the default accepts exactly one and forwards it to call().
-  virtual Tensor call_multi(const std::vector<Tensor>& inputs, bool training);
-  /// The output shape for an input shape (batch dimension -1 when unknown).
+  virtual void build(const std::vector<Shape>& input_shapes);
+  /// The forward pass of one input (the default throws: override this or the general form).
+  virtual Tensor call(const Tensor& inputs, bool training);
+  virtual std::vector<Tensor> call(const std::vector<Tensor>& inputs, const CallContext& context);
+  /// The output shape for an input shape (batch dimension -1 when unknown); the default is the input shape.
   virtual Shape compute_output_shape(const Shape& input_shape) const { return input_shape; }
-  virtual Shape compute_output_shape_multi(const std::vector<Shape>& input_shapes) const;
-  /// Builds for several inputs; the default accepts exactly one.
-  virtual void build_multi(const std::vector<Shape>& input_shapes);
-
-  /// Every output of one call (Keras layers may return a list): a recurrent layer with return_state gives
-  /// {output, states...} and takes {sequence, initial states...}. The default returns the single output of
-  /// call() (under `mask`, the mask of the first input) or call_multi().
-  virtual std::vector<Tensor> call_outputs(const std::vector<Tensor>& inputs, const Tensor& mask, bool training);
-  /// A multi-input call under each input's Keras mask (undefined where an input has none), as a
-  /// functional model makes it. The default passes the first mask to call_outputs().
-  virtual std::vector<Tensor> call_outputs_masked(const std::vector<Tensor>& inputs, const std::vector<Tensor>& masks,
-                                                  bool training) {
-    return call_outputs(inputs, masks.empty() ? Tensor() : masks[0], training);
-  }
-  /// The output mask of a multi-input call (default: none). Merging and attention layers pass masks on.
-  virtual Tensor compute_mask_multi(const std::vector<Tensor>& /*inputs*/, const std::vector<Tensor>& /*masks*/) const {
-    return Tensor();
-  }
-  /// The shapes of call_outputs() for inputs of these shapes; the default has one output.
-  virtual std::vector<Shape> compute_output_shapes(const std::vector<Shape>& input_shapes) const {
-    return {compute_output_shape_multi(input_shapes)};
-  }
-  /// call_outputs() as a top-level call: builds on first use and keeps losses() as operator() does.
-  std::vector<Tensor> call_all(const std::vector<Tensor>& inputs, bool training = false);
-  /// Functional API, every output of the call: `auto s = lstm->call_symbolic({x}); s[1]` is h with
-  /// return_state (Keras: `out, h, c = LSTM(4, return_state=True)(x)`). The layer must be held by a shared_ptr.
-  std::vector<KerasTensor> call_symbolic(const std::vector<KerasTensor>& inputs);
-
-  /// Masking (Keras's `mask` argument): runs call_masked() when `mask` is defined, else operator().
-  Tensor call_with_mask(const Tensor& inputs, const Tensor& mask, bool training = false);
-  /// The mask of this layer's output for `inputs` and their `mask` (undefined: no mask). The default
-  /// passes the mask on when the layer supports masking and drops it otherwise.
+  /// One shape per output of call().
+  virtual std::vector<Shape> compute_output_shape(const std::vector<Shape>& input_shapes) const;
+  /// The Keras mask of the output for `inputs` and their `mask` (undefined: no mask). The default passes
+  /// the mask on when the layer supports masking and drops it otherwise.
   virtual Tensor compute_mask(const Tensor& inputs, const Tensor& mask) const;
+  /// One mask per output (a shorter list leaves the remaining outputs unmasked); the default gives a
+  /// multi-input layer's output no mask. Merging and attention layers pass masks on.
+  virtual std::vector<Tensor> compute_mask(const std::vector<Tensor>& inputs, const std::vector<Tensor>& masks) const;
   bool supports_masking() const { return supports_masking_; }
 
-  /// Keras's class_name ("Dense"): the serialization key.
+  /// Keras's class_name ("Dense"): the serialization key. KERAS_LAYER supplies it.
   virtual std::string class_name() const = 0;
+  /// Moves this layer into a new std::shared_ptr of its own class, as a temporary called on symbolic
+  /// tensors is moved into the graph. KERAS_LAYER supplies it; the default throws.
+  virtual std::shared_ptr<Layer> move_to_shared() &&;
   /// {"name", "trainable", "dtype"} plus each subclass's own fields (and batch_input_shape when set).
   virtual json get_config() const;
   /// Builds a layer from {"class_name", "config"} through the registry.
@@ -133,11 +140,13 @@ class Layer : public std::enable_shared_from_this<Layer> {
   /// The output shape for the built input shape.
   Shape output_shape() const;
 
-  /// build() once for `input_shape` (called by operator() and by models).
+  /// build() once for these input shapes (called by operator(), call_all() and models).
   void ensure_built(const Shape& input_shape);
   void ensure_built(const std::vector<Shape>& input_shapes);
 
  protected:
+  /// The error of move_to_shared() for a class without its own KERAS_LAYER line.
+  [[noreturn]] void throw_not_movable() const;
   /// Reads the base fields (name, trainable, batch_input_shape) back from a config.
   void read_base_config(const json& config);
   /// When set, calls after build must match the built input shape in rank and known dimensions
@@ -150,14 +159,11 @@ class Layer : public std::enable_shared_from_this<Layer> {
     built_ = false;
     built_input_shape_.reset();
   }
-  /// call() given the input's mask [batch, time]; the default ignores the mask.
-  virtual Tensor call_masked(const Tensor& inputs, const Tensor& /*mask*/, bool training) { return call(inputs, training); }
 
  private:
-  /// Runs call()/call_multi() with loss bookkeeping: a top-level call clears the previous call's losses,
-  /// and the activity regularizer's penalty is added for the output.
-  template <class F>
-  Tensor run_call(F&& f);
+  /// Runs the general call() with loss bookkeeping: a top-level call clears the previous call's losses,
+  /// and the activity regularizer's penalty is added for the first output.
+  std::vector<Tensor> run_call(const std::vector<Tensor>& inputs, const CallContext& context);
   void clear_losses();
   /// With strict_input_shape_: throws unless `got` matches the built input shape.
   void check_built_shape(const Shape& got) const;
@@ -176,6 +182,24 @@ class Layer : public std::enable_shared_from_this<Layer> {
 };
 
 using LayerPtr = std::shared_ptr<Layer>;
+
+/// Ends the body of a concrete layer class (`KERAS_LAYER(Dense)` as its last line): supplies class_name(),
+/// Keras's class name, which is the C++ name, and move_to_shared(), which moves a temporary such as
+/// `layers::Dense(8)(x)` into a functional graph. Registering the class by name (for loading) stays a separate
+/// line in its source file. The members after it are public.
+#define KERAS_LAYER(Class)                                    \
+ public:                                                      \
+  std::string class_name() const override { return #Class; } \
+  KERAS_LAYER_MOVE(Class)
+
+/// move_to_shared() alone, for a class whose class_name() depends on its state (Model: "Functional" with a
+/// graph). A subclass without a KERAS_LAYER line of its own gets a clear error instead of being sliced.
+#define KERAS_LAYER_MOVE(Class)                                  \
+ public:                                                         \
+  std::shared_ptr<::keras::Layer> move_to_shared() && override { \
+    if (typeid(*this) != typeid(Class)) throw_not_movable();     \
+    return std::make_shared<Class>(std::move(*this));            \
+  }
 
 /// What a model takes as a layer: a layer object (moved in) or a shared pointer to one.
 class LayerRef {

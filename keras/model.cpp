@@ -29,14 +29,10 @@ Model::Model(const std::vector<KerasTensor>& inputs, const std::vector<KerasTens
     : Model(name, "model") {
   graph_ = std::make_shared<FunctionalGraph>(inputs, outputs, this->name());
   // The layers were built when they were called on the symbolic inputs.
-  if (inputs.size() == 1) {
-    set_batch_input_shape(inputs[0].shape());
-    ensure_built(inputs[0].shape());
-  } else {
-    std::vector<Shape> shapes;
-    for (const auto& t : inputs) shapes.push_back(t.shape());
-    ensure_built(shapes);
-  }
+  std::vector<Shape> shapes;
+  for (const auto& t : inputs) shapes.push_back(t.shape());
+  if (shapes.size() == 1) set_batch_input_shape(shapes[0]);
+  ensure_built(shapes);
 }
 
 std::string Model::class_name() const { return graph_ ? "Functional" : "Model"; }
@@ -56,29 +52,43 @@ std::shared_ptr<Layer> Model::from_config(const json& config) {
   return std::make_shared<Model>(inputs, outputs, config.value("name", ""));
 }
 
-std::vector<Tensor> Model::call_outputs(const std::vector<Tensor>& inputs, const Tensor& mask, bool training) {
-  if (graph_) return graph_->run(inputs, training);
-  // A subclassed model's own call (not through operator(), which would build again while building).
-  if (inputs.size() == 1) return {mask.defined() ? call_masked(inputs[0], mask, training) : call(inputs[0], training)};
-  return {call_multi(inputs, training)};
+std::vector<Tensor> Model::call(const std::vector<Tensor>& inputs, const CallContext& context) {
+  if (graph_) return graph_->run(inputs, context);
+  return Layer::call(inputs, context);  // a subclassed model's call(inputs, training)
 }
 
-Tensor Model::call_masked(const Tensor& inputs, const Tensor& mask, bool training) {
-  if (graph_) return graph_->run({inputs}, training, {mask})[0];
-  return call(inputs, training);
+Tensor Model::call(const Tensor& inputs, bool training) {
+  if (graph_) return call(std::vector<Tensor>{inputs}, CallContext{.training = training})[0];
+  throw ValueError("Model '" + name() + "' has no call(): a subclassed model must override "
+                   "Tensor call(const Tensor& inputs, bool training)");
 }
 
-std::vector<Tensor> Model::call_outputs_masked(const std::vector<Tensor>& inputs, const std::vector<Tensor>& masks,
-                                               bool training) {
-  if (graph_) return graph_->run(inputs, training, masks);
-  return Layer::call_outputs_masked(inputs, masks, training);
-}
-
-std::vector<Shape> Model::compute_output_shapes(const std::vector<Shape>& input_shapes) const {
-  if (!graph_) return Layer::compute_output_shapes(input_shapes);
+std::vector<Shape> Model::compute_output_shape(const std::vector<Shape>& input_shapes) const {
+  if (!graph_) return Layer::compute_output_shape(input_shapes);
   std::vector<Shape> out;
   for (const auto& t : graph_->outputs()) out.push_back(t.shape());
   return out;
+}
+
+Shape Model::compute_output_shape(const Shape& input_shape) const {
+  return graph_ ? graph_->outputs()[0].shape() : input_shape;
+}
+
+void Model::build(const Shape& input_shape) { build(std::vector<Shape>{input_shape}); }
+
+void Model::build(const std::vector<Shape>& input_shapes) {
+  if (graph_) return;  // built with its graph
+  // A subclassed model builds its layers by running one sample through its call, which also shows how
+  // many outputs it has (Keras learns them on the first call).
+  std::vector<Tensor> samples;
+  for (Shape sample : input_shapes) {
+    if (sample.empty()) throw ValueError("Model '" + name() + "' cannot be built for a scalar input shape");
+    for (auto& d : sample)
+      if (d < 0) d = 1;
+    samples.push_back(Tensor::zeros(sample));
+  }
+  autodiff::NoGradScope no_grad;
+  output_count_ = call(samples, CallContext{}).size();
 }
 
 std::vector<KerasTensor> Model::inputs() const { return graph_ ? graph_->inputs() : std::vector<KerasTensor>{}; }
@@ -116,44 +126,6 @@ std::vector<std::string> Model::output_names() const {
     out.push_back(proposal);
   }
   return out;
-}
-
-Tensor Model::call_multi(const std::vector<Tensor>& inputs, bool training) {
-  if (graph_) return graph_->run(inputs, training)[0];
-  return Layer::call_multi(inputs, training);
-}
-
-Shape Model::compute_output_shape(const Shape& input_shape) const {
-  return compute_output_shape_multi({input_shape});
-}
-
-Shape Model::compute_output_shape_multi(const std::vector<Shape>& input_shapes) const {
-  if (graph_) return graph_->outputs()[0].shape();
-  if (input_shapes.size() != 1) return Layer::compute_output_shape_multi(input_shapes);
-  return input_shapes[0];
-}
-
-Tensor Model::call(const Tensor& inputs, bool training) {
-  if (graph_) return graph_->run({inputs}, training)[0];
-  throw ValueError("Model '" + name() + "' has no call(): a subclassed model must override "
-                   "Tensor call(const Tensor& inputs, bool training)");
-}
-
-void Model::build(const Shape& input_shape) { build_multi({input_shape}); }
-
-void Model::build_multi(const std::vector<Shape>& input_shapes) {
-  if (graph_) return;  // built with its graph
-  // A subclassed model builds its layers by running one sample through its call, which also shows how
-  // many outputs it has (Keras learns them on the first call).
-  std::vector<Tensor> samples;
-  for (Shape sample : input_shapes) {
-    if (sample.empty()) throw ValueError("Model '" + name() + "' cannot be built for a scalar input shape");
-    for (auto& d : sample)
-      if (d < 0) d = 1;
-    samples.push_back(Tensor::zeros(sample));
-  }
-  autodiff::NoGradScope no_grad;
-  output_count_ = call_outputs(samples, Tensor(), false).size();
 }
 
 LayerPtr Model::get_layer(const std::string& name) const {

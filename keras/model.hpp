@@ -62,24 +62,19 @@ class Model : public Layer {
   Model(const std::vector<KerasTensor>& inputs, const std::vector<KerasTensor>& outputs, const std::string& name = "");
   Model(const KerasTensor& input, const std::vector<KerasTensor>& outputs, const std::string& name = "");
 
-  /// The forward pass; a subclassed model overrides it.
+  /// The forward pass of one input; a subclassed model overrides it.
   Tensor call(const Tensor& inputs, bool training) override;
-  /// A functional model with several inputs runs them here.
-  Tensor call_multi(const std::vector<Tensor>& inputs, bool training) override;
+  /// Every output: a functional model runs its graph (the context's masks reach its inputs, as when Keras
+  /// calls a model as a layer under a mask). A subclassed model with several inputs or outputs overrides this
+  /// instead of the simple call(): compile then takes a loss, weight and metrics per output, fit/evaluate take
+  /// y as a list, and predict_outputs returns each, as for a functional model.
+  std::vector<Tensor> call(const std::vector<Tensor>& inputs, const CallContext& context) override;
   /// Builds the model for inputs of this shape (batch dimension included, -1 when unknown).
   void build(const Shape& input_shape) override;
-  /// A functional model with several inputs is built with its graph.
-  void build_multi(const std::vector<Shape>& input_shapes) override;
+  /// A functional model is built with its graph; a subclassed one runs a sample through call().
+  void build(const std::vector<Shape>& input_shapes) override;
   Shape compute_output_shape(const Shape& input_shape) const override;
-  Shape compute_output_shape_multi(const std::vector<Shape>& input_shapes) const override;
-  /// Every output of the model (a functional model's outputs in order); a subclassed model with several
-  /// outputs overrides this (and may leave call() alone): compile takes a loss, weight and metrics per output,
-  /// fit/evaluate take y as a list, and predict_outputs returns each, as for a functional model.
-  std::vector<Tensor> call_outputs(const std::vector<Tensor>& inputs, const Tensor& mask, bool training) override;
-  std::vector<Shape> compute_output_shapes(const std::vector<Shape>& input_shapes) const override;
-  /// A graph model called under masks hands them to its inputs.
-  std::vector<Tensor> call_outputs_masked(const std::vector<Tensor>& inputs, const std::vector<Tensor>& masks,
-                                          bool training) override;
+  std::vector<Shape> compute_output_shape(const std::vector<Shape>& input_shapes) const override;
   /// Keras's model.input_names: the input layers' names ("input_1" for a model without a graph).
   std::vector<std::string> input_names() const;
   /// Keras's model.output_names: the output layers' names, made unique as tf.keras 2.x does
@@ -205,8 +200,6 @@ class Model : public Layer {
   std::optional<ResumePoint> resume_from{};
 
  protected:
-  /// A model used as a layer passes the incoming Keras mask to its graph's input, as Keras does.
-  Tensor call_masked(const Tensor& inputs, const Tensor& mask, bool training) override;
   /// The graph the model runs (a functional model's, or the one a Sequential builds); null otherwise.
   const std::shared_ptr<FunctionalGraph>& graph() const { return graph_; }
   void set_graph(std::shared_ptr<FunctionalGraph> graph) { graph_ = std::move(graph); }
@@ -224,6 +217,8 @@ class Model : public Layer {
   std::optional<std::size_t> output_count_{};
 
   void summary_functional(std::ostream& out) const;
+
+  KERAS_LAYER_MOVE(Model)
 };
 
 }  // namespace keras

@@ -64,6 +64,13 @@ void Sequential::pop() {
 
 std::vector<LayerPtr> Sequential::layers() const { return layers_; }
 
+void Sequential::build(const std::vector<Shape>& input_shapes) {
+  if (input_shapes.size() != 1)
+    throw ValueError(fmt::format("Sequential model '{}' takes one input, but it was built for {}", name(),
+                                 input_shapes.size()));
+  build(input_shapes[0]);
+}
+
 void Sequential::build(const Shape& input_shape) {
   if (layers_.empty()) throw ValueError("Sequential model '" + name() + "' has no layers to build");
   build_graph(batch_input_shape() ? *batch_input_shape() : input_shape);
@@ -81,7 +88,7 @@ void Sequential::build_graph(const Shape& shape) {
   const KerasTensor input(input_shape, DType::float32, std::make_shared<Node>(Node{input_layer_, {}, {input_shape}}));
   KerasTensor x = input;
   for (const auto& l : layers_) {
-    const auto outputs = l->call_symbolic({x});
+    const auto outputs = l->call_all({x});
     if (outputs.size() != 1)
       throw ValueError(fmt::format("All layers in a Sequential model should have a single output tensor, but layer '{}' "
                                    "has {}. For multi-output layers, use the functional API.",
@@ -117,20 +124,10 @@ std::shared_ptr<FunctionalGraph> Sequential::graph_for(const Shape& shape) {
   return graph();
 }
 
-Tensor Sequential::call(const Tensor& inputs, bool training) {
-  if (auto g = graph_for(inputs.shape())) return g->run({inputs}, training)[0];
-  return Model::call(inputs, training);  // no layers: its error
-}
-
-Tensor Sequential::call_masked(const Tensor& inputs, const Tensor& mask, bool training) {
-  if (auto g = graph_for(inputs.shape())) return g->run({inputs}, training, {mask})[0];
-  return Model::call_masked(inputs, mask, training);
-}
-
-std::vector<Tensor> Sequential::call_outputs(const std::vector<Tensor>& inputs, const Tensor& mask, bool training) {
-  if (inputs.size() != 1) return Model::call_outputs(inputs, mask, training);  // the graph reports the count
-  if (auto g = graph_for(inputs[0].shape())) return g->run(inputs, training);  // as Model::call_outputs
-  return Model::call_outputs(inputs, mask, training);
+std::vector<Tensor> Sequential::call(const std::vector<Tensor>& inputs, const CallContext& context) {
+  if (inputs.size() == 1)
+    if (auto g = graph_for(inputs[0].shape())) return g->run(inputs, context);
+  return Model::call(inputs, context);  // the graph reports a wrong input count
 }
 
 Shape Sequential::compute_output_shape(const Shape& input_shape) const {

@@ -30,10 +30,12 @@ class Sequential : public Model {
 
   /// Builds the graph for inputs of this shape (an Input given up front wins, as in Keras).
   void build(const Shape& input_shape) override;
-  Tensor call(const Tensor& inputs, bool training) override;
-  std::vector<Tensor> call_outputs(const std::vector<Tensor>& inputs, const Tensor& mask, bool training) override;
+  void build(const std::vector<Shape>& input_shapes) override;
+  /// Runs the graph (relaxing its input shape first when the data differ, as tf.keras 2.x does).
+  std::vector<Tensor> call(const std::vector<Tensor>& inputs, const CallContext& context) override;
+  using Model::call;
   Shape compute_output_shape(const Shape& input_shape) const override;
-  std::string class_name() const override { return "Sequential"; }
+  using Model::compute_output_shape;
   /// One output, named after the last layer (known before the graph is built).
   std::optional<std::size_t> output_count() const override { return 1; }
   std::vector<std::string> output_names() const override;
@@ -59,8 +61,7 @@ class Sequential : public Model {
   std::shared_ptr<layers::InputLayer> input_layer_;  // given by the user, or made as "<first layer>_input"
   bool input_given_ = false;                         // input_layer_ came from the user's list
 
- protected:
-  Tensor call_masked(const Tensor& inputs, const Tensor& mask, bool training) override;
+  KERAS_LAYER(Sequential)
 };
 
 }  // namespace keras

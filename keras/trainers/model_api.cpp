@@ -97,7 +97,7 @@ std::vector<Tensor> Model::predict_on_batch_outputs(const Arrays& x) { return tr
 
 Logs Model::train_step(const Batch& data) { return trainer().train_step(*this, data); }
 Logs Model::test_step(const Batch& data) { return trainer().test_step(*this, data); }
-std::vector<Tensor> Model::predict_step(const std::vector<Tensor>& x) { return call_all(x, false); }
+std::vector<Tensor> Model::predict_step(const std::vector<Tensor>& x) { return call_all(x); }
 Tensor Model::compute_loss(const std::vector<Tensor>& x, const std::vector<Tensor>& y, const std::vector<Tensor>& y_pred,
                            const std::vector<Tensor>& sample_weight) {
   return trainer().compute_loss(*this, Batch{x, y, sample_weight}, y_pred);

@@ -139,7 +139,7 @@ Logs Trainer::compute_metrics(Model& model, const Batch& data, const std::vector
 
 Logs Trainer::train_step(Model& model, const Batch& data) {
   GradientTape tape;
-  const std::vector<Tensor> y_pred = model.call_all(data.x, true);
+  const std::vector<Tensor> y_pred = model.call_all(data.x, {.training = true});
   Tensor loss = model.compute_loss(data.x, data.y, y_pred, data.sample_weight);
   auto vars = model.trainable_weights();
   optimizer_->apply_gradients(tape.gradient(loss, vars), vars);
@@ -148,7 +148,7 @@ Logs Trainer::train_step(Model& model, const Batch& data) {
 
 Logs Trainer::test_step(Model& model, const Batch& data) {
   autodiff::NoGradScope no_grad;
-  const std::vector<Tensor> y_pred = model.call_all(data.x, false);
+  const std::vector<Tensor> y_pred = model.call_all(data.x, {.training = false});
   model.compute_loss(data.x, data.y, y_pred, data.sample_weight);
   return model.compute_metrics(data.x, data.y, y_pred, data.sample_weight);
 }

@@ -14,12 +14,13 @@ class ELU : public Layer {
  public:
   explicit ELU(double alpha = 1.0, ELUOptions options = {});
   Tensor call(const Tensor& inputs, bool training) override;
-  std::string class_name() const override { return "ELU"; }
   json get_config() const override;
   static std::shared_ptr<Layer> from_config(const json& config);
 
  private:
   double alpha_;
+
+  KERAS_LAYER(ELU)
 };
 
 }  // namespace keras::layers

@@ -14,13 +14,14 @@ class LeakyReLU : public Layer {
  public:
   explicit LeakyReLU(double alpha = 0.3, LeakyReLUOptions options = {});
   Tensor call(const Tensor& inputs, bool training) override;
-  std::string class_name() const override { return "LeakyReLU"; }
   json get_config() const override;
   static std::shared_ptr<Layer> from_config(const json& config);
   double alpha() const { return alpha_; }
 
  private:
   double alpha_;
+
+  KERAS_LAYER(LeakyReLU)
 };
 
 }  // namespace keras::layers

@@ -21,7 +21,6 @@ class PReLU : public Layer {
   explicit PReLU(PReLUOptions options = {});
   void build(const Shape& input_shape) override;
   Tensor call(const Tensor& inputs, bool training) override;
-  std::string class_name() const override { return "PReLU"; }
   json get_config() const override;
   static std::shared_ptr<Layer> from_config(const json& config);
   const std::shared_ptr<Variable>& alpha() const { return alpha_; }
@@ -29,6 +28,8 @@ class PReLU : public Layer {
  private:
   PReLUOptions options_;
   std::shared_ptr<Variable> alpha_;
+
+  KERAS_LAYER(PReLU)
 };
 
 }  // namespace keras::layers

@@ -19,12 +19,13 @@ class ReLU : public Layer {
  public:
   explicit ReLU(ReLUOptions options = {});
   Tensor call(const Tensor& inputs, bool training) override;
-  std::string class_name() const override { return "ReLU"; }
   json get_config() const override;
   static std::shared_ptr<Layer> from_config(const json& config);
 
  private:
   ReLUOptions options_;
+
+  KERAS_LAYER(ReLU)
 };
 
 }  // namespace keras::layers

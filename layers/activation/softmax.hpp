@@ -14,12 +14,13 @@ class Softmax : public Layer {
  public:
   explicit Softmax(int axis = -1, SoftmaxOptions options = {});
   Tensor call(const Tensor& inputs, bool training) override;
-  std::string class_name() const override { return "Softmax"; }
   json get_config() const override;
   static std::shared_ptr<Layer> from_config(const json& config);
 
  private:
   int axis_;
+
+  KERAS_LAYER(Softmax)
 };
 
 }  // namespace keras::layers

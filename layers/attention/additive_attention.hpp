@@ -17,7 +17,6 @@ struct AdditiveAttentionOptions {
 class AdditiveAttention : public BaseDenseAttention {
  public:
   explicit AdditiveAttention(AdditiveAttentionOptions options = {});
-  std::string class_name() const override { return "AdditiveAttention"; }
   json get_config() const override;
   static std::shared_ptr<Layer> from_config(const json& config);
 
@@ -28,6 +27,8 @@ class AdditiveAttention : public BaseDenseAttention {
  private:
   AdditiveAttentionOptions options_;
   std::shared_ptr<Variable> scale_;
+
+  KERAS_LAYER(AdditiveAttention)
 };
 
 }  // namespace keras::layers

@@ -19,7 +19,6 @@ struct AttentionOptions {
 class Attention : public BaseDenseAttention {
  public:
   explicit Attention(AttentionOptions options = {});
-  std::string class_name() const override { return "Attention"; }
   json get_config() const override;
   static std::shared_ptr<Layer> from_config(const json& config);
 
@@ -30,6 +29,8 @@ class Attention : public BaseDenseAttention {
  private:
   AttentionOptions options_;
   std::shared_ptr<Variable> scale_, concat_score_weight_;
+
+  KERAS_LAYER(Attention)
 };
 
 }  // namespace keras::layers

@@ -38,30 +38,19 @@ void BaseDenseAttention::check_shapes(const std::vector<Shape>& s) const {
                                  class_name(), name(), shape_str(q), shape_str(k)));
 }
 
-void BaseDenseAttention::build_multi(const std::vector<Shape>& input_shapes) {
+void BaseDenseAttention::build(const std::vector<Shape>& input_shapes) {
   check_shapes(input_shapes);
   build_scores(input_shapes);
 }
 
-Shape BaseDenseAttention::compute_output_shape_multi(const std::vector<Shape>& input_shapes) const {
+std::vector<Shape> BaseDenseAttention::compute_output_shape(const std::vector<Shape>& input_shapes) const {
   check_shapes(input_shapes);
-  return {input_shapes[0][0], input_shapes[0][1], input_shapes[1][2]};
+  return {{input_shapes[0][0], input_shapes[0][1], input_shapes[1][2]}};
 }
 
-Tensor BaseDenseAttention::call(const Tensor&, bool) {
-  throw ValueError(fmt::format("{} layer \"{}\" must be called on a list of inputs: layer({{query, value}}) or "
-                               "layer({{query, value, key}})",
-                               class_name(), name()));
-}
-
-Tensor BaseDenseAttention::call_multi(const std::vector<Tensor>& inputs, bool training) {
-  return call_with_args(inputs, {.training = training})[0];
-}
-
-std::vector<Tensor> BaseDenseAttention::call_outputs_masked(const std::vector<Tensor>& inputs,
-                                                            const std::vector<Tensor>& masks, bool training) {
-  AttentionCallArgs args{.training = training};
-  if (masks.size() >= 2 && (masks[0].defined() || masks[1].defined())) args.mask = {masks[0], masks[1]};
+std::vector<Tensor> BaseDenseAttention::call(const std::vector<Tensor>& inputs, const CallContext& context) {
+  AttentionCallArgs args{.training = context.training};
+  if (context.mask(0).defined() || context.mask(1).defined()) args.mask = {context.mask(0), context.mask(1)};
   return {call_with_args(inputs, args)[0]};
 }
 

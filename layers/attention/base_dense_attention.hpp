@@ -20,20 +20,18 @@ class BaseDenseAttention : public Layer {
  public:
   BaseDenseAttention(const std::string& name, const std::string& prefix, bool trainable, double dropout,
                      bool causal);
-  Tensor call(const Tensor& inputs, bool training) override;
-  Tensor call_multi(const std::vector<Tensor>& inputs, bool training) override;
+  /// {query, value} or {query, value, key} under the Keras masks of query and value (from
+  /// Embedding(mask_zero) or Masking): the output [batch, Tq, dim].
+  std::vector<Tensor> call(const std::vector<Tensor>& inputs, const CallContext& context) override;
   /// Keras's full call: {output [batch, Tq, dim]} or, with return_attention_scores, {output, scores
   /// [batch, Tq, Tv]} (the probabilities after dropout, as tf.keras 2.x returns them).
   std::vector<Tensor> call_with_args(const std::vector<Tensor>& inputs, const AttentionCallArgs& args = {});
-  /// In a functional model: the Keras masks of query and value (from Embedding(mask_zero) or Masking).
-  std::vector<Tensor> call_outputs_masked(const std::vector<Tensor>& inputs, const std::vector<Tensor>& masks,
-                                          bool training) override;
   /// The output keeps the query's mask, as in Keras.
-  Tensor compute_mask_multi(const std::vector<Tensor>& inputs, const std::vector<Tensor>& masks) const override {
-    return masks.empty() ? Tensor() : masks[0];
+  std::vector<Tensor> compute_mask(const std::vector<Tensor>& inputs, const std::vector<Tensor>& masks) const override {
+    return {masks.empty() ? Tensor() : masks[0]};
   }
-  void build_multi(const std::vector<Shape>& input_shapes) override;
-  Shape compute_output_shape_multi(const std::vector<Shape>& input_shapes) const override;
+  void build(const std::vector<Shape>& input_shapes) override;
+  std::vector<Shape> compute_output_shape(const std::vector<Shape>& input_shapes) const override;
   json get_config() const override;
 
   double dropout() const { return dropout_; }

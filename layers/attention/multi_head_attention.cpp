@@ -95,7 +95,7 @@ std::vector<int> MultiHeadAttention::attention_axes_for(int rank) const {
   return axes;
 }
 
-void MultiHeadAttention::build_multi(const std::vector<Shape>& shapes) {
+void MultiHeadAttention::build(const std::vector<Shape>& shapes) {
   check_shapes(shapes);
   const std::int64_t dq = shapes[0].back(), dv = shapes[1].back(), dk = (shapes.size() == 3 ? shapes[2] : shapes[1]).back();
   const auto& o = options_;
@@ -120,21 +120,12 @@ void MultiHeadAttention::build_multi(const std::vector<Shape>& shapes) {
   built_shapes_ = {shapes[0], shapes[1], shapes.size() == 3 ? shapes[2] : shapes[1]};
 }
 
-Shape MultiHeadAttention::compute_output_shape_multi(const std::vector<Shape>& shapes) const {
+std::vector<Shape> MultiHeadAttention::compute_output_shape(const std::vector<Shape>& shapes) const {
   check_shapes(shapes);
   Shape out(shapes[0].begin(), shapes[0].end() - 1);
   if (options_.output_shape.empty()) out.push_back(shapes[0].back());
   else out.insert(out.end(), options_.output_shape.begin(), options_.output_shape.end());
-  return out;
-}
-
-Tensor MultiHeadAttention::call(const Tensor&, bool) {
-  throw ValueError(fmt::format("MultiHeadAttention \"{}\" must be called on {{query, value}} or {{query, value, key}}",
-                               name()));
-}
-
-Tensor MultiHeadAttention::call_multi(const std::vector<Tensor>& inputs, bool training) {
-  return call_with_args(inputs, {.training = training})[0];
+  return {out};
 }
 
 // x [..., d] through kernel [d, heads, size] (+ bias [heads, size]) → [..., heads, size].
@@ -149,10 +140,9 @@ Tensor MultiHeadAttention::project(const Tensor& x, const std::shared_ptr<Variab
   return ops::reshape(ops::dense(x, k, b), s);
 }
 
-std::vector<Tensor> MultiHeadAttention::call_outputs_masked(const std::vector<Tensor>& inputs,
-                                                            const std::vector<Tensor>& masks, bool training) {
-  auto at = [&](std::size_t i) { return i < masks.size() ? masks[i] : Tensor(); };
-  return {call_with_args(inputs, {.query_mask = at(0), .value_mask = at(1), .key_mask = at(2), .training = training})[0]};
+std::vector<Tensor> MultiHeadAttention::call(const std::vector<Tensor>& inputs, const CallContext& context) {
+  return {call_with_args(inputs, {.query_mask = context.mask(0), .value_mask = context.mask(1),
+                                  .key_mask = context.mask(2), .training = context.training})[0]};
 }
 
 std::vector<Tensor> MultiHeadAttention::call_with_args(const std::vector<Tensor>& inputs,

@@ -39,22 +39,17 @@ struct MultiHeadAttentionCallArgs {
 class MultiHeadAttention : public Layer {
  public:
   MultiHeadAttention(std::int64_t num_heads, std::int64_t key_dim, MultiHeadAttentionOptions options = {});
-  void build_multi(const std::vector<Shape>& input_shapes) override;
-  Tensor call(const Tensor& inputs, bool training) override;
-  /// {query, value} or {query, value, key}.
-  Tensor call_multi(const std::vector<Tensor>& inputs, bool training) override;
+  void build(const std::vector<Shape>& input_shapes) override;
+  /// {query, value} or {query, value, key} under their Keras masks (from Embedding(mask_zero) or Masking).
+  std::vector<Tensor> call(const std::vector<Tensor>& inputs, const CallContext& context) override;
   /// Keras's full call: {output} or, with return_attention_scores, {output, scores [batch, heads, T, S]}
   /// (probabilities before dropout, as tf.keras returns them).
   std::vector<Tensor> call_with_args(const std::vector<Tensor>& inputs, const MultiHeadAttentionCallArgs& args = {});
-  /// In a functional model: the Keras masks of query, value and key (from Embedding(mask_zero) or Masking).
-  std::vector<Tensor> call_outputs_masked(const std::vector<Tensor>& inputs, const std::vector<Tensor>& masks,
-                                          bool training) override;
   /// The output keeps the query's mask.
-  Tensor compute_mask_multi(const std::vector<Tensor>& inputs, const std::vector<Tensor>& masks) const override {
-    return masks.empty() ? Tensor() : masks[0];
+  std::vector<Tensor> compute_mask(const std::vector<Tensor>& inputs, const std::vector<Tensor>& masks) const override {
+    return {masks.empty() ? Tensor() : masks[0]};
   }
-  Shape compute_output_shape_multi(const std::vector<Shape>& input_shapes) const override;
-  std::string class_name() const override { return "MultiHeadAttention"; }
+  std::vector<Shape> compute_output_shape(const std::vector<Shape>& input_shapes) const override;
   json get_config() const override;
   static std::shared_ptr<Layer> from_config(const json& config);
 
@@ -73,6 +68,8 @@ class MultiHeadAttention : public Layer {
   std::vector<Shape> built_shapes_;  // query, value, key (written as query_shape, ... in the config)
   std::shared_ptr<Variable> query_kernel_, query_bias_, key_kernel_, key_bias_, value_kernel_, value_bias_,
       output_kernel_, output_bias_;
+
+  KERAS_LAYER(MultiHeadAttention)
 };
 
 }  // namespace keras::layers

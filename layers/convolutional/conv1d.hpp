@@ -29,8 +29,9 @@ class Conv1D : public BaseConv {
   Conv1D(std::int64_t filters, std::int64_t kernel_size, Conv1DOptions options = {});
   /// From the rank-generic arguments (what from_config reads).
   explicit Conv1D(ConvSpec spec) : BaseConv("Conv1D", std::move(spec)) {}
-  std::string class_name() const override { return "Conv1D"; }
   static std::shared_ptr<Layer> from_config(const json& config);
+
+  KERAS_LAYER(Conv1D)
 };
 
 }  // namespace keras::layers

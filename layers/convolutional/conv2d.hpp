@@ -29,8 +29,9 @@ class Conv2D : public BaseConv {
   Conv2D(std::int64_t filters, Size2 kernel_size, Conv2DOptions options = {});
   /// From the rank-generic arguments (what from_config reads).
   explicit Conv2D(ConvSpec spec) : BaseConv("Conv2D", std::move(spec)) {}
-  std::string class_name() const override { return "Conv2D"; }
   static std::shared_ptr<Layer> from_config(const json& config);
+
+  KERAS_LAYER(Conv2D)
 };
 
 }  // namespace keras::layers

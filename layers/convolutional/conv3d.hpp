@@ -29,8 +29,9 @@ class Conv3D : public BaseConv {
   Conv3D(std::int64_t filters, Size3 kernel_size, Conv3DOptions options = {});
   /// From the rank-generic arguments (what from_config reads).
   explicit Conv3D(ConvSpec spec) : BaseConv("Conv3D", std::move(spec)) {}
-  std::string class_name() const override { return "Conv3D"; }
   static std::shared_ptr<Layer> from_config(const json& config);
+
+  KERAS_LAYER(Conv3D)
 };
 
 }  // namespace keras::layers

@@ -42,8 +42,9 @@ class Conv1DTranspose : public BaseConvTranspose {
  public:
   Conv1DTranspose(std::int64_t filters, std::int64_t kernel_size, Conv1DTransposeOptions options = {});
   explicit Conv1DTranspose(ConvSpec spec) : BaseConvTranspose("Conv1DTranspose", std::move(spec)) {}
-  std::string class_name() const override { return "Conv1DTranspose"; }
   static std::shared_ptr<Layer> from_config(const json& config);
+
+  KERAS_LAYER(Conv1DTranspose)
 };
 
 struct Conv2DTransposeOptions {
@@ -69,8 +70,9 @@ class Conv2DTranspose : public BaseConvTranspose {
  public:
   Conv2DTranspose(std::int64_t filters, Size2 kernel_size, Conv2DTransposeOptions options = {});
   explicit Conv2DTranspose(ConvSpec spec) : BaseConvTranspose("Conv2DTranspose", std::move(spec)) {}
-  std::string class_name() const override { return "Conv2DTranspose"; }
   static std::shared_ptr<Layer> from_config(const json& config);
+
+  KERAS_LAYER(Conv2DTranspose)
 };
 
 struct Conv3DTransposeOptions {
@@ -96,8 +98,9 @@ class Conv3DTranspose : public BaseConvTranspose {
  public:
   Conv3DTranspose(std::int64_t filters, Size3 kernel_size, Conv3DTransposeOptions options = {});
   explicit Conv3DTranspose(ConvSpec spec) : BaseConvTranspose("Conv3DTranspose", std::move(spec)) {}
-  std::string class_name() const override { return "Conv3DTranspose"; }
   static std::shared_ptr<Layer> from_config(const json& config);
+
+  KERAS_LAYER(Conv3DTranspose)
 };
 
 }  // namespace keras::layers

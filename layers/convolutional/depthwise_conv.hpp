@@ -45,8 +45,9 @@ class DepthwiseConv1D : public BaseDepthwiseConv {
  public:
   explicit DepthwiseConv1D(std::int64_t kernel_size, DepthwiseConv1DOptions options = {});
   explicit DepthwiseConv1D(ConvSpec spec) : BaseDepthwiseConv("DepthwiseConv1D", std::move(spec)) {}
-  std::string class_name() const override { return "DepthwiseConv1D"; }
   static std::shared_ptr<Layer> from_config(const json& config);
+
+  KERAS_LAYER(DepthwiseConv1D)
 };
 
 struct DepthwiseConv2DOptions {
@@ -72,8 +73,9 @@ class DepthwiseConv2D : public BaseDepthwiseConv {
  public:
   explicit DepthwiseConv2D(Size2 kernel_size, DepthwiseConv2DOptions options = {});
   explicit DepthwiseConv2D(ConvSpec spec) : BaseDepthwiseConv("DepthwiseConv2D", std::move(spec)) {}
-  std::string class_name() const override { return "DepthwiseConv2D"; }
   static std::shared_ptr<Layer> from_config(const json& config);
+
+  KERAS_LAYER(DepthwiseConv2D)
 };
 
 }  // namespace keras::layers

@@ -49,7 +49,6 @@ class LocallyConnected : public Layer {
   void build(const Shape& input_shape) override;
   Tensor call(const Tensor& inputs, bool training) override;
   Shape compute_output_shape(const Shape& input_shape) const override;
-  std::string class_name() const override { return cls_; }
   json get_config() const override;
 
   const std::shared_ptr<Variable>& kernel() const { return kernel_; }
@@ -74,6 +73,7 @@ class LocallyConnected1D : public LocallyConnected {
   LocallyConnected1D(std::int64_t filters, std::int64_t kernel_size, LocallyConnected1DOptions options = {});
   LocallyConnected1D(ConvSpec spec, int implementation) : LocallyConnected("LocallyConnected1D", std::move(spec), implementation) {}
   static std::shared_ptr<Layer> from_config(const json& config);
+  KERAS_LAYER(LocallyConnected1D)
 };
 
 class LocallyConnected2D : public LocallyConnected {
@@ -81,6 +81,7 @@ class LocallyConnected2D : public LocallyConnected {
   LocallyConnected2D(std::int64_t filters, Size2 kernel_size, LocallyConnected2DOptions options = {});
   LocallyConnected2D(ConvSpec spec, int implementation) : LocallyConnected("LocallyConnected2D", std::move(spec), implementation) {}
   static std::shared_ptr<Layer> from_config(const json& config);
+  KERAS_LAYER(LocallyConnected2D)
 };
 
 }  // namespace keras::layers

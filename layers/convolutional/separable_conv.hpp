@@ -48,8 +48,9 @@ class SeparableConv1D : public BaseSeparableConv {
  public:
   SeparableConv1D(std::int64_t filters, std::int64_t kernel_size, SeparableConv1DOptions options = {});
   explicit SeparableConv1D(ConvSpec spec) : BaseSeparableConv("SeparableConv1D", std::move(spec)) {}
-  std::string class_name() const override { return "SeparableConv1D"; }
   static std::shared_ptr<Layer> from_config(const json& config);
+
+  KERAS_LAYER(SeparableConv1D)
 };
 
 struct SeparableConv2DOptions {
@@ -78,8 +79,9 @@ class SeparableConv2D : public BaseSeparableConv {
  public:
   SeparableConv2D(std::int64_t filters, Size2 kernel_size, SeparableConv2DOptions options = {});
   explicit SeparableConv2D(ConvSpec spec) : BaseSeparableConv("SeparableConv2D", std::move(spec)) {}
-  std::string class_name() const override { return "SeparableConv2D"; }
   static std::shared_ptr<Layer> from_config(const json& config);
+
+  KERAS_LAYER(SeparableConv2D)
 };
 
 }  // namespace keras::layers

@@ -14,12 +14,13 @@ class Activation : public Layer {
  public:
   explicit Activation(const std::string& activation, ActivationOptions options = {});
   Tensor call(const Tensor& inputs, bool /*training*/) override { return activation_(inputs); }
-  std::string class_name() const override { return "Activation"; }
   json get_config() const override;
   static std::shared_ptr<Layer> from_config(const json& config);
 
  private:
   activations::Activation activation_;
+
+  KERAS_LAYER(Activation)
 };
 
 }  // namespace keras::layers

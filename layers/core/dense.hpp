@@ -27,7 +27,6 @@ class Dense : public Layer {
   void build(const Shape& input_shape) override;
   Tensor call(const Tensor& inputs, bool training) override;
   Shape compute_output_shape(const Shape& input_shape) const override;
-  std::string class_name() const override { return "Dense"; }
   json get_config() const override;
   static std::shared_ptr<Layer> from_config(const json& config);
 
@@ -40,6 +39,8 @@ class Dense : public Layer {
   DenseOptions options_;
   activations::Activation activation_;
   std::shared_ptr<Variable> kernel_, bias_;
+
+  KERAS_LAYER(Dense)
 };
 
 }  // namespace keras::layers

@@ -17,7 +17,6 @@ class Dropout : public Layer {
  public:
   explicit Dropout(double rate, DropoutOptions options = {});
   Tensor call(const Tensor& inputs, bool training) override;
-  std::string class_name() const override { return "Dropout"; }
   json get_config() const override;
   static std::shared_ptr<Layer> from_config(const json& config);
   double rate() const { return rate_; }
@@ -26,6 +25,8 @@ class Dropout : public Layer {
   double rate_;
   std::optional<std::uint64_t> seed_{};
   std::mt19937_64 seeded_generator_;  // used when a seed is given
+
+  KERAS_LAYER(Dropout)
 };
 
 }  // namespace keras::layers

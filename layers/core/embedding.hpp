@@ -21,7 +21,6 @@ class Embedding : public Layer {
   Tensor call(const Tensor& inputs, bool training) override;
   Tensor compute_mask(const Tensor& inputs, const Tensor& mask) const override;
   Shape compute_output_shape(const Shape& input_shape) const override;
-  std::string class_name() const override { return "Embedding"; }
   json get_config() const override;
   static std::shared_ptr<Layer> from_config(const json& config);
 
@@ -31,6 +30,8 @@ class Embedding : public Layer {
   std::int64_t input_dim_, output_dim_;
   EmbeddingOptions options_;
   std::shared_ptr<Variable> embeddings_;
+
+  KERAS_LAYER(Embedding)
 };
 
 }  // namespace keras::layers

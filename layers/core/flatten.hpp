@@ -14,9 +14,10 @@ class Flatten : public Layer {
   explicit Flatten(FlattenOptions options = {});
   Tensor call(const Tensor& inputs, bool training) override;
   Shape compute_output_shape(const Shape& input_shape) const override;
-  std::string class_name() const override { return "Flatten"; }
   json get_config() const override;
   static std::shared_ptr<Layer> from_config(const json& config);
+
+  KERAS_LAYER(Flatten)
 };
 
 }  // namespace keras::layers

@@ -14,9 +14,10 @@ class InputLayer : public Layer {
  public:
   explicit InputLayer(const Shape& shape, InputLayerOptions options = {});
   Tensor call(const Tensor& inputs, bool /*training*/) override { return inputs; }
-  std::string class_name() const override { return "InputLayer"; }
   json get_config() const override;
   static std::shared_ptr<Layer> from_config(const json& config);
+
+  KERAS_LAYER(InputLayer)
 };
 
 /// keras.layers.Input is keras.Input: a symbolic input (batch dimension excluded). As the first

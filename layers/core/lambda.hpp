@@ -31,7 +31,6 @@ class Lambda : public Layer {
   explicit Lambda(const std::string& function_name, LambdaOptions options = {});
   Tensor call(const Tensor& inputs, bool training) override;
   Shape compute_output_shape(const Shape& input_shape) const override;
-  std::string class_name() const override { return "Lambda"; }
   json get_config() const override;
   static std::shared_ptr<Layer> from_config(const json& config);
   const std::string& function_name() const { return function_name_; }
@@ -40,6 +39,8 @@ class Lambda : public Layer {
   std::string function_name_;
   LambdaFunction function_;
   LambdaOptions options_;
+
+  KERAS_LAYER(Lambda)
 };
 
 }  // namespace keras::layers

@@ -15,13 +15,14 @@ class Masking : public Layer {
   explicit Masking(float mask_value = 0.f, MaskingOptions options = {});
   Tensor call(const Tensor& inputs, bool training) override;
   Tensor compute_mask(const Tensor& inputs, const Tensor& mask) const override;
-  std::string class_name() const override { return "Masking"; }
   json get_config() const override;
   static std::shared_ptr<Layer> from_config(const json& config);
   float mask_value() const { return mask_value_; }
 
  private:
   float mask_value_;
+
+  KERAS_LAYER(Masking)
 };
 
 }  // namespace keras::layers

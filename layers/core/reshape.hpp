@@ -14,12 +14,13 @@ class Reshape : public Layer {
   explicit Reshape(const Shape& target_shape, ReshapeOptions options = {});
   Tensor call(const Tensor& inputs, bool training) override;
   Shape compute_output_shape(const Shape& input_shape) const override;
-  std::string class_name() const override { return "Reshape"; }
   json get_config() const override;
   static std::shared_ptr<Layer> from_config(const json& config);
 
  private:
   Shape target_shape_{};
+
+  KERAS_LAYER(Reshape)
 };
 
 }  // namespace keras::layers

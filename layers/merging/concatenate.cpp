@@ -12,7 +12,7 @@ namespace keras::layers {
 Concatenate::Concatenate(int axis, ConcatenateOptions options)
     : Layer(options.name, "concatenate", options.trainable), axis_(axis) {}
 
-Shape Concatenate::compute_output_shape_multi(const std::vector<Shape>& shapes) const {
+std::vector<Shape> Concatenate::compute_output_shape(const std::vector<Shape>& shapes) const {
   std::string listed;
   for (const auto& s : shapes) listed += (listed.empty() ? "" : ", ") + shape_str(s);
   const std::string err = fmt::format(
@@ -39,16 +39,16 @@ Shape Concatenate::compute_output_shape_multi(const std::vector<Shape>& shapes) 
       }
     }
   }
-  return out;
+  return {out};
 }
 
-void Concatenate::build_multi(const std::vector<Shape>& input_shapes) { compute_output_shape_multi(input_shapes); }
+void Concatenate::build(const std::vector<Shape>& input_shapes) { compute_output_shape(input_shapes); }
 
-Tensor Concatenate::call_multi(const std::vector<Tensor>& inputs, bool) {
+std::vector<Tensor> Concatenate::call(const std::vector<Tensor>& inputs, const CallContext&) {
   std::vector<Shape> shapes;
   for (const auto& t : inputs) shapes.push_back(t.shape());
-  compute_output_shape_multi(shapes);
-  return ops::concatenate(inputs, axis_);
+  compute_output_shape(shapes);
+  return {inputs.size() == 1 ? inputs[0] : ops::concatenate(inputs, axis_)};
 }
 
 json Concatenate::get_config() const {
@@ -72,9 +72,10 @@ namespace {
 const bool registered = register_class<Layer, Concatenate>("Concatenate");
 }
 
-Tensor Concatenate::compute_mask_multi(const std::vector<Tensor>& inputs, const std::vector<Tensor>& masks) const {
+std::vector<Tensor> Concatenate::compute_mask(const std::vector<Tensor>& inputs,
+                                              const std::vector<Tensor>& masks) const {
   const bool last_axis = !inputs.empty() && (axis_ == -1 || axis_ == static_cast<int>(inputs[0].ndim()) - 1);
-  return last_axis ? merged_masks(masks) : Tensor();
+  return {last_axis ? merged_masks(masks) : Tensor()};
 }
 
 }  // namespace keras::layers

@@ -12,20 +12,20 @@ struct ConcatenateOptions {
 class Concatenate : public Layer {
  public:
   explicit Concatenate(int axis = -1, ConcatenateOptions options = {});
-  void build_multi(const std::vector<Shape>& input_shapes) override;
-  Tensor call(const Tensor& inputs, bool training) override { return inputs; }
-  Tensor call_multi(const std::vector<Tensor>& inputs, bool training) override;
-  Shape compute_output_shape_multi(const std::vector<Shape>& input_shapes) const override;
+  void build(const std::vector<Shape>& input_shapes) override;
+  std::vector<Tensor> call(const std::vector<Tensor>& inputs, const CallContext& context) override;
+  std::vector<Shape> compute_output_shape(const std::vector<Shape>& input_shapes) const override;
   /// Joining features (the last axis): a step is masked out when any input masks it. Along another
   /// axis the masks are not combined (no mask).
-  Tensor compute_mask_multi(const std::vector<Tensor>& inputs, const std::vector<Tensor>& masks) const override;
-  std::string class_name() const override { return "Concatenate"; }
+  std::vector<Tensor> compute_mask(const std::vector<Tensor>& inputs, const std::vector<Tensor>& masks) const override;
   json get_config() const override;
   static std::shared_ptr<Layer> from_config(const json& config);
   int axis() const { return axis_; }
 
  private:
   int axis_;
+
+  KERAS_LAYER(Concatenate)
 };
 
 /// Functional shortcut: Concatenate(axis) applied to the inputs.

@@ -57,14 +57,9 @@ std::array<int, 2> Dot::resolve(const std::vector<Shape>& shapes) const {
   return a;
 }
 
-void Dot::build_multi(const std::vector<Shape>& input_shapes) { resolve(input_shapes); }
+void Dot::build(const std::vector<Shape>& input_shapes) { resolve(input_shapes); }
 
-Tensor Dot::call(const Tensor&, bool) {
-  throw ValueError(fmt::format("A `Dot` layer (\"{}\") should be called on a list of 2 inputs: layer({{a, b}})",
-                               name()));
-}
-
-Shape Dot::compute_output_shape_multi(const std::vector<Shape>& shapes) const {
+std::vector<Shape> Dot::compute_output_shape(const std::vector<Shape>& shapes) const {
   const auto a = resolve(shapes);
   Shape s1 = shapes[0], s2 = shapes[1];
   s1.erase(s1.begin() + a[0]);
@@ -72,10 +67,10 @@ Shape Dot::compute_output_shape_multi(const std::vector<Shape>& shapes) const {
   s2.erase(s2.begin());
   s1.insert(s1.end(), s2.begin(), s2.end());
   if (s1.size() == 1) s1.push_back(1);
-  return s1;
+  return {s1};
 }
 
-Tensor Dot::call_multi(const std::vector<Tensor>& inputs, bool) {
+std::vector<Tensor> Dot::call(const std::vector<Tensor>& inputs, const CallContext&) {
   std::vector<Shape> shapes;
   for (const auto& t : inputs) shapes.push_back(t.shape());
   const auto a = resolve(shapes);
@@ -89,8 +84,7 @@ Tensor Dot::call_multi(const std::vector<Tensor>& inputs, bool) {
   Tensor m1 = ops::reshape(move_axis(x1, a[0], x1.ndim() - 1), {batch, -1, k, 1});
   Tensor m2 = ops::reshape(move_axis(x2, a[1], 1), {batch, 1, k, -1});
   Tensor product = ops::sum(ops::multiply(m1, m2), {2});
-  Shape out = compute_output_shape_multi(shapes);
-  return ops::reshape(product, out);
+  return {ops::reshape(product, compute_output_shape(shapes)[0])};
 }
 
 json Dot::get_config() const {

@@ -19,11 +19,9 @@ class Dot : public Layer {
   explicit Dot(int axes, DotOptions options = {});
   /// One axis per input.
   Dot(std::array<int, 2> axes, DotOptions options = {});
-  void build_multi(const std::vector<Shape>& input_shapes) override;
-  Tensor call(const Tensor& inputs, bool training) override;
-  Tensor call_multi(const std::vector<Tensor>& inputs, bool training) override;
-  Shape compute_output_shape_multi(const std::vector<Shape>& input_shapes) const override;
-  std::string class_name() const override { return "Dot"; }
+  void build(const std::vector<Shape>& input_shapes) override;
+  std::vector<Tensor> call(const std::vector<Tensor>& inputs, const CallContext& context) override;
+  std::vector<Shape> compute_output_shape(const std::vector<Shape>& input_shapes) const override;
   json get_config() const override;
   static std::shared_ptr<Layer> from_config(const json& config);
 
@@ -34,6 +32,8 @@ class Dot : public Layer {
   std::array<int, 2> axes_;
   bool single_axis_;
   DotOptions options_;
+
+  KERAS_LAYER(Dot)
 };
 
 /// Functional shortcut: Dot(axes, {.normalize}) applied to two inputs.

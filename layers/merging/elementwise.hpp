@@ -9,11 +9,11 @@ namespace keras::layers {
   class Class : public Merge {                                                       \
    public:                                                                           \
     explicit Class(MergeOptions options = {}) : Merge(options, prefix) {}            \
-    std::string class_name() const override { return #Class; }                      \
     static std::shared_ptr<Layer> from_config(const json& config);                   \
                                                                                      \
    protected:                                                                        \
     Tensor merge_function(const std::vector<Tensor>& inputs) const override;         \
+    KERAS_LAYER(Class)                                                               \
   };
 
 /// Sum of the inputs.
@@ -22,12 +22,13 @@ KERAS_ELEMENTWISE_MERGE(Add, "add")
 class Subtract : public Merge {
  public:
   explicit Subtract(MergeOptions options = {}) : Merge(options, "subtract") {}
-  std::string class_name() const override { return "Subtract"; }
   static std::shared_ptr<Layer> from_config(const json& config);
 
  protected:
   Tensor merge_function(const std::vector<Tensor>& inputs) const override;
   void check_inputs(const std::vector<Shape>& input_shapes) const override;
+
+  KERAS_LAYER(Subtract)
 };
 /// Product of the inputs.
 KERAS_ELEMENTWISE_MERGE(Multiply, "multiply")

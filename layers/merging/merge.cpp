@@ -31,7 +31,7 @@ void Merge::check_inputs(const std::vector<Shape>&) const {}
 
 void Merge::check_shapes(const std::vector<Shape>& shapes) const {
   if (shapes.size() < 2)
-    throw ValueError(fmt::format("A merge layer ({} \"{}\") should be called on a list of at least 2 inputs. Got {} "
+    throw ValueError(fmt::format("A merge layer ({} \"{}\") should be called on a list of inputs, at least 2. Got {} "
                                  "input(s). Call it as layer({{a, b}}).",
                                  class_name(), name(), shapes.size()));
   check_inputs(shapes);
@@ -45,18 +45,12 @@ void Merge::check_shapes(const std::vector<Shape>& shapes) const {
                                    shapes_str(shapes)));
     if (s[0] >= 0) batch = s[0];
   }
-  compute_output_shape_multi(shapes);
+  compute_output_shape(shapes);
 }
 
-void Merge::build_multi(const std::vector<Shape>& input_shapes) { check_shapes(input_shapes); }
+void Merge::build(const std::vector<Shape>& input_shapes) { check_shapes(input_shapes); }
 
-Tensor Merge::call(const Tensor&, bool) {
-  throw ValueError(fmt::format("A merge layer ({} \"{}\") should be called on a list of inputs, got a single tensor. "
-                               "Call it as layer({{a, b}}).",
-                               class_name(), name()));
-}
-
-Shape Merge::compute_output_shape_multi(const std::vector<Shape>& shapes) const {
+std::vector<Shape> Merge::compute_output_shape(const std::vector<Shape>& shapes) const {
   std::size_t rank = 0;
   for (const auto& s : shapes) rank = std::max(rank, s.size());
   Shape out = expanded(shapes[0], rank);
@@ -74,10 +68,10 @@ Shape Merge::compute_output_shape_multi(const std::vector<Shape>& shapes) const 
       }
     }
   }
-  return out;
+  return {out};
 }
 
-Tensor Merge::call_multi(const std::vector<Tensor>& inputs, bool) {
+std::vector<Tensor> Merge::call(const std::vector<Tensor>& inputs, const CallContext&) {
   std::vector<Shape> shapes;
   for (const auto& t : inputs) shapes.push_back(t.shape());
   check_shapes(shapes);
@@ -86,7 +80,7 @@ Tensor Merge::call_multi(const std::vector<Tensor>& inputs, bool) {
   std::vector<Tensor> xs;
   for (const auto& t : inputs)
     xs.push_back(static_cast<std::size_t>(t.ndim()) == rank ? t : ops::reshape(t, expanded(t.shape(), rank)));
-  return merge_function(xs);
+  return {merge_function(xs)};
 }
 
 Tensor merged_masks(const std::vector<Tensor>& masks) {
@@ -100,8 +94,8 @@ Tensor merged_masks(const std::vector<Tensor>& masks) {
   return all;
 }
 
-Tensor Merge::compute_mask_multi(const std::vector<Tensor>&, const std::vector<Tensor>& masks) const {
-  return merged_masks(masks);
+std::vector<Tensor> Merge::compute_mask(const std::vector<Tensor>&, const std::vector<Tensor>& masks) const {
+  return {merged_masks(masks)};
 }
 
 }  // namespace keras::layers

@@ -17,12 +17,11 @@ Tensor merged_masks(const std::vector<Tensor>& masks);
 class Merge : public Layer {
  public:
   Merge(const MergeOptions& options, const std::string& default_prefix);
-  void build_multi(const std::vector<Shape>& input_shapes) override;
-  Tensor call(const Tensor& inputs, bool training) override;
-  Tensor call_multi(const std::vector<Tensor>& inputs, bool training) override;
-  Shape compute_output_shape_multi(const std::vector<Shape>& input_shapes) const override;
+  void build(const std::vector<Shape>& input_shapes) override;
+  std::vector<Tensor> call(const std::vector<Tensor>& inputs, const CallContext& context) override;
+  std::vector<Shape> compute_output_shape(const std::vector<Shape>& input_shapes) const override;
   /// A position is masked out when it is masked out in any input (Keras's _Merge.compute_mask).
-  Tensor compute_mask_multi(const std::vector<Tensor>& inputs, const std::vector<Tensor>& masks) const override;
+  std::vector<Tensor> compute_mask(const std::vector<Tensor>& inputs, const std::vector<Tensor>& masks) const override;
 
  protected:
   /// Combines inputs of equal rank (already checked and expanded).

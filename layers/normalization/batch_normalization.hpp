@@ -31,7 +31,6 @@ class BatchNormalization : public Layer {
   explicit BatchNormalization(BatchNormalizationOptions options = {});
   void build(const Shape& input_shape) override;
   Tensor call(const Tensor& inputs, bool training) override;
-  std::string class_name() const override { return "BatchNormalization"; }
   json get_config() const override;
   static std::shared_ptr<Layer> from_config(const json& config);
 
@@ -46,6 +45,8 @@ class BatchNormalization : public Layer {
   bool axis_as_list_ = false;       // the config gave [axis] rather than axis
   std::optional<int> built_axis_;   // non-negative, once built
   std::shared_ptr<Variable> gamma_, beta_, moving_mean_, moving_variance_;
+
+  KERAS_LAYER(BatchNormalization)
 };
 
 }  // namespace keras::layers

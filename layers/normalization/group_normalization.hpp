@@ -28,7 +28,6 @@ class GroupNormalization : public Layer {
   explicit GroupNormalization(std::int64_t groups = 32, GroupNormalizationOptions options = {});
   void build(const Shape& input_shape) override;
   Tensor call(const Tensor& inputs, bool training) override;
-  std::string class_name() const override { return "GroupNormalization"; }
   json get_config() const override;
   static std::shared_ptr<Layer> from_config(const json& config);
   const std::shared_ptr<Variable>& gamma() const { return gamma_; }
@@ -38,6 +37,8 @@ class GroupNormalization : public Layer {
   std::int64_t groups_;
   GroupNormalizationOptions options_;
   std::shared_ptr<Variable> gamma_, beta_;
+
+  KERAS_LAYER(GroupNormalization)
 };
 
 }  // namespace keras::layers

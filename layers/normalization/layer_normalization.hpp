@@ -26,7 +26,6 @@ class LayerNormalization : public Layer {
   explicit LayerNormalization(LayerNormalizationOptions options = {});
   void build(const Shape& input_shape) override;
   Tensor call(const Tensor& inputs, bool training) override;
-  std::string class_name() const override { return "LayerNormalization"; }
   json get_config() const override;
   static std::shared_ptr<Layer> from_config(const json& config);
 
@@ -39,6 +38,8 @@ class LayerNormalization : public Layer {
   bool axis_as_int_ = true;       // the config gave axis rather than [axis]
   std::vector<int> built_axes_;   // non-negative and sorted, once built
   std::shared_ptr<Variable> gamma_, beta_;
+
+  KERAS_LAYER(LayerNormalization)
 };
 
 }  // namespace keras::layers

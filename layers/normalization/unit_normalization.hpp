@@ -16,13 +16,14 @@ class UnitNormalization : public Layer {
  public:
   explicit UnitNormalization(std::vector<int> axis = {-1}, UnitNormalizationOptions options = {});
   Tensor call(const Tensor& inputs, bool training) override;
-  std::string class_name() const override { return "UnitNormalization"; }
   json get_config() const override;
   static std::shared_ptr<Layer> from_config(const json& config);
 
  private:
   std::vector<int> axis_;
   bool axis_as_int_;
+
+  KERAS_LAYER(UnitNormalization)
 };
 
 }  // namespace keras::layers

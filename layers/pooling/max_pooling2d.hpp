@@ -11,10 +11,11 @@ class MaxPooling2D : public Pooling2D {
   explicit MaxPooling2D(Size2 pool_size = {2, 2}, Pooling2DOptions options = {})
       : Pooling2D(Kind::max, "MaxPooling2D", pool_size, std::move(options)) {}
   explicit MaxPooling2D(PoolingSpec spec) : Pooling2D(Kind::max, "MaxPooling2D", std::move(spec)) {}
-  std::string class_name() const override { return "MaxPooling2D"; }
   static std::shared_ptr<Layer> from_config(const json& config) {
     return from_config_as<MaxPooling2D>(config, 2, "MaxPooling2D");
   }
+
+  KERAS_LAYER(MaxPooling2D)
 };
 
 }  // namespace keras::layers

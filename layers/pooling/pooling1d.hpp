@@ -22,8 +22,9 @@ class MaxPooling1D : public BasePooling {
   explicit MaxPooling1D(std::int64_t pool_size = 2, Pooling1DOptions options = {})
       : MaxPooling1D(pooling1d_spec(pool_size, options)) {}
   explicit MaxPooling1D(PoolingSpec spec) : BasePooling(Kind::max, "MaxPooling1D", std::move(spec)) {}
-  std::string class_name() const override { return "MaxPooling1D"; }
   static std::shared_ptr<Layer> from_config(const json& c) { return from_config_as<MaxPooling1D>(c, 1, "MaxPooling1D"); }
+
+  KERAS_LAYER(MaxPooling1D)
 };
 
 class AveragePooling1D : public BasePooling {
@@ -31,10 +32,11 @@ class AveragePooling1D : public BasePooling {
   explicit AveragePooling1D(std::int64_t pool_size = 2, Pooling1DOptions options = {})
       : AveragePooling1D(pooling1d_spec(pool_size, options)) {}
   explicit AveragePooling1D(PoolingSpec spec) : BasePooling(Kind::average, "AveragePooling1D", std::move(spec)) {}
-  std::string class_name() const override { return "AveragePooling1D"; }
   static std::shared_ptr<Layer> from_config(const json& c) {
     return from_config_as<AveragePooling1D>(c, 1, "AveragePooling1D");
   }
+
+  KERAS_LAYER(AveragePooling1D)
 };
 
 }  // namespace keras::layers

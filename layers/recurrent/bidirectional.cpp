@@ -46,26 +46,18 @@ void Bidirectional::build(const Shape& input_shape) {
 
 std::vector<Tensor> Bidirectional::call_both(const Tensor& inputs, const Tensor& mask, bool training) {
   ensure_built(inputs.shape());
-  Tensor f = forward_->call_with_mask(inputs, mask, training);
-  Tensor b = backward_->call_with_mask(inputs, mask, training);
-  if (backward_->rnn_options().return_sequences) b = ops::reverse_time(b);
-  return {f, b};
+  const auto f = forward_->call_with_state(inputs, {}, mask, training);
+  const auto b = backward_->call_with_state(inputs, {}, mask, training);
+  return {f[0], backward_->rnn_options().return_sequences ? ops::reverse_time(b[0]) : b[0]};
 }
-
-Tensor Bidirectional::merge(const std::vector<Tensor>& both) const {
-  if (merge_mode_ == "concat") return ops::concat_last(both);
-  if (merge_mode_ == "sum") return ops::add(both[0], both[1]);
-  if (merge_mode_ == "mul") return ops::multiply(both[0], both[1]);
-  if (merge_mode_ == "ave") return ops::multiply(ops::add(both[0], both[1]), Tensor::scalar(0.5f));
-  throw ValueError("Bidirectional \"" + name() + "\" has merge_mode \"none\": it returns two tensors, use call_both()");
-}
-
-Tensor Bidirectional::call(const Tensor& inputs, bool training) { return merge(call_both(inputs, Tensor(), training)); }
 
 std::vector<Tensor> Bidirectional::merged_outputs(const Tensor& forward, Tensor backward) const {
   if (backward_->rnn_options().return_sequences) backward = ops::reverse_time(backward);
   if (merge_mode_ == "none") return {forward, backward};
-  return {merge({forward, backward})};
+  if (merge_mode_ == "concat") return {ops::concat_last({forward, backward})};
+  if (merge_mode_ == "sum") return {ops::add(forward, backward)};
+  if (merge_mode_ == "mul") return {ops::multiply(forward, backward)};
+  return {ops::multiply(ops::add(forward, backward), Tensor::scalar(0.5f))};  // "ave"
 }
 
 std::vector<Tensor> Bidirectional::call_with_state(const Tensor& inputs, const std::vector<Tensor>& initial_state,
@@ -91,15 +83,14 @@ std::vector<Tensor> Bidirectional::call_with_state(const Tensor& inputs, const s
   return out;
 }
 
-std::vector<Tensor> Bidirectional::call_outputs(const std::vector<Tensor>& inputs, const Tensor& mask, bool training) {
-  const bool return_state = forward_->rnn_options().return_state;
-  if (inputs.size() == 1 && !return_state && merge_mode_ != "none") return {call_with_mask(inputs[0], mask, training)};
-  std::vector<Tensor> out = call_with_state(inputs.at(0), {inputs.begin() + 1, inputs.end()}, mask, training);
-  if (!return_state) out.resize(merge_mode_ == "none" ? 2 : 1);
+std::vector<Tensor> Bidirectional::call(const std::vector<Tensor>& inputs, const CallContext& context) {
+  std::vector<Tensor> out =
+      call_with_state(inputs.at(0), {inputs.begin() + 1, inputs.end()}, context.mask(0), context.training);
+  if (!forward_->rnn_options().return_state) out.resize(merge_mode_ == "none" ? 2 : 1);
   return out;
 }
 
-std::vector<Shape> Bidirectional::compute_output_shapes(const std::vector<Shape>& input_shapes) const {
+std::vector<Shape> Bidirectional::compute_output_shape(const std::vector<Shape>& input_shapes) const {
   std::vector<Shape> out;
   if (merge_mode_ == "none") out.assign(2, forward_->compute_output_shape(input_shapes.at(0)));
   else out.push_back(compute_output_shape(input_shapes.at(0)));
@@ -110,22 +101,9 @@ std::vector<Shape> Bidirectional::compute_output_shapes(const std::vector<Shape>
   return out;
 }
 
-Tensor Bidirectional::call_multi(const std::vector<Tensor>& inputs, bool training) {
-  return call_outputs(inputs, Tensor(), training).at(0);
-}
-
-void Bidirectional::build_multi(const std::vector<Shape>& input_shapes) { build(input_shapes.at(0)); }
-
-Shape Bidirectional::compute_output_shape_multi(const std::vector<Shape>& input_shapes) const {
-  return compute_output_shape(input_shapes.at(0));
-}
-
-Tensor Bidirectional::compute_mask_multi(const std::vector<Tensor>& inputs, const std::vector<Tensor>& masks) const {
-  return compute_mask(inputs.at(0), masks.empty() ? Tensor() : masks[0]);
-}
-
-Tensor Bidirectional::call_masked(const Tensor& inputs, const Tensor& mask, bool training) {
-  return merge(call_both(inputs, mask, training));
+std::vector<Tensor> Bidirectional::compute_mask(const std::vector<Tensor>& inputs,
+                                                const std::vector<Tensor>& masks) const {
+  return {compute_mask(inputs.at(0), masks.empty() ? Tensor() : masks[0])};
 }
 
 Tensor Bidirectional::compute_mask(const Tensor&, const Tensor& mask) const {

@@ -17,7 +17,12 @@ class Bidirectional : public Layer {
   /// `layer` must be a recurrent layer (LSTM, GRU, SimpleRNN, RNN); its config makes both directions.
   explicit Bidirectional(const LayerRef& layer, BidirectionalOptions options = {});
   void build(const Shape& input_shape) override;
-  Tensor call(const Tensor& inputs, bool training) override;
+  /// Built for the sequence, the first of {sequence, initial states...}.
+  void build(const std::vector<Shape>& input_shapes) override { build(input_shapes.at(0)); }
+  /// Called on {sequence, initial states...} (initial_state as extra inputs, as Keras records it) under the
+  /// sequence's mask; every output: {output} ({forward, backward} with merge_mode "none"), then the states
+  /// with return_state.
+  std::vector<Tensor> call(const std::vector<Tensor>& inputs, const CallContext& context) override;
   /// Both directions, unmerged (what merge_mode "none" returns in Keras), backward sequences
   /// re-reversed so step t of both lines up.
   std::vector<Tensor> call_both(const Tensor& inputs, const Tensor& mask = Tensor(), bool training = false);
@@ -26,17 +31,10 @@ class Bidirectional : public Layer {
   /// {output, forward states..., backward states...} ({forward, backward, states...} with merge_mode "none").
   std::vector<Tensor> call_with_state(const Tensor& inputs, const std::vector<Tensor>& initial_state = {},
                                       const Tensor& mask = Tensor(), bool training = false);
-  /// Functional API: called on {sequence, initial states...} (initial_state as extra inputs, as Keras records it);
-  /// every output: {output} ({forward, backward} with merge_mode "none"), then the states with return_state.
-  std::vector<Tensor> call_outputs(const std::vector<Tensor>& inputs, const Tensor& mask, bool training) override;
-  std::vector<Shape> compute_output_shapes(const std::vector<Shape>& input_shapes) const override;
-  Tensor call_multi(const std::vector<Tensor>& inputs, bool training) override;
-  void build_multi(const std::vector<Shape>& input_shapes) override;
-  Shape compute_output_shape_multi(const std::vector<Shape>& input_shapes) const override;
-  Tensor compute_mask(const Tensor& inputs, const Tensor& mask) const override;
-  Tensor compute_mask_multi(const std::vector<Tensor>& inputs, const std::vector<Tensor>& masks) const override;
   Shape compute_output_shape(const Shape& input_shape) const override;
-  std::string class_name() const override { return "Bidirectional"; }
+  std::vector<Shape> compute_output_shape(const std::vector<Shape>& input_shapes) const override;
+  Tensor compute_mask(const Tensor& inputs, const Tensor& mask) const override;
+  std::vector<Tensor> compute_mask(const std::vector<Tensor>& inputs, const std::vector<Tensor>& masks) const override;
   json get_config() const override;
   static std::shared_ptr<Layer> from_config(const json& config);
   std::vector<std::shared_ptr<Layer>> sublayers() const override { return {forward_, backward_}; }
@@ -44,17 +42,15 @@ class Bidirectional : public Layer {
   const std::shared_ptr<RNN>& forward_layer() const { return forward_; }
   const std::shared_ptr<RNN>& backward_layer() const { return backward_; }
 
- protected:
-  Tensor call_masked(const Tensor& inputs, const Tensor& mask, bool training) override;
-
  private:
-  Tensor merge(const std::vector<Tensor>& both) const;
   /// The merged output, or both directions with merge_mode "none".
   std::vector<Tensor> merged_outputs(const Tensor& forward, Tensor backward) const;
   json layer_config_;
   std::string layer_class_;
   std::string merge_mode_;
   std::shared_ptr<RNN> forward_, backward_;
+
+  KERAS_LAYER(Bidirectional)
 };
 
 }  // namespace keras::layers

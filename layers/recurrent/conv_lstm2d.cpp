@@ -96,10 +96,9 @@ Tensor ConvLSTM2D::compute_mask(const Tensor&, const Tensor& mask) const {
   return options_.return_sequences ? mask : Tensor();
 }
 
-Tensor ConvLSTM2D::call(const Tensor& inputs, bool training) { return call_with_state(inputs, {}, {}, training)[0]; }
-
-Tensor ConvLSTM2D::call_masked(const Tensor& inputs, const Tensor& mask, bool training) {
-  return call_with_state(inputs, {}, mask, training)[0];
+std::vector<Tensor> ConvLSTM2D::call(const std::vector<Tensor>& inputs, const CallContext& context) {
+  if (inputs.size() != 1) return Layer::call(inputs, context);  // its error
+  return {call_with_state(inputs[0], {}, context.mask(0), context.training)[0]};
 }
 
 // The input convolution of every time step at once: [batch, time, rows', cols', 4 * filters].

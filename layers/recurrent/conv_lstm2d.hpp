@@ -43,24 +43,21 @@ class ConvLSTM2D : public Layer {
  public:
   ConvLSTM2D(std::int64_t filters, Size2 kernel_size, ConvLSTM2DOptions options = {});
   void build(const Shape& input_shape) override;
-  /// The last output [batch, rows', cols', filters], or all of them [batch, time, ...] with return_sequences.
-  Tensor call(const Tensor& inputs, bool training) override;
+  /// The last output [batch, rows', cols', filters], or all of them [batch, time, ...] with return_sequences,
+  /// under the input's mask.
+  std::vector<Tensor> call(const std::vector<Tensor>& inputs, const CallContext& context) override;
   /// Keras's return_state form, as RNN::call_with_state: {output, h, c}, from `initial_state` ({h, c} or
   /// empty for zeros) under a time-step `mask` [batch, time] (or undefined).
   std::vector<Tensor> call_with_state(const Tensor& inputs, const std::vector<Tensor>& initial_state = {},
                                       const Tensor& mask = Tensor(), bool training = false);
   Tensor compute_mask(const Tensor& inputs, const Tensor& mask) const override;
   Shape compute_output_shape(const Shape& input_shape) const override;
-  std::string class_name() const override { return "ConvLSTM2D"; }
   json get_config() const override;
   static std::shared_ptr<Layer> from_config(const json& config);
 
   const std::shared_ptr<Variable>& kernel() const { return kernel_; }
   const std::shared_ptr<Variable>& recurrent_kernel() const { return recurrent_kernel_; }
   const std::shared_ptr<Variable>& bias() const { return bias_; }
-
- protected:
-  Tensor call_masked(const Tensor& inputs, const Tensor& mask, bool training) override;
 
  private:
   Shape state_shape(const Shape& input_shape) const;
@@ -71,6 +68,8 @@ class ConvLSTM2D : public Layer {
   ConvLSTM2DOptions options_;
   activations::Activation activation_, recurrent_activation_;
   std::shared_ptr<Variable> kernel_, recurrent_kernel_, bias_;
+
+  KERAS_LAYER(ConvLSTM2D)
 };
 
 }  // namespace keras::layers

@@ -28,10 +28,11 @@ struct GRUOptions {
 class GRU : public RNN {
  public:
   explicit GRU(std::int64_t units, GRUOptions options = {});
-  std::string class_name() const override { return "GRU"; }
   json get_config() const override { return flat_config(); }
   static std::shared_ptr<Layer> from_config(const json& config);
   const GRUCell& cell() const { return static_cast<const GRUCell&>(*cells().front()); }
+
+  KERAS_LAYER(GRU)
 };
 
 }  // namespace keras::layers

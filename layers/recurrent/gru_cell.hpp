@@ -26,7 +26,6 @@ class GRUCell : public RecurrentCell {
   std::int64_t units() const override { return units_; }
   std::vector<Tensor> step(const Tensor& x, const std::vector<Tensor>& states, const Tensor& recurrent_mask) override;
   std::optional<kernels::RnnCell> fused_cell() const override;
-  std::string class_name() const override { return "GRUCell"; }
   json get_config() const override;
   static std::shared_ptr<Layer> from_config(const json& config);
   static GRUCellOptions options_from_config(const json& config);
@@ -39,6 +38,8 @@ class GRUCell : public RecurrentCell {
   std::int64_t units_;
   GRUCellOptions options_;
   activations::Activation activation_, recurrent_activation_;
+
+  KERAS_LAYER(GRUCell)
 };
 
 }  // namespace keras::layers

@@ -26,7 +26,6 @@ class LSTMCell : public RecurrentCell {
   int state_count() const override { return 2; }
   std::vector<Tensor> step(const Tensor& x, const std::vector<Tensor>& states, const Tensor& recurrent_mask) override;
   std::optional<kernels::RnnCell> fused_cell() const override;
-  std::string class_name() const override { return "LSTMCell"; }
   json get_config() const override;
   static std::shared_ptr<Layer> from_config(const json& config);
   static LSTMCellOptions options_from_config(const json& config);
@@ -39,6 +38,8 @@ class LSTMCell : public RecurrentCell {
   std::int64_t units_;
   LSTMCellOptions options_;
   activations::Activation activation_, recurrent_activation_;
+
+  KERAS_LAYER(LSTMCell)
 };
 
 }  // namespace keras::layers

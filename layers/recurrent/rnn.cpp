@@ -45,10 +45,10 @@ void RNN::build(const Shape& input_shape) {
   }
 }
 
-Tensor RNN::call(const Tensor& inputs, bool training) { return run(inputs, {}, Tensor(), training)[0]; }
-
-Tensor RNN::call_masked(const Tensor& inputs, const Tensor& mask, bool training) {
-  return run(inputs, {}, mask, training)[0];
+std::vector<Tensor> RNN::call(const std::vector<Tensor>& inputs, const CallContext& context) {
+  std::vector<Tensor> out = run(inputs.at(0), {inputs.begin() + 1, inputs.end()}, context.mask(0), context.training);
+  if (!options_.return_state) out.resize(1);
+  return out;
 }
 
 std::vector<Tensor> RNN::call_with_state(const Tensor& inputs, const std::vector<Tensor>& initial_state,
@@ -152,29 +152,16 @@ std::vector<Tensor> RNN::run_stepwise(const Tensor& x0, std::vector<std::vector<
   return result;
 }
 
-Tensor RNN::call_multi(const std::vector<Tensor>& inputs, bool training) {
-  return call_outputs(inputs, Tensor(), training)[0];
-}
-
-void RNN::build_multi(const std::vector<Shape>& input_shapes) { build(input_shapes.at(0)); }
-
-Shape RNN::compute_output_shape_multi(const std::vector<Shape>& input_shapes) const {
-  return compute_output_shape(input_shapes.at(0));
-}
-
-std::vector<Tensor> RNN::call_outputs(const std::vector<Tensor>& inputs, const Tensor& mask, bool training) {
-  if (inputs.size() == 1 && !options_.return_state) return {call_with_mask(inputs[0], mask, training)};
-  std::vector<Tensor> out = call_with_state(inputs.at(0), {inputs.begin() + 1, inputs.end()}, mask, training);
-  if (!options_.return_state) out.resize(1);
-  return out;
-}
-
-std::vector<Shape> RNN::compute_output_shapes(const std::vector<Shape>& input_shapes) const {
-  std::vector<Shape> out{compute_output_shape_multi(input_shapes)};
+std::vector<Shape> RNN::compute_output_shape(const std::vector<Shape>& input_shapes) const {
+  std::vector<Shape> out{compute_output_shape(input_shapes.at(0))};
   if (options_.return_state)
     for (const auto& c : cells_)
       for (int i = 0; i < c->state_count(); ++i) out.push_back({input_shapes.at(0).at(0), c->units()});
   return out;
+}
+
+std::vector<Tensor> RNN::compute_mask(const std::vector<Tensor>& inputs, const std::vector<Tensor>& masks) const {
+  return {compute_mask(inputs.at(0), masks.empty() ? Tensor() : masks[0])};
 }
 
 Tensor RNN::compute_mask(const Tensor&, const Tensor& mask) const {

@@ -41,22 +41,21 @@ class RNN : public Layer {
   explicit RNN(std::vector<CellPtr> cells, RNNOptions options = {});
 
   void build(const Shape& input_shape) override;
-  /// The output: the last output [batch, units], or all of them [batch, time, units] with return_sequences.
-  Tensor call(const Tensor& inputs, bool training) override;
-  /// Keras's return_state form: {output, states...} (LSTM: output, h, c; stacked cells: every cell's
-  /// states in order), starting from `initial_state` (one tensor per state; empty: zeros) under `mask`.
+  /// Built for the sequence, the first of {sequence, initial states...}.
+  void build(const std::vector<Shape>& input_shapes) override { build(input_shapes.at(0)); }
+  /// Called on {sequence, initial states...} (Keras's initial_state passed as extra inputs) under the
+  /// sequence's mask: the output, the last one [batch, units] or all of them [batch, time, units] with
+  /// return_sequences, then with return_state the final states (LSTM: h, c; stacked cells: every cell's).
+  std::vector<Tensor> call(const std::vector<Tensor>& inputs, const CallContext& context) override;
+  /// Keras's return_state form: {output, states...}, starting from `initial_state` (one tensor per state;
+  /// empty: zeros) under `mask`.
   std::vector<Tensor> call_with_state(const Tensor& inputs, const std::vector<Tensor>& initial_state = {},
                                       const Tensor& mask = Tensor(), bool training = false);
-  Tensor compute_mask(const Tensor& inputs, const Tensor& mask) const override;
   Shape compute_output_shape(const Shape& input_shape) const override;
-  /// Called on {sequence, initial states...} (Keras's initial_state passed as extra inputs): the output.
-  Tensor call_multi(const std::vector<Tensor>& inputs, bool training) override;
-  void build_multi(const std::vector<Shape>& input_shapes) override;
-  Shape compute_output_shape_multi(const std::vector<Shape>& input_shapes) const override;
-  /// {output} or, with return_state, {output, states...}; inputs are {sequence, initial states...}.
-  std::vector<Tensor> call_outputs(const std::vector<Tensor>& inputs, const Tensor& mask, bool training) override;
-  std::vector<Shape> compute_output_shapes(const std::vector<Shape>& input_shapes) const override;
-  std::string class_name() const override { return "RNN"; }
+  std::vector<Shape> compute_output_shape(const std::vector<Shape>& input_shapes) const override;
+  /// The sequence's mask with return_sequences, else none (none for the states).
+  Tensor compute_mask(const Tensor& inputs, const Tensor& mask) const override;
+  std::vector<Tensor> compute_mask(const std::vector<Tensor>& inputs, const std::vector<Tensor>& masks) const override;
   json get_config() const override;
   static std::shared_ptr<Layer> from_config(const json& config);
   std::vector<std::shared_ptr<Layer>> sublayers() const override;
@@ -67,7 +66,6 @@ class RNN : public Layer {
 
  protected:
   RNN(std::vector<CellPtr> cells, RNNOptions options, const std::string& prefix);
-  Tensor call_masked(const Tensor& inputs, const Tensor& mask, bool training) override;
   /// The sequence fields of every recurrent layer's config.
   json sequence_config() const;
   static RNNOptions options_from_config(const json& config);
@@ -82,6 +80,8 @@ class RNN : public Layer {
 
   std::vector<CellPtr> cells_;
   RNNOptions options_;
+
+  KERAS_LAYER(RNN)
 };
 
 }  // namespace keras::layers

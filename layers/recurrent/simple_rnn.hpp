@@ -26,10 +26,11 @@ struct SimpleRNNOptions {
 class SimpleRNN : public RNN {
  public:
   explicit SimpleRNN(std::int64_t units, SimpleRNNOptions options = {});
-  std::string class_name() const override { return "SimpleRNN"; }
   json get_config() const override { return flat_config(); }
   static std::shared_ptr<Layer> from_config(const json& config);
   const SimpleRNNCell& cell() const { return static_cast<const SimpleRNNCell&>(*cells().front()); }
+
+  KERAS_LAYER(SimpleRNN)
 };
 
 }  // namespace keras::layers

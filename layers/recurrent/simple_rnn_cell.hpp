@@ -22,7 +22,6 @@ class SimpleRNNCell : public RecurrentCell {
   std::int64_t units() const override { return units_; }
   std::vector<Tensor> step(const Tensor& x, const std::vector<Tensor>& states, const Tensor& recurrent_mask) override;
   std::optional<kernels::RnnCell> fused_cell() const override;
-  std::string class_name() const override { return "SimpleRNNCell"; }
   json get_config() const override;
   static std::shared_ptr<Layer> from_config(const json& config);
   static SimpleRNNCellOptions options_from_config(const json& config);
@@ -35,6 +34,8 @@ class SimpleRNNCell : public RecurrentCell {
   std::int64_t units_;
   SimpleRNNCellOptions options_;
   activations::Activation activation_;
+
+  KERAS_LAYER(SimpleRNNCell)
 };
 
 }  // namespace keras::layers

@@ -17,7 +17,6 @@ class TimeDistributed : public Layer {
   void build(const Shape& input_shape) override;
   Tensor call(const Tensor& inputs, bool training) override;
   Shape compute_output_shape(const Shape& input_shape) const override;
-  std::string class_name() const override { return "TimeDistributed"; }
   json get_config() const override;
   static std::shared_ptr<Layer> from_config(const json& config);
   std::vector<std::shared_ptr<Layer>> sublayers() const override { return {layer_}; }
@@ -25,6 +24,8 @@ class TimeDistributed : public Layer {
 
  private:
   LayerPtr layer_;
+
+  KERAS_LAYER(TimeDistributed)
 };
 
 }  // namespace keras::layers

@@ -17,12 +17,13 @@ class ActivityRegularization : public Layer {
  public:
   explicit ActivityRegularization(ActivityRegularizationOptions options = {});
   Tensor call(const Tensor& inputs, bool) override { return inputs; }
-  std::string class_name() const override { return "ActivityRegularization"; }
   json get_config() const override;
   static std::shared_ptr<Layer> from_config(const json& config);
 
  private:
   double l1_, l2_;
+
+  KERAS_LAYER(ActivityRegularization)
 };
 
 }  // namespace keras::layers

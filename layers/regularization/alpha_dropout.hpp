@@ -9,7 +9,6 @@ class AlphaDropout : public NoiseLayer {
  public:
   explicit AlphaDropout(double rate, NoiseOptions options = {});
   Tensor call(const Tensor& inputs, bool training) override;
-  std::string class_name() const override { return "AlphaDropout"; }
   json get_config() const override;
   static std::shared_ptr<Layer> from_config(const json& config);
 
@@ -18,6 +17,8 @@ class AlphaDropout : public NoiseLayer {
 
  private:
   double rate_;
+
+  KERAS_LAYER(AlphaDropout)
 };
 
 }  // namespace keras::layers

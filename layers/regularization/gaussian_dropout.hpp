@@ -8,12 +8,13 @@ class GaussianDropout : public NoiseLayer {
  public:
   explicit GaussianDropout(double rate, NoiseOptions options = {});
   Tensor call(const Tensor& inputs, bool training) override;
-  std::string class_name() const override { return "GaussianDropout"; }
   json get_config() const override;
   static std::shared_ptr<Layer> from_config(const json& config);
 
  private:
   double rate_;
+
+  KERAS_LAYER(GaussianDropout)
 };
 
 }  // namespace keras::layers

@@ -8,12 +8,13 @@ class GaussianNoise : public NoiseLayer {
  public:
   explicit GaussianNoise(double stddev, NoiseOptions options = {});
   Tensor call(const Tensor& inputs, bool training) override;
-  std::string class_name() const override { return "GaussianNoise"; }
   json get_config() const override;
   static std::shared_ptr<Layer> from_config(const json& config);
 
  private:
   double stddev_;
+
+  KERAS_LAYER(GaussianNoise)
 };
 
 }  // namespace keras::layers

@@ -33,8 +33,8 @@ class SpatialDropout : public NoiseLayer {
    public:                                                                                           \
     static constexpr const char* kClassName = #Class;                                                \
     explicit Class(double rate, NoiseOptions options = {}) : SpatialDropout(rate, rank, options, prefix) {} \
-    std::string class_name() const override { return kClassName; }                                   \
     static std::shared_ptr<Layer> from_config(const json& c) { return make_from_config<Class>(c); }  \
+    KERAS_LAYER(Class)                                                                               \
   };
 
 KERAS_SPATIAL_DROPOUT(SpatialDropout1D, 1, "spatial_dropout1d")

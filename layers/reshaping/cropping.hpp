@@ -40,8 +40,9 @@ class Cropping1D : public Cropping {
   explicit Cropping1D(std::array<std::int64_t, 2> cropping = {1, 1}, CroppingOptions options = {})
       : Cropping({cropping}, options, "cropping1d") {}
   Cropping1D(const SpatialPairs& cropping, CroppingOptions options) : Cropping(cropping, options, "cropping1d") {}
-  std::string class_name() const override { return kClassName; }
   static std::shared_ptr<Layer> from_config(const json& c) { return make_from_config<Cropping1D>(c, 1, {{1, 1}}); }
+
+  KERAS_LAYER(Cropping1D)
 };
 
 class Cropping2D : public Cropping {
@@ -50,10 +51,11 @@ class Cropping2D : public Cropping {
   /// ((top, bottom), (left, right)).
   explicit Cropping2D(const SpatialPairs& cropping = {{0, 0}, {0, 0}}, CroppingOptions options = {})
       : Cropping(cropping, options, "cropping2d") {}
-  std::string class_name() const override { return kClassName; }
   static std::shared_ptr<Layer> from_config(const json& c) {
     return make_from_config<Cropping2D>(c, 2, {{0, 0}, {0, 0}});
   }
+
+  KERAS_LAYER(Cropping2D)
 };
 
 class Cropping3D : public Cropping {
@@ -61,10 +63,11 @@ class Cropping3D : public Cropping {
   static constexpr const char* kClassName = "Cropping3D";
   explicit Cropping3D(const SpatialPairs& cropping = {{1, 1}, {1, 1}, {1, 1}}, CroppingOptions options = {})
       : Cropping(cropping, options, "cropping3d") {}
-  std::string class_name() const override { return kClassName; }
   static std::shared_ptr<Layer> from_config(const json& c) {
     return make_from_config<Cropping3D>(c, 3, {{1, 1}, {1, 1}, {1, 1}});
   }
+
+  KERAS_LAYER(Cropping3D)
 };
 
 }  // namespace keras::layers

@@ -15,12 +15,13 @@ class Permute : public Layer {
   explicit Permute(std::vector<int> dims, PermuteOptions options = {});
   Tensor call(const Tensor& inputs, bool training) override;
   Shape compute_output_shape(const Shape& input_shape) const override;
-  std::string class_name() const override { return "Permute"; }
   json get_config() const override;
   static std::shared_ptr<Layer> from_config(const json& config);
 
  private:
   std::vector<int> dims_;
+
+  KERAS_LAYER(Permute)
 };
 
 }  // namespace keras::layers

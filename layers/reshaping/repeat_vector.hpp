@@ -15,12 +15,13 @@ class RepeatVector : public Layer {
   explicit RepeatVector(std::int64_t n, RepeatVectorOptions options = {});
   Tensor call(const Tensor& inputs, bool training) override;
   Shape compute_output_shape(const Shape& input_shape) const override;
-  std::string class_name() const override { return "RepeatVector"; }
   json get_config() const override;
   static std::shared_ptr<Layer> from_config(const json& config);
 
  private:
   std::int64_t n_;
+
+  KERAS_LAYER(RepeatVector)
 };
 
 }  // namespace keras::layers

@@ -37,9 +37,10 @@ class UpSampling1D : public UpSampling {
  public:
   explicit UpSampling1D(std::int64_t size = 2, UpSamplingOptions options = {})
       : UpSampling({size}, "nearest", options, "up_sampling1d") {}
-  std::string class_name() const override { return "UpSampling1D"; }
   json get_config() const override;
   static std::shared_ptr<Layer> from_config(const json& config);
+
+  KERAS_LAYER(UpSampling1D)
 };
 
 struct UpSampling2DOptions {
@@ -52,18 +53,20 @@ struct UpSampling2DOptions {
 class UpSampling2D : public UpSampling {
  public:
   explicit UpSampling2D(std::array<std::int64_t, 2> size = {2, 2}, UpSampling2DOptions options = {});
-  std::string class_name() const override { return "UpSampling2D"; }
   json get_config() const override;
   static std::shared_ptr<Layer> from_config(const json& config);
+
+  KERAS_LAYER(UpSampling2D)
 };
 
 class UpSampling3D : public UpSampling {
  public:
   explicit UpSampling3D(std::array<std::int64_t, 3> size = {2, 2, 2}, UpSamplingOptions options = {})
       : UpSampling({size[0], size[1], size[2]}, "nearest", options, "up_sampling3d") {}
-  std::string class_name() const override { return "UpSampling3D"; }
   json get_config() const override;
   static std::shared_ptr<Layer> from_config(const json& config);
+
+  KERAS_LAYER(UpSampling3D)
 };
 
 }  // namespace keras::layers

@@ -42,8 +42,9 @@ class ZeroPadding1D : public ZeroPadding {
   ZeroPadding1D(std::array<std::int64_t, 2> padding, ZeroPaddingOptions options = {})
       : ZeroPadding({padding}, options, "zero_padding1d") {}
   ZeroPadding1D(const SpatialPairs& padding, ZeroPaddingOptions options) : ZeroPadding(padding, options, "zero_padding1d") {}
-  std::string class_name() const override { return kClassName; }
   static std::shared_ptr<Layer> from_config(const json& c) { return make_from_config<ZeroPadding1D>(c, 1, {{1, 1}}); }
+
+  KERAS_LAYER(ZeroPadding1D)
 };
 
 class ZeroPadding2D : public ZeroPadding {
@@ -52,10 +53,11 @@ class ZeroPadding2D : public ZeroPadding {
   /// ((top, bottom), (left, right)).
   explicit ZeroPadding2D(const SpatialPairs& padding = {{1, 1}, {1, 1}}, ZeroPaddingOptions options = {})
       : ZeroPadding(padding, options, "zero_padding2d") {}
-  std::string class_name() const override { return kClassName; }
   static std::shared_ptr<Layer> from_config(const json& c) {
     return make_from_config<ZeroPadding2D>(c, 2, {{1, 1}, {1, 1}});
   }
+
+  KERAS_LAYER(ZeroPadding2D)
 };
 
 class ZeroPadding3D : public ZeroPadding {
@@ -63,10 +65,11 @@ class ZeroPadding3D : public ZeroPadding {
   static constexpr const char* kClassName = "ZeroPadding3D";
   explicit ZeroPadding3D(const SpatialPairs& padding = {{1, 1}, {1, 1}, {1, 1}}, ZeroPaddingOptions options = {})
       : ZeroPadding(padding, options, "zero_padding3d") {}
-  std::string class_name() const override { return kClassName; }
   static std::shared_ptr<Layer> from_config(const json& c) {
     return make_from_config<ZeroPadding3D>(c, 3, {{1, 1}, {1, 1}, {1, 1}});
   }
+
+  KERAS_LAYER(ZeroPadding3D)
 };
 
 }  // namespace keras::layers

@@ -52,6 +52,21 @@ TEST_CASE("Add and Concatenate pass the and of their inputs' masks on to an LSTM
     Tensor ea = (*e1)(xa), eb = (*e2)(xb);
     Tensor feats = concat ? layers::concatenate({ea, eb}) : ops::add(ea, eb);
     INFO((concat ? "Concatenate" : "Add"));
-    check_same(got, lstm->call_with_mask(feats, Tensor::from_vector<float>({1, 1, 0, 0}, {1, 4})));
+    check_same(got, lstm->call_all({feats}, {.masks = {Tensor::from_vector<float>({1, 1, 0, 0}, {1, 4})}})[0]);
   }
+}
+
+TEST_CASE("a functional model used as a layer receives the mask of the layer before it", "[mask]") {
+  utils::set_random_seed(7);
+  auto emb = std::make_shared<layers::Embedding>(10, 3, layers::EmbeddingOptions{.mask_zero = true});
+  auto lstm = std::make_shared<layers::LSTM>(4);
+  KerasTensor seq = Input({4, 3});
+  auto inner = std::make_shared<Model>(seq, (*lstm)(seq));
+  KerasTensor ids = Input({4});
+  Model outer(ids, (*inner)((*emb)(ids)));
+  // Step 3 is padding: the inner model's LSTM skips it, as the mask reaches the inner graph's input.
+  const Tensor x = Tensor::from_vector<float>({1, 2, 3, 0}, {1, 4});
+  check_same(outer.predict(x), lstm->call_all({(*emb)(x)}, {.masks = {Tensor::from_vector<float>({1, 1, 1, 0}, {1, 4})}})[0]);
+  const auto plain = (*lstm)((*emb)(x)).to_vector<float>(), masked = outer.predict(x).to_vector<float>();
+  CHECK(plain != masked);
 }

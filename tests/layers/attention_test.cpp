@@ -59,7 +59,7 @@ TEST_CASE("Attention and AdditiveAttention match PyTorch: outputs, scores, input
 
       std::vector<Shape> shapes;
       for (const auto& x : inputs) shapes.push_back({-1, x.dim(1), x.dim(2)});
-      CHECK(layer->compute_output_shape_multi(shapes) == Shape{-1, out[0].dim(1), out[0].dim(2)});
+      CHECK(layer->compute_output_shape(shapes).at(0) == Shape{-1, out[0].dim(1), out[0].dim(2)});
 
       json config = layer->get_config();
       auto again = Layer::deserialize(serialize_object(layer->class_name(), config));

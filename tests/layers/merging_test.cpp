@@ -49,7 +49,7 @@ TEST_CASE("a two-input functional model with Concatenate, Add and Dot trains, sa
   KerasTensor merged = layers::concatenate({layers::add({h1, h2}), layers::multiply({h1, h2}),
                                             layers::dot({h1, h2}, 1, true)});
   Model model({in1, in2}, layers::Dense(1)(merged));
-  CHECK(model.compute_output_shape_multi({{-1, 4}, {-1, 4}}) == Shape{-1, 1});
+  CHECK(model.compute_output_shape(std::vector<Shape>{{-1, 4}, {-1, 4}})[0] == Shape{-1, 1});
   model.compile({.optimizer = "adam", .loss = "mse"});
 
   const Tensor x1 = random_tensor({6, 4}, -1, 1, 7), x2 = random_tensor({6, 4}, -1, 1, 8);

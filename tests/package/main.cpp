@@ -15,11 +15,12 @@ class Scale : public k::Layer {
     k::Layer::build(input_shape);
   }
   k::Tensor call(const k::Tensor& x, bool) override { return x * scale_->value(); }
-  std::string class_name() const override { return "Scale"; }
   static std::shared_ptr<k::Layer> from_config(const k::json& c) { return std::make_shared<Scale>(c.value("name", "")); }
 
  private:
   std::shared_ptr<k::Variable> scale_;
+
+  KERAS_LAYER(Scale)  // class_name() "Scale", and Scale()(x) on symbolic tensors
 };
 static const bool registered = k::register_class<k::Layer, Scale>("Scale");
 

@@ -1,4 +1,4 @@
-// A subclassed model with two outputs (overriding call_outputs): compile with a loss, a weight and metrics per
+// A subclassed model with two outputs (overriding the general call): compile with a loss, a weight and metrics per
 // output, resolved when the first call shows the outputs; fit / evaluate / predict_outputs; tf.keras 2.x's
 // names output_1, output_2 and logs output_1_loss, output_2_accuracy. Losses checked by hand.
 #include <cmath>
@@ -21,9 +21,9 @@ namespace {
 class TwoHeads : public Model {
  public:
   TwoHeads() : Model("two_heads") {}
-  std::vector<Tensor> call_outputs(const std::vector<Tensor>& inputs, const Tensor&, bool training) override {
-    const Tensor h = (*hidden_)(inputs.at(0), training);
-    return {(*regression_)(h, training), (*classes_)(h, training)};
+  std::vector<Tensor> call(const std::vector<Tensor>& inputs, const CallContext& context) override {
+    const Tensor h = (*hidden_)(inputs.at(0), context.training);
+    return {(*regression_)(h, context.training), (*classes_)(h, context.training)};
   }
 
  private:

@@ -150,7 +150,7 @@ TEST_CASE("Bidirectional in a functional graph takes its initial states from oth
   std::vector<k::KerasTensor> inputs{k::Input({x.dim(1), x.dim(2)}, {.name = "sequence"})};
   for (const char* name : {"h_forward", "c_forward", "h_backward", "c_backward"}) inputs.push_back(k::Input({units}, {.name = name}));
   auto bi = golden_bidirectional(c);
-  auto out = bi->call_symbolic(inputs);
+  auto out = bi->call_all(inputs);
   REQUIRE(out.size() == 1);
   CHECK(out[0].shape() == k::Shape{-1, x.dim(1), 2 * units});
   k::Model model(inputs, out[0]);
@@ -165,7 +165,7 @@ TEST_CASE("Bidirectional in a functional graph takes its initial states from oth
     k::GradientTape tape;  // gradients through the graph reach the state inputs
     std::vector<k::Tensor> watched = feed;
     for (auto& t : watched) tape.watch(t);
-    k::Tensor loss = k::ops::sum(k::ops::multiply(model.call_all(watched, true)[0], k::testing::golden_tensor(c["w"])));
+    k::Tensor loss = k::ops::sum(k::ops::multiply(model.call_all(watched, {.training = true})[0], k::testing::golden_tensor(c["w"])));
     const auto grads = tape.gradient(loss, watched);
     for (std::size_t i = 0; i < 4; ++i) check_golden(grads[1 + i], c["grad_initial_state"][i]);
   }
@@ -182,7 +182,7 @@ TEST_CASE("Bidirectional in a functional graph takes its initial states from oth
   const k::Tensor x2 = k::testing::golden_tensor(c2["x"]);
   std::vector<k::KerasTensor> inputs2{k::Input({x2.dim(1), x2.dim(2)})};
   for (int i = 0; i < 4; ++i) inputs2.push_back(k::Input({units}));
-  auto outputs2 = golden_bidirectional(c2, true)->call_symbolic(inputs2);
+  auto outputs2 = golden_bidirectional(c2, true)->call_all(inputs2);
   REQUIRE(outputs2.size() == 5);
   k::Model with_states(inputs2, outputs2);
   std::vector<k::Tensor> feed2{x2};

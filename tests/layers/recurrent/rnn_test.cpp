@@ -106,7 +106,7 @@ TEST_CASE("stacked cells equal the same layers chained", "[rnn]") {
   second.set_weights({w[3], w[4], w[5]});
   check_same(stacked(x), second(first(x)));
   // Step by step (an all-ones mask) the stack gives the same sequence.
-  check_same(stacked.call_with_mask(x, k::Tensor::ones({2, 5})), second(first(x)));
+  check_same(stacked.call_all({x}, {.masks = {k::Tensor::ones({2, 5})}})[0], second(first(x)));
   auto states = stacked.call_with_state(x);
   REQUIRE(states.size() == 4);  // output, lstm h, lstm c, gru h
   check_same(states[3], k::ops::time_step(states[0], 4));
