@@ -277,7 +277,7 @@ class ClippedModel : public CountingModel {
  public:
   Logs train_step(const Batch& data) override {
     GradientTape tape;
-    auto y_pred = call_all(data.x, true);
+    auto y_pred = call_all(data.x, {.training = true});
     Tensor loss = compute_loss(data.x, data.y, y_pred, data.sample_weight);
     auto vars = trainable_weights();
     auto grads = tape.gradient(loss, vars);
