@@ -6,6 +6,7 @@
 #include <mutex>
 
 #include "keras/autodiff/gradient_tape.hpp"
+#include "keras/json.hpp"
 #include "keras/ops/math.hpp"
 
 namespace keras {

@@ -27,7 +27,7 @@ class SimpleRNN : public RNN {
  public:
   explicit SimpleRNN(std::int64_t units, SimpleRNNOptions options = {});
   std::string class_name() const override { return "SimpleRNN"; }
-  json get_config() const override { return flat_config(); }
+  json get_config() const override;
   static std::shared_ptr<Layer> from_config(const json& config);
   const SimpleRNNCell& cell() const { return static_cast<const SimpleRNNCell&>(*cells().front()); }
 };

@@ -22,13 +22,7 @@ class ZeroPadding : public Layer {
  protected:
   ZeroPadding(SpatialPairs padding, const ZeroPaddingOptions& options, const std::string& prefix);
   template <class L>
-  static std::shared_ptr<Layer> make_from_config(const json& c, int rank, const SpatialPairs& fallback) {
-    require_channels_last(c, L::kClassName);
-    const auto pairs = c.contains("padding") ? read_spatial_pairs(c["padding"], rank, L::kClassName, "padding") : fallback;
-    auto layer = std::make_shared<L>(pairs, ZeroPaddingOptions{.name = c.value("name", "")});
-    layer->read_base_config(c);
-    return layer;
-  }
+  static std::shared_ptr<Layer> make_from_config(const json& c, int rank, const SpatialPairs& fallback);
 
  private:
   SpatialPairs padding_;
@@ -43,7 +37,7 @@ class ZeroPadding1D : public ZeroPadding {
       : ZeroPadding({padding}, options, "zero_padding1d") {}
   ZeroPadding1D(const SpatialPairs& padding, ZeroPaddingOptions options) : ZeroPadding(padding, options, "zero_padding1d") {}
   std::string class_name() const override { return kClassName; }
-  static std::shared_ptr<Layer> from_config(const json& c) { return make_from_config<ZeroPadding1D>(c, 1, {{1, 1}}); }
+  static std::shared_ptr<Layer> from_config(const json& c);
 };
 
 class ZeroPadding2D : public ZeroPadding {
@@ -53,9 +47,7 @@ class ZeroPadding2D : public ZeroPadding {
   explicit ZeroPadding2D(const SpatialPairs& padding = {{1, 1}, {1, 1}}, ZeroPaddingOptions options = {})
       : ZeroPadding(padding, options, "zero_padding2d") {}
   std::string class_name() const override { return kClassName; }
-  static std::shared_ptr<Layer> from_config(const json& c) {
-    return make_from_config<ZeroPadding2D>(c, 2, {{1, 1}, {1, 1}});
-  }
+  static std::shared_ptr<Layer> from_config(const json& c);
 };
 
 class ZeroPadding3D : public ZeroPadding {
@@ -64,9 +56,7 @@ class ZeroPadding3D : public ZeroPadding {
   explicit ZeroPadding3D(const SpatialPairs& padding = {{1, 1}, {1, 1}, {1, 1}}, ZeroPaddingOptions options = {})
       : ZeroPadding(padding, options, "zero_padding3d") {}
   std::string class_name() const override { return kClassName; }
-  static std::shared_ptr<Layer> from_config(const json& c) {
-    return make_from_config<ZeroPadding3D>(c, 3, {{1, 1}, {1, 1}, {1, 1}});
-  }
+  static std::shared_ptr<Layer> from_config(const json& c);
 };
 
 }  // namespace keras::layers

@@ -3,6 +3,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "keras/json.hpp"
 #include "keras/keras.hpp"
 #include "keras/saving/hdf5.hpp"
 #include "temp_dir.hpp"
