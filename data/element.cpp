@@ -6,6 +6,9 @@
 
 namespace keras::data {
 
+Element tuple(std::vector<Element> items) { return Element::tuple(std::move(items)); }
+Element named(std::vector<std::pair<std::string, Element>> items) { return Element::dict(std::move(items)); }
+
 Component Component::strings(std::vector<std::string> values, Shape shape) {
   if (shape_size(shape) != static_cast<std::int64_t>(values.size()))
     throw ValueError(fmt::format("{} strings do not fill shape {}", values.size(), shape_str(shape)));

@@ -181,8 +181,8 @@ using Element = Nest<Component>;
 using ElementSpec = Nest<TensorSpec>;
 
 /// Shorthands: tuple({x, y}) and named({{"image", x}, {"label", y}}).
-inline Element tuple(std::vector<Element> items) { return Element::tuple(std::move(items)); }
-inline Element named(std::vector<std::pair<std::string, Element>> items) { return Element::dict(std::move(items)); }
+Element tuple(std::vector<Element> items);
+Element named(std::vector<std::pair<std::string, Element>> items);
 
 /// The spec of one element (shapes fully known).
 ElementSpec spec_of(const Element& e);

@@ -12,9 +12,7 @@ class AveragePooling2D : public Pooling2D {
       : Pooling2D(Kind::average, "AveragePooling2D", pool_size, std::move(options)) {}
   explicit AveragePooling2D(PoolingSpec spec) : Pooling2D(Kind::average, "AveragePooling2D", std::move(spec)) {}
   std::string class_name() const override { return "AveragePooling2D"; }
-  static std::shared_ptr<Layer> from_config(const json& config) {
-    return from_config_as<AveragePooling2D>(config, 2, "AveragePooling2D");
-  }
+  static std::shared_ptr<Layer> from_config(const json& config);
 };
 
 }  // namespace keras::layers

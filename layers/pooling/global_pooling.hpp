@@ -48,7 +48,7 @@ class BaseGlobalPooling : public Layer {
     explicit Name(GlobalPoolingOptions options = {})                                           \
         : BaseGlobalPooling(Kind::kind, #Name, rank, std::move(options)) {}                    \
     std::string class_name() const override { return #Name; }                                 \
-    static std::shared_ptr<Layer> from_config(const json& c) { return from_config_as<Name>(c, #Name); } \
+    static std::shared_ptr<Layer> from_config(const json& config);                            \
   };
 KERAS_GLOBAL_POOLING_CLASS(GlobalAveragePooling1D, average, 1)
 KERAS_GLOBAL_POOLING_CLASS(GlobalAveragePooling2D, average, 2)

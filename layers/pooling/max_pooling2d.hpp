@@ -12,9 +12,7 @@ class MaxPooling2D : public Pooling2D {
       : Pooling2D(Kind::max, "MaxPooling2D", pool_size, std::move(options)) {}
   explicit MaxPooling2D(PoolingSpec spec) : Pooling2D(Kind::max, "MaxPooling2D", std::move(spec)) {}
   std::string class_name() const override { return "MaxPooling2D"; }
-  static std::shared_ptr<Layer> from_config(const json& config) {
-    return from_config_as<MaxPooling2D>(config, 2, "MaxPooling2D");
-  }
+  static std::shared_ptr<Layer> from_config(const json& config);
 };
 
 }  // namespace keras::layers

@@ -23,7 +23,7 @@ class MaxPooling1D : public BasePooling {
       : MaxPooling1D(pooling1d_spec(pool_size, options)) {}
   explicit MaxPooling1D(PoolingSpec spec) : BasePooling(Kind::max, "MaxPooling1D", std::move(spec)) {}
   std::string class_name() const override { return "MaxPooling1D"; }
-  static std::shared_ptr<Layer> from_config(const json& c) { return from_config_as<MaxPooling1D>(c, 1, "MaxPooling1D"); }
+  static std::shared_ptr<Layer> from_config(const json& config);
 };
 
 class AveragePooling1D : public BasePooling {
@@ -32,9 +32,7 @@ class AveragePooling1D : public BasePooling {
       : AveragePooling1D(pooling1d_spec(pool_size, options)) {}
   explicit AveragePooling1D(PoolingSpec spec) : BasePooling(Kind::average, "AveragePooling1D", std::move(spec)) {}
   std::string class_name() const override { return "AveragePooling1D"; }
-  static std::shared_ptr<Layer> from_config(const json& c) {
-    return from_config_as<AveragePooling1D>(c, 1, "AveragePooling1D");
-  }
+  static std::shared_ptr<Layer> from_config(const json& config);
 };
 
 }  // namespace keras::layers

@@ -23,7 +23,7 @@ class MaxPooling3D : public BasePooling {
       : MaxPooling3D(pooling3d_spec(pool_size, options)) {}
   explicit MaxPooling3D(PoolingSpec spec) : BasePooling(Kind::max, "MaxPooling3D", std::move(spec)) {}
   std::string class_name() const override { return "MaxPooling3D"; }
-  static std::shared_ptr<Layer> from_config(const json& c) { return from_config_as<MaxPooling3D>(c, 3, "MaxPooling3D"); }
+  static std::shared_ptr<Layer> from_config(const json& config);
 };
 
 class AveragePooling3D : public BasePooling {
@@ -32,9 +32,7 @@ class AveragePooling3D : public BasePooling {
       : AveragePooling3D(pooling3d_spec(pool_size, options)) {}
   explicit AveragePooling3D(PoolingSpec spec) : BasePooling(Kind::average, "AveragePooling3D", std::move(spec)) {}
   std::string class_name() const override { return "AveragePooling3D"; }
-  static std::shared_ptr<Layer> from_config(const json& c) {
-    return from_config_as<AveragePooling3D>(c, 3, "AveragePooling3D");
-  }
+  static std::shared_ptr<Layer> from_config(const json& config);
 };
 
 }  // namespace keras::layers
