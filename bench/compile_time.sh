@@ -3,6 +3,8 @@
 #   #include <keras/keras.hpp>      and, beside it,      #include <torch/torch.h>   (Debian's libtorch-dev)
 # each with `int main() {}`, compiled as a Release build would (-O2), one compiler at a time.
 #   bench/compile_time.sh [runs]        (default 3)
+# KERAS_INCLUDE (default: -I and this checkout) gives other include flags, e.g. another checkout of kerascpp
+# to measure an older commit with the same script: KERAS_INCLUDE=-I/tmp/old bench/compile_time.sh 5
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-3}
@@ -11,7 +13,8 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/kerascpp-compile.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 printf '#include <keras/keras.hpp>\nint main() {}\n' > "$work/keras.cpp"
 printf '#include <torch/torch.h>\nint main() {}\n' > "$work/torch.cpp"
-keras_flags=(-std=c++20 -O2 -I"$PWD")
+read -ra keras_include <<< "${KERAS_INCLUDE:--I$PWD}"
+keras_flags=(-std=c++20 -O2 "${keras_include[@]}")
 torch_flags=(-std=c++17 -O2 -I/usr/include/torch/csrc/api/include)
 
 median() { sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }

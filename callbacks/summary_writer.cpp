@@ -1,16 +1,24 @@
 #include "callbacks/summary_writer.hpp"
 
+#include <mutex>
+
 namespace keras::summary {
 
-SummaryWriter::SummaryWriter(const std::string& logdir) : logdir_(logdir), file_(logdir) {}
+struct SummaryWriter::Lock {
+  std::mutex mutex;
+};
+
+SummaryWriter::SummaryWriter(const std::string& logdir) : logdir_(logdir), lock_(std::make_unique<Lock>()), file_(logdir) {}
+
+SummaryWriter::~SummaryWriter() = default;
 
 void SummaryWriter::scalar(const std::string& tag, double value, std::int64_t step) {
-  std::lock_guard lock(mutex_);
+  std::lock_guard lock(lock_->mutex);
   file_.write_record(encode_scalar_event(wall_time_now(), step, tag, static_cast<float>(value)));
 }
 
 void SummaryWriter::histogram(const std::string& tag, const std::vector<double>& values, std::int64_t step, int buckets) {
-  std::lock_guard lock(mutex_);
+  std::lock_guard lock(lock_->mutex);
   file_.write_record(encode_histogram_event(wall_time_now(), step, tag, make_histogram(values, buckets)));
 }
 
@@ -21,7 +29,7 @@ void SummaryWriter::histogram(const std::string& tag, const Tensor& values, std:
 }
 
 void SummaryWriter::flush() {
-  std::lock_guard lock(mutex_);
+  std::lock_guard lock(lock_->mutex);
   file_.flush();
 }
 

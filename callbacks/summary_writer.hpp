@@ -4,7 +4,6 @@
 //   writer->scalar("loss", loss, step);
 //   writer->flush();
 #include <memory>
-#include <mutex>
 #include <string>
 #include <vector>
 
@@ -17,6 +16,7 @@ class SummaryWriter {
  public:
   /// Opens a new event file in `logdir` (created when missing).
   explicit SummaryWriter(const std::string& logdir);
+  ~SummaryWriter();
   /// A scalar series point (shown in TensorBoard's Scalars tab).
   void scalar(const std::string& tag, double value, std::int64_t step);
   /// A histogram of the values (TensorBoard's Histograms and Distributions tabs).
@@ -30,7 +30,8 @@ class SummaryWriter {
 
  private:
   std::string logdir_;
-  std::mutex mutex_;
+  struct Lock;  // a std::mutex (kept out of this header)
+  std::unique_ptr<Lock> lock_;
   EventFile file_;
 };
 

@@ -1,5 +1,6 @@
 #include "callbacks/tensorboard.hpp"
 
+#include <chrono>
 #include <filesystem>
 
 #include "keras/model.hpp"
@@ -36,7 +37,7 @@ void TensorBoard::on_train_begin(Logs&) {
 }
 
 void TensorBoard::on_epoch_begin(int, Logs&) {
-  epoch_start_ = std::chrono::steady_clock::now();
+  epoch_start_ = std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
   epoch_first_step_ = train_step_;
 }
 
@@ -54,7 +55,8 @@ void TensorBoard::on_epoch_end(int epoch, Logs& logs) {
   const auto& opt = model().optimizer();
   if (opt.learning_rate_schedule()) train.scalar("epoch_learning_rate", opt.learning_rate(), epoch);
   if (o_.write_steps_per_second) {
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - epoch_start_).count();
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count() - epoch_start_;
     train.scalar("epoch_steps_per_second", seconds > 0 ? double(train_step_ - epoch_first_step_) / seconds : 0.0, epoch);
   }
   if (o_.histogram_freq > 0 && epoch % o_.histogram_freq == 0) log_weights(epoch);

@@ -6,7 +6,6 @@
 // epochs, and "epoch_learning_rate" when the optimizer follows a LearningRateSchedule (a callback's
 // "lr" log entry, e.g. from ReduceLROnPlateau, appears as "epoch_lr").
 // Not written: the graph (write_graph), images, profiles and embeddings.
-#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -46,7 +45,7 @@ class TensorBoard : public Callback {
   std::int64_t every_ = 0;  // batches between batch-level scalars, 0 for epoch only
   std::shared_ptr<summary::SummaryWriter> train_, val_;
   std::int64_t train_step_ = 0, epoch_first_step_ = 0;
-  std::chrono::steady_clock::time_point epoch_start_{};
+  double epoch_start_ = 0.0;  // seconds on the steady clock
 };
 
 }  // namespace keras::callbacks

@@ -3,6 +3,7 @@
 
 #include "data/dataset.hpp"
 #include "data/worker_threads.hpp"
+#include "keras/json.hpp"
 
 namespace keras::data {
 namespace {

@@ -1,6 +1,7 @@
 // Transformations that count or select elements: repeat, take, skip, filter, shard, enumerate,
 // concatenate; and reduce.
 #include "data/dataset.hpp"
+#include "keras/json.hpp"
 
 namespace keras::data {
 namespace {

@@ -1,10 +1,22 @@
 #include "data/element.hpp"
 
+#include <algorithm>
 #include <cstring>
+#include <numeric>
 
 #include <fmt/format.h>
 
 namespace keras::data {
+
+std::vector<std::size_t> sorted_order(const std::vector<std::string>& keys) {
+  std::vector<std::size_t> order(keys.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return keys[a] < keys[b]; });
+  return order;
+}
+
+Element tuple(std::vector<Element> items) { return Element::tuple(std::move(items)); }
+Element named(std::vector<std::pair<std::string, Element>> items) { return Element::dict(std::move(items)); }
 
 Component Component::strings(std::vector<std::string> values, Shape shape) {
   if (shape_size(shape) != static_cast<std::int64_t>(values.size()))

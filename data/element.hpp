@@ -1,7 +1,6 @@
 #pragma once
 // What a Dataset yields: a nested structure (a single component, a tuple, or named components) whose
 // leaves are Components: numeric Tensors or string arrays (tf.string, which keras::Tensor lacks).
-#include <algorithm>
 #include <concepts>
 #include <memory>
 #include <type_traits>
@@ -62,6 +61,9 @@ struct TensorSpec {
   bool operator==(const TensorSpec&) const = default;
 };
 
+/// The order that sorts `keys` (stable), for Nest::dict.
+std::vector<std::size_t> sorted_order(const std::vector<std::string>& keys);
+
 /// A nested structure with leaves of type Leaf: a leaf, a tuple or named components (kept sorted by name,
 /// as tf.nest flattens dicts).
 template <class Leaf>
@@ -78,10 +80,12 @@ class Nest {
     return n;
   }
   static Nest dict(std::vector<std::pair<std::string, Nest>> items) {
-    std::sort(items.begin(), items.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::vector<std::string> names;
+    for (const auto& item : items) names.push_back(item.first);
     Nest n;
     n.kind_ = Kind::dict;
-    for (auto& [k, v] : items) {
+    for (std::size_t i : sorted_order(names)) {
+      auto& [k, v] = items[i];
       if (!n.keys_.empty() && n.keys_.back() == k) throw ValueError("Duplicate component name '" + k + "'");
       n.keys_.push_back(k);
       n.children_.push_back(std::move(v));
@@ -181,8 +185,8 @@ using Element = Nest<Component>;
 using ElementSpec = Nest<TensorSpec>;
 
 /// Shorthands: tuple({x, y}) and named({{"image", x}, {"label", y}}).
-inline Element tuple(std::vector<Element> items) { return Element::tuple(std::move(items)); }
-inline Element named(std::vector<std::pair<std::string, Element>> items) { return Element::dict(std::move(items)); }
+Element tuple(std::vector<Element> items);
+Element named(std::vector<std::pair<std::string, Element>> items);
 
 /// The spec of one element (shapes fully known).
 ElementSpec spec_of(const Element& e);

@@ -2,6 +2,8 @@
 
 #include <cstring>
 
+#include "keras/json.hpp"
+
 namespace keras::data {
 
 json IteratorBase::save() const {
@@ -20,6 +22,10 @@ Element Iterator::get_next() {
 }
 
 std::optional<Element> Iterator::get_next_as_optional() { return impl_->next(); }
+
+json Iterator::save() const { return impl_->save(); }
+
+void Iterator::restore(const json& state) { impl_->restore(state); }
 
 namespace {
 json component_to_json(const Component& c) {

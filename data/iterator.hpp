@@ -5,7 +5,7 @@
 #include <optional>
 
 #include "data/element.hpp"
-#include "keras/json.hpp"
+#include "keras/json_fwd.hpp"
 
 namespace keras::data {
 
@@ -43,9 +43,9 @@ class Iterator {
   /// The next element, or nullopt at the end (tf's get_next_as_optional()).
   std::optional<Element> get_next_as_optional();
   /// The iterator's position, as json (tf's saveable iterator). Throws for prefetch and parallel map.
-  json save() const { return impl_->save(); }
+  json save() const;
   /// Resumes at a saved position; the iterator must come from the same Dataset.
-  void restore(const json& state) { impl_->restore(state); }
+  void restore(const json& state);
 
  private:
   std::shared_ptr<const void> keep_;

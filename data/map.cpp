@@ -7,6 +7,7 @@
 
 #include "data/dataset.hpp"
 #include "data/worker_threads.hpp"
+#include "keras/json.hpp"
 
 namespace keras::data {
 namespace {

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "data/dataset.hpp"
+#include "keras/json.hpp"
 #include "keras/utils/random.hpp"
 
 namespace keras::data {

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "data/dataset.hpp"
+#include "keras/json.hpp"
 #include "keras/utils/random.hpp"
 
 namespace keras::data {

@@ -1,6 +1,7 @@
 #include "data/text_line_dataset.hpp"
 
 #include "data/file_stream.hpp"
+#include "keras/json.hpp"
 
 namespace keras::data {
 namespace {

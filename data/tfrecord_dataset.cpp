@@ -3,10 +3,12 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
+#include <fstream>
 
 #include <fmt/format.h>
 
 #include "data/file_stream.hpp"
+#include "keras/json.hpp"
 
 namespace keras::data {
 
@@ -119,11 +121,17 @@ class TFRecordNode : public DatasetNode {
 TFRecordDataset::TFRecordDataset(std::vector<std::string> filenames, TFRecordOptions options)
     : Dataset(std::make_shared<TFRecordNode>(std::move(filenames), std::move(options))) {}
 
-TFRecordWriter::TFRecordWriter(const std::string& path) : out_(path, std::ios::binary | std::ios::trunc), path_(path) {
-  if (!out_) throw IOError("Cannot write TFRecord file '" + path + "'");
+TFRecordWriter::TFRecordWriter(const std::string& path)
+    : out_(std::make_unique<std::ofstream>(path, std::ios::binary | std::ios::trunc)), path_(path) {
+  if (!*out_) throw IOError("Cannot write TFRecord file '" + path + "'");
 }
 
+TFRecordWriter::TFRecordWriter(TFRecordWriter&&) noexcept = default;
+TFRecordWriter& TFRecordWriter::operator=(TFRecordWriter&&) noexcept = default;
+TFRecordWriter::~TFRecordWriter() = default;
+
 void TFRecordWriter::write(const std::string& record) {
+  if (!out_) throw IOError("TFRecordWriter for '" + path_ + "' was moved from");
   unsigned char head[12];
   const std::uint64_t len = record.size();
   for (int i = 0; i < 8; ++i) head[i] = static_cast<unsigned char>(len >> (8 * i));
@@ -133,10 +141,10 @@ void TFRecordWriter::write(const std::string& record) {
   put32(head + 8, masked_crc32c(head, 8));
   unsigned char foot[4];
   put32(foot, masked_crc32c(record.data(), record.size()));
-  out_.write(reinterpret_cast<const char*>(head), 12);
-  out_.write(record.data(), static_cast<std::streamsize>(record.size()));
-  out_.write(reinterpret_cast<const char*>(foot), 4);
-  if (!out_) throw IOError("Cannot write TFRecord file '" + path_ + "'");
+  out_->write(reinterpret_cast<const char*>(head), 12);
+  out_->write(record.data(), static_cast<std::streamsize>(record.size()));
+  out_->write(reinterpret_cast<const char*>(foot), 4);
+  if (!*out_) throw IOError("Cannot write TFRecord file '" + path_ + "'");
 }
 
 }  // namespace keras::data

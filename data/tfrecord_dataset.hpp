@@ -1,7 +1,9 @@
 #pragma once
 // tf.data.TFRecordDataset: the records of TFRecord files (each a length, its masked CRC-32C, the
 // bytes and their masked CRC-32C), as scalar strings. Also a writer, for tests and tools.
-#include <fstream>
+#include <cstdint>
+#include <iosfwd>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -25,10 +27,13 @@ class TFRecordDataset : public Dataset {
 class TFRecordWriter {
  public:
   explicit TFRecordWriter(const std::string& path);
+  TFRecordWriter(TFRecordWriter&&) noexcept;
+  TFRecordWriter& operator=(TFRecordWriter&&) noexcept;
+  ~TFRecordWriter();
   void write(const std::string& record);
 
  private:
-  std::ofstream out_;
+  std::unique_ptr<std::ofstream> out_;
   std::string path_;
 };
 

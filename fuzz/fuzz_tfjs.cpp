@@ -3,6 +3,7 @@
 #include <filesystem>
 
 #include "fuzz_input.hpp"
+#include "keras/json.hpp"
 #include "keras/keras.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "keras/json.hpp"
 #include "layers/core/input_layer.hpp"
 
 namespace keras {

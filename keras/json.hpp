@@ -4,6 +4,7 @@
 // which is undefined behaviour. Every get<int>() / value("axis", -1) / get<std::vector<int>>() on a
 // keras::json instead throws nlohmann's out_of_range error (which saving::reading_config turns into
 // a keras::ValueError naming the file) when the number is not an integer that fits.
+// The alias itself is in keras/json_fwd.hpp (what public headers include); this header completes it.
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -16,9 +17,11 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "keras/json_fwd.hpp"
+
 namespace keras {
 
-template <class T, class = void>
+template <class T, class>  // the default (void) is given in keras/json_fwd.hpp
 struct ConfigSerializer : nlohmann::adl_serializer<T> {};
 
 template <class T>
@@ -56,8 +59,5 @@ struct ConfigSerializer<T, std::enable_if_t<std::is_integral_v<T> && !std::is_sa
     nlohmann::adl_serializer<T>::from_json(j, value);  // not a number: nlohmann's own type error
   }
 };
-
-using json = nlohmann::basic_json<std::map, std::vector, std::string, bool, std::int64_t, std::uint64_t, double,
-                                  std::allocator, ConfigSerializer>;
 
 }  // namespace keras

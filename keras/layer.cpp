@@ -7,6 +7,7 @@
 #include <unordered_set>
 
 #include "keras/autodiff/gradient_tape.hpp"
+#include "keras/json.hpp"
 #include "keras/ops/math.hpp"
 
 namespace keras {

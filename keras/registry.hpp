@@ -2,6 +2,7 @@
 // Name → factory registries, one per family (layers, losses, metrics, optimizers, initializers).
 // A class registers itself from its own source file under its Keras class_name and its string
 // aliases ("mse", "adam"); get_config/from_config and string identifiers go through here.
+#include <concepts>
 #include <functional>
 #include <map>
 #include <memory>
@@ -9,9 +10,17 @@
 #include <vector>
 
 #include "keras/errors.hpp"
-#include "keras/json.hpp"
+#include "keras/json_fwd.hpp"
 
 namespace keras {
+
+namespace registry_detail {
+/// The config a factory receives: `config`, or an empty object when it is null.
+const json& config_or_empty(const json& config);
+/// The error for a name no factory has, listing the valid ones (`family` is "loss", "optimizer", ...).
+[[noreturn]] void throw_unknown(const std::string& family, const std::string& name,
+                                const std::vector<std::string>& valid);
+}  // namespace registry_detail
 
 template <class Base>
 class Registry {
@@ -43,13 +52,8 @@ class Registry {
     auto alias = aliases_.find(name);
     const std::string& cls = alias == aliases_.end() ? name : alias->second;
     auto it = factories_.find(cls);
-    if (it == factories_.end()) {
-      std::string valid;
-      for (const auto& n : names()) valid += (valid.empty() ? "" : ", ") + n;
-      throw ValueError("Unknown " + family + ": '" + name + "'. Valid " + family + " identifiers are: " + valid +
-                       ". A custom class must be registered by name first.");
-    }
-    return it->second(config.is_null() ? json::object() : config);
+    if (it == factories_.end()) registry_detail::throw_unknown(family, name, names());
+    return it->second(registry_detail::config_or_empty(config));
   }
 
   std::vector<std::string> names() const {
@@ -72,9 +76,7 @@ bool register_class(const std::string& class_name, const std::vector<std::string
 }
 
 /// {"class_name": ..., "config": ...} as Keras serializes objects.
-inline json serialize_object(const std::string& class_name, const json& config) {
-  return json{{"class_name", class_name}, {"config", config}};
-}
+json serialize_object(const std::string& class_name, const json& config);
 
 /// A shared Base taken from an object (copied), a shared_ptr, or a Keras string identifier.
 /// Used by options structs so that `.loss = "mse"` and `.loss = losses::MeanSquaredError()` both work.

@@ -1,6 +1,5 @@
 #pragma once
 // Template definitions for keras/tensor.hpp.
-#include <algorithm>
 #include <cstring>
 
 namespace keras {

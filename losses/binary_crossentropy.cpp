@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "keras/json.hpp"
 #include "keras/ops/math.hpp"
 #include "keras/ops/nn.hpp"
 #include "keras/ops/shape.hpp"

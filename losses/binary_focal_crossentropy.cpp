@@ -1,5 +1,6 @@
 #include "losses/binary_focal_crossentropy.hpp"
 
+#include "keras/json.hpp"
 #include "keras/ops/math.hpp"
 #include "keras/ops/nn.hpp"
 

@@ -1,5 +1,6 @@
 #include "losses/categorical_hinge.hpp"
 
+#include "keras/json.hpp"
 #include "keras/ops/math.hpp"
 
 namespace keras::losses {

@@ -1,5 +1,6 @@
 #include "losses/cosine_similarity.hpp"
 
+#include "keras/json.hpp"
 #include "keras/ops/math.hpp"
 
 namespace keras::losses {

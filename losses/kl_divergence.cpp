@@ -1,5 +1,6 @@
 #include "losses/kl_divergence.hpp"
 
+#include "keras/json.hpp"
 #include "keras/ops/math.hpp"
 
 namespace keras::losses {

@@ -1,5 +1,6 @@
 #include "losses/log_cosh.hpp"
 
+#include "keras/json.hpp"
 #include "keras/ops/math.hpp"
 #include "keras/ops/nn.hpp"
 

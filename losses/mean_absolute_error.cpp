@@ -1,5 +1,6 @@
 #include "losses/mean_absolute_error.hpp"
 
+#include "keras/json.hpp"
 #include "keras/ops/math.hpp"
 
 namespace keras::losses {

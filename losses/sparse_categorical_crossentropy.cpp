@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "keras/json.hpp"
 #include "keras/ops/math.hpp"
 #include "keras/ops/nn.hpp"
 

@@ -1,5 +1,6 @@
 #include "losses/squared_hinge.hpp"
 
+#include "keras/json.hpp"
 #include "keras/ops/math.hpp"
 #include "losses/hinge.hpp"
 

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "keras/json.hpp"
 #include "metrics/metric_utils.hpp"
 
 namespace keras::metrics {

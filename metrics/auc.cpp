@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "keras/autodiff/gradient_tape.hpp"
+#include "keras/json.hpp"
 #include "metrics/metric_utils.hpp"
 
 namespace keras::metrics {

@@ -1,5 +1,6 @@
 #include "metrics/binary_accuracy.hpp"
 
+#include "keras/json.hpp"
 #include "keras/ops/math.hpp"
 
 namespace keras::metrics {

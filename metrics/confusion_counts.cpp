@@ -1,6 +1,7 @@
 #include "metrics/confusion_counts.hpp"
 
 #include "keras/autodiff/gradient_tape.hpp"
+#include "keras/json.hpp"
 #include "metrics/metric_utils.hpp"
 
 namespace keras::metrics {

@@ -1,5 +1,6 @@
 #include "metrics/cosine_similarity.hpp"
 
+#include "keras/json.hpp"
 #include "keras/ops/math.hpp"
 #include "losses/loss.hpp"
 

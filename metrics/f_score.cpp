@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "keras/json.hpp"
 #include "metrics/confusion_matrix.hpp"
 #include "metrics/metric_utils.hpp"
 

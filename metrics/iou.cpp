@@ -5,6 +5,7 @@
 #include <numeric>
 
 #include "keras/autodiff/gradient_tape.hpp"
+#include "keras/json.hpp"
 #include "keras/ops/math.hpp"
 #include "metrics/confusion_matrix.hpp"
 #include "metrics/metric_utils.hpp"

@@ -1,5 +1,6 @@
 #include "metrics/mean_absolute_error.hpp"
 
+#include "keras/json.hpp"
 #include "losses/mean_absolute_error.hpp"
 
 namespace keras::metrics {

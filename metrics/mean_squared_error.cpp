@@ -1,5 +1,6 @@
 #include "metrics/mean_squared_error.hpp"
 
+#include "keras/json.hpp"
 #include "losses/mean_squared_error.hpp"
 
 namespace keras::metrics {

@@ -1,5 +1,6 @@
 #include "metrics/mean_squared_logarithmic_error.hpp"
 
+#include "keras/json.hpp"
 #include "keras/ops/math.hpp"
 #include "losses/loss.hpp"
 

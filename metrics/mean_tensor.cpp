@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "keras/json.hpp"
 #include "metrics/metric_utils.hpp"
 
 namespace keras::metrics {

@@ -1,9 +1,12 @@
 #include "metrics/metric.hpp"
 
 #include "keras/autodiff/gradient_tape.hpp"
+#include "keras/json.hpp"
 #include "metrics/metric_utils.hpp"
 
 namespace keras::metrics {
+
+json Metric::get_config() const { return {{"name", name_}, {"dtype", "float32"}}; }
 
 std::shared_ptr<Metric> Metric::get(const std::string& identifier) {
   return Registry<Metric>::instance().create(identifier, json::object(), "metric");

@@ -23,7 +23,7 @@ class Metric {
 
   virtual std::string class_name() const = 0;
   /// {"name", "dtype"} plus each subclass's own fields.
-  virtual json get_config() const { return {{"name", name_}, {"dtype", "float32"}}; }
+  virtual json get_config() const;
   const std::string& name() const { return name_; }
   void set_name(std::string name) { name_ = std::move(name); }
 

@@ -2,6 +2,8 @@
 
 #include <sstream>
 
+#include "keras/json.hpp"
+
 namespace keras::metrics::detail {
 
 std::vector<float> float_values(const Tensor& t) { return t.astype(DType::float32).to_vector<float>(); }

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "keras/json.hpp"
 #include "keras/registry.hpp"
 #include "keras/tensor.hpp"
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "keras/json.hpp"
 #include "metrics/metric_utils.hpp"
 
 namespace keras::metrics {

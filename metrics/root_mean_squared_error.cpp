@@ -1,10 +1,15 @@
 #include "metrics/root_mean_squared_error.hpp"
 
+#include <cmath>
+
 #include "keras/autodiff/gradient_tape.hpp"
+#include "keras/json.hpp"
 #include "keras/ops/math.hpp"
 #include "losses/loss.hpp"
 
 namespace keras::metrics {
+
+double RootMeanSquaredError::result() const { return std::sqrt(squared_errors_.result()); }
 
 void RootMeanSquaredError::update_state(const Tensor& y_true, const Tensor& y_pred, const Tensor& sample_weight) {
   autodiff::NoGradScope no_grad;

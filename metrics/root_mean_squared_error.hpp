@@ -1,6 +1,5 @@
 #pragma once
 // keras.metrics.RootMeanSquaredError: the square root of the running weighted mean of squared errors.
-#include <cmath>
 #include <memory>
 #include <string>
 
@@ -20,7 +19,7 @@ class RootMeanSquaredError : public Metric {
   explicit RootMeanSquaredError(RootMeanSquaredErrorOptions options = {})
       : Metric(options.name), squared_errors_({.name = options.name}) {}
   void update_state(const Tensor& y_true, const Tensor& y_pred, const Tensor& sample_weight = Tensor()) override;
-  double result() const override { return std::sqrt(squared_errors_.result()); }
+  double result() const override;
   void reset_state() override { squared_errors_.reset_state(); }
   std::string class_name() const override { return "RootMeanSquaredError"; }
   static std::shared_ptr<Metric> from_config(const json& config);

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "keras/autodiff/gradient_tape.hpp"
+#include "keras/json.hpp"
 #include "metrics/metric_utils.hpp"
 
 namespace keras::metrics {

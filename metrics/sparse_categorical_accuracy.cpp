@@ -1,5 +1,6 @@
 #include "metrics/sparse_categorical_accuracy.hpp"
 
+#include "keras/json.hpp"
 #include "keras/ops/math.hpp"
 
 namespace keras::metrics {

@@ -1,5 +1,6 @@
 #include "metrics/sum.hpp"
 
+#include "keras/json.hpp"
 #include "metrics/metric_utils.hpp"
 
 namespace keras::metrics {

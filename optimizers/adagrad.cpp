@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "keras/json.hpp"
 #include "keras/kernels/parallel.hpp"
 
 namespace keras::optimizers {

@@ -1,5 +1,6 @@
 #include "optimizers/adamw.hpp"
 
+#include "keras/json.hpp"
 #include "optimizers/adam.hpp"
 
 namespace keras::optimizers {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "keras/json.hpp"
 #include "keras/kernels/parallel.hpp"
 
 namespace keras::optimizers {

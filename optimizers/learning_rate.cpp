@@ -1,5 +1,7 @@
 #include "optimizers/learning_rate.hpp"
 
+#include "keras/json.hpp"
+
 namespace keras::optimizers {
 
 LearningRate::LearningRate(std::shared_ptr<schedules::LearningRateSchedule> schedule) : schedule_(std::move(schedule)) {

@@ -7,6 +7,7 @@
 #include <regex>
 
 #include "keras/autodiff/gradient_tape.hpp"
+#include "keras/json.hpp"
 #include "keras/kernels/parallel.hpp"
 #include "optimizers/schedules/inverse_time_decay.hpp"
 

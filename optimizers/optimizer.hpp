@@ -133,7 +133,7 @@ class Optimizer {
   static void read_common(const json& c, Options& o, const std::string& owner) {
     o.learning_rate = read_learning_rate(c, o.learning_rate);
     const CommonOptions common = common_from_config(c, owner);
-    if (c.contains("weight_decay") && !c["weight_decay"].is_null()) o.weight_decay = *common.weight_decay;
+    if (common.weight_decay) o.weight_decay = *common.weight_decay;  // set when the config has a non-null one
     o.clipnorm = common.clipnorm;
     o.clipvalue = common.clipvalue;
     o.global_clipnorm = common.global_clipnorm;

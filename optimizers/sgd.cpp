@@ -1,5 +1,6 @@
 #include "optimizers/sgd.hpp"
 
+#include "keras/json.hpp"
 #include "keras/kernels/parallel.hpp"
 
 namespace keras::optimizers {

@@ -17,6 +17,8 @@
 #include <keras/keras.hpp>
 #include <keras/saving/tfjs.hpp>
 
+#include "keras/json.hpp"
+
 namespace k = keras;
 namespace fs = std::filesystem;
 

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "keras/json.hpp"
+
 #include "keras/autodiff/gradient_tape.hpp"
 #include "keras/ops/math.hpp"
 
@@ -32,12 +34,16 @@ Tensor norms(const Tensor& w, const Axes& axis) {
 
 }  // namespace
 
+json Axes::to_json() const { return is_list ? json(axes) : json(axes[0]); }
+
 Axes Axes::from_json(const json& j, const Axes& fallback) {
   if (j.is_null()) return fallback;
   if (j.is_number_integer()) return Axes(j.get<int>());
   if (j.is_array()) return Axes(j.get<std::vector<int>>());
   throw ValueError("A constraint's 'axis' must be an integer or a list of integers, got " + j.dump());
 }
+
+json Constraint::get_config() const { return json::object(); }
 
 std::shared_ptr<Constraint> Constraint::get(const std::string& identifier) {
   return Registry<Constraint>::instance().create(identifier, json::object(), "constraint");
@@ -72,6 +78,8 @@ Tensor MaxNorm::operator()(const Tensor& w) const {
   return w * (desired / (n + kEpsilon));
 }
 
+json MaxNorm::get_config() const { return {{"max_value", max_value_}, {"axis", axis_.to_json()}}; }
+
 std::shared_ptr<Constraint> MaxNorm::from_config(const json& c) {
   return std::make_shared<MaxNorm>(read_number(c, "max_value", 2.0, "MaxNorm"),
                                    Axes::from_json(c.value("axis", json()), 0));
@@ -92,6 +100,10 @@ Tensor MinMaxNorm::operator()(const Tensor& w) const {
   return w * (desired / (n + kEpsilon));
 }
 
+json MinMaxNorm::get_config() const {
+  return {{"min_value", min_value_}, {"max_value", max_value_}, {"rate", rate_}, {"axis", axis_.to_json()}};
+}
+
 std::shared_ptr<Constraint> MinMaxNorm::from_config(const json& c) {
   return std::make_shared<MinMaxNorm>(read_number(c, "min_value", 0.0, "MinMaxNorm"),
                                       read_number(c, "max_value", 1.0, "MinMaxNorm"),
@@ -109,6 +121,8 @@ Tensor UnitNorm::operator()(const Tensor& w) const {
   autodiff::NoGradScope no_grad;
   return w / (norms(w, axis_) + kEpsilon);
 }
+
+json UnitNorm::get_config() const { return {{"axis", axis_.to_json()}}; }
 
 std::shared_ptr<Constraint> UnitNorm::from_config(const json& c) {
   return std::make_shared<UnitNorm>(Axes::from_json(c.value("axis", json()), 0));

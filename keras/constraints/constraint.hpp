@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "keras/json_fwd.hpp"
 #include "keras/registry.hpp"
 #include "keras/tensor.hpp"
 
@@ -17,7 +18,7 @@ class Constraint {
   /// The projected value of w (same shape).
   virtual Tensor operator()(const Tensor& w) const = 0;
   virtual std::string class_name() const = 0;
-  virtual json get_config() const { return json::object(); }
+  virtual json get_config() const;
 
   static std::shared_ptr<Constraint> get(const std::string& identifier);
   static std::shared_ptr<Constraint> deserialize(const json& config);
@@ -37,7 +38,7 @@ struct Axes {
   Axes(std::initializer_list<int> list) : axes(list), is_list(true) {}
   std::vector<int> axes;
   bool is_list;
-  json to_json() const { return is_list ? json(axes) : json(axes[0]); }
+  json to_json() const;
   static Axes from_json(const json& j, const Axes& fallback);
 };
 
@@ -47,7 +48,7 @@ class MaxNorm : public Constraint {
   explicit MaxNorm(double max_value = 2.0, Axes axis = 0);
   Tensor operator()(const Tensor& w) const override;
   std::string class_name() const override { return "MaxNorm"; }
-  json get_config() const override { return {{"max_value", max_value_}, {"axis", axis_.to_json()}}; }
+  json get_config() const override;
   static std::shared_ptr<Constraint> from_config(const json& config);
 
  private:
@@ -61,9 +62,7 @@ class MinMaxNorm : public Constraint {
   explicit MinMaxNorm(double min_value = 0.0, double max_value = 1.0, double rate = 1.0, Axes axis = 0);
   Tensor operator()(const Tensor& w) const override;
   std::string class_name() const override { return "MinMaxNorm"; }
-  json get_config() const override {
-    return {{"min_value", min_value_}, {"max_value", max_value_}, {"rate", rate_}, {"axis", axis_.to_json()}};
-  }
+  json get_config() const override;
   static std::shared_ptr<Constraint> from_config(const json& config);
 
  private:
@@ -85,7 +84,7 @@ class UnitNorm : public Constraint {
   explicit UnitNorm(Axes axis = 0) : axis_(std::move(axis)) {}
   Tensor operator()(const Tensor& w) const override;
   std::string class_name() const override { return "UnitNorm"; }
-  json get_config() const override { return {{"axis", axis_.to_json()}}; }
+  json get_config() const override;
   static std::shared_ptr<Constraint> from_config(const json& config);
 
  private:

@@ -1,5 +1,7 @@
 #include "keras/initializers/constant.hpp"
 
+#include "keras/json.hpp"
+
 namespace keras::initializers {
 namespace {
 
@@ -16,6 +18,8 @@ Tensor Ones::operator()(const Shape& shape) const { return Tensor::ones(shape); 
 std::shared_ptr<Initializer> Ones::from_config(const json&) { return std::make_shared<Ones>(); }
 
 Tensor Constant::operator()(const Shape& shape) const { return Tensor::full(shape, value_); }
+
+json Constant::get_config() const { return {{"value", value_}}; }
 
 std::shared_ptr<Initializer> Constant::from_config(const json& c) {
   if (!c.contains("value")) return std::make_shared<Constant>();

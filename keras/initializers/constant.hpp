@@ -28,7 +28,7 @@ class Constant : public Initializer {
 
   Tensor operator()(const Shape& shape) const override;
   std::string class_name() const override { return "Constant"; }
-  json get_config() const override { return {{"value", value_}}; }
+  json get_config() const override;
   static std::shared_ptr<Initializer> from_config(const json& config);
 
  private:

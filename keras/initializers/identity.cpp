@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "keras/json.hpp"
+
 namespace keras::initializers {
 namespace {
 
@@ -19,6 +21,8 @@ Tensor Identity::operator()(const Shape& shape) const {
   for (std::int64_t i = 0; i < diag; ++i) p[i * shape[1] + i] = static_cast<float>(options_.gain);
   return out;
 }
+
+json Identity::get_config() const { return {{"gain", options_.gain}}; }
 
 std::shared_ptr<Initializer> Identity::from_config(const json& c) {
   if (c.contains("gain") && !c["gain"].is_number())

@@ -14,7 +14,7 @@ class Identity : public Initializer {
   explicit Identity(IdentityOptions options = {}) : options_(options) {}
   Tensor operator()(const Shape& shape) const override;
   std::string class_name() const override { return "Identity"; }
-  json get_config() const override { return {{"gain", options_.gain}}; }
+  json get_config() const override;
   static std::shared_ptr<Initializer> from_config(const json& config);
 
  private:

@@ -1,6 +1,10 @@
 #include "keras/initializers/initializer.hpp"
 
+#include "keras/json.hpp"
+
 namespace keras::initializers {
+
+json Initializer::get_config() const { return json::object(); }
 
 std::shared_ptr<Initializer> Initializer::get(const std::string& identifier) {
   return Registry<Initializer>::instance().create(identifier, json::object(), "initializer");

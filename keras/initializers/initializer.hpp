@@ -14,7 +14,7 @@ class Initializer {
   virtual Tensor operator()(const Shape& shape) const = 0;
   /// Keras's class_name ("GlorotUniform").
   virtual std::string class_name() const = 0;
-  virtual json get_config() const { return json::object(); }
+  virtual json get_config() const;
 
   /// By name ("glorot_uniform", "GlorotUniform") or from {"class_name", "config"}.
   static std::shared_ptr<Initializer> get(const std::string& identifier);

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "keras/initializers/random.hpp"
+#include "keras/json.hpp"
 #include "keras/kernels/parallel.hpp"
 
 namespace keras::initializers {

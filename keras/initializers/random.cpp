@@ -4,6 +4,7 @@
 #include <cmath>
 #include <random>
 
+#include "keras/json.hpp"
 #include "keras/kernels/parallel.hpp"
 #include "keras/utils/random.hpp"
 

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "keras/initializers/random.hpp"
+#include "keras/json.hpp"
 
 namespace keras::initializers {
 namespace {

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "keras/json.hpp"
 #include "keras/ops/math.hpp"
 
 namespace keras::regularizers {
@@ -58,12 +59,14 @@ RegularizerRef deserialize_or_null(const json& config) {
 
 L1::L1(double l1) : l1_(l1) { check_factor(l1, "l1", "L1"); }
 Tensor L1::operator()(const Tensor& x) const { return ops::sum(ops::abs(x)) * static_cast<float>(l1_); }
+json L1::get_config() const { return {{"l1", l1_}}; }
 std::shared_ptr<Regularizer> L1::from_config(const json& c) {
   return std::make_shared<L1>(read_factor(c, "l1", 0.01, "L1"));
 }
 
 L2::L2(double l2) : l2_(l2) { check_factor(l2, "l2", "L2"); }
 Tensor L2::operator()(const Tensor& x) const { return ops::sum(ops::square(x)) * static_cast<float>(l2_); }
+json L2::get_config() const { return {{"l2", l2_}}; }
 std::shared_ptr<Regularizer> L2::from_config(const json& c) {
   return std::make_shared<L2>(read_factor(c, "l2", 0.01, "L2"));
 }
@@ -78,6 +81,7 @@ Tensor L1L2::operator()(const Tensor& x) const {
   if (l2_ != 0) penalty = penalty + ops::sum(ops::square(x)) * static_cast<float>(l2_);
   return penalty;
 }
+json L1L2::get_config() const { return {{"l1", l1_}, {"l2", l2_}}; }
 std::shared_ptr<Regularizer> L1L2::from_config(const json& c) {
   return std::make_shared<L1L2>(read_factor(c, "l1", 0.0, "L1L2"), read_factor(c, "l2", 0.0, "L1L2"));
 }

@@ -37,7 +37,7 @@ class L1 : public Regularizer {
   explicit L1(double l1 = 0.01);
   Tensor operator()(const Tensor& x) const override;
   std::string class_name() const override { return "L1"; }
-  json get_config() const override { return {{"l1", l1_}}; }
+  json get_config() const override;
   static std::shared_ptr<Regularizer> from_config(const json& config);
   double l1() const { return l1_; }
 
@@ -51,7 +51,7 @@ class L2 : public Regularizer {
   explicit L2(double l2 = 0.01);
   Tensor operator()(const Tensor& x) const override;
   std::string class_name() const override { return "L2"; }
-  json get_config() const override { return {{"l2", l2_}}; }
+  json get_config() const override;
   static std::shared_ptr<Regularizer> from_config(const json& config);
   double l2() const { return l2_; }
 
@@ -66,7 +66,7 @@ class L1L2 : public Regularizer {
   explicit L1L2(double l1 = 0.0, double l2 = 0.0);
   Tensor operator()(const Tensor& x) const override;
   std::string class_name() const override { return "L1L2"; }
-  json get_config() const override { return {{"l1", l1_}, {"l2", l2_}}; }
+  json get_config() const override;
   static std::shared_ptr<Regularizer> from_config(const json& config);
   double l1() const { return l1_; }
   double l2() const { return l2_; }

@@ -30,16 +30,8 @@ auto custom_object() {
 /// Registers the custom objects while it lives, then restores what was registered before.
 class CustomObjectScope {
  public:
-  explicit CustomObjectScope(const CustomObjects& objects) {
-    push<Layer>(objects.layers, layers_);
-    push<losses::Loss>(objects.losses, losses_);
-    push<metrics::Metric>(objects.metrics, metrics_);
-  }
-  ~CustomObjectScope() {
-    pop<Layer>(layers_);
-    pop<losses::Loss>(losses_);
-    pop<metrics::Metric>(metrics_);
-  }
+  explicit CustomObjectScope(const CustomObjects& objects);
+  ~CustomObjectScope();
   CustomObjectScope(const CustomObjectScope&) = delete;
   CustomObjectScope& operator=(const CustomObjectScope&) = delete;
 
@@ -48,24 +40,9 @@ class CustomObjectScope {
   using Saved = std::vector<std::pair<std::string, std::optional<typename Registry<Base>::Factory>>>;
 
   template <class Base>
-  static void push(const std::map<std::string, typename Registry<Base>::Factory>& objects, Saved<Base>& saved) {
-    auto& registry = Registry<Base>::instance();
-    for (const auto& [name, factory] : objects) {
-      const auto* previous = registry.find(name);
-      saved.emplace_back(name, previous ? std::optional(*previous) : std::nullopt);
-      registry.add(name, factory);
-    }
-  }
+  static void push(const std::map<std::string, typename Registry<Base>::Factory>& objects, Saved<Base>& saved);
   template <class Base>
-  static void pop(Saved<Base>& saved) {
-    auto& registry = Registry<Base>::instance();
-    for (auto it = saved.rbegin(); it != saved.rend(); ++it) {
-      if (it->second)
-        registry.add(it->first, *it->second);
-      else
-        registry.remove(it->first);
-    }
-  }
+  static void pop(Saved<Base>& saved);
 
   Saved<Layer> layers_;
   Saved<losses::Loss> losses_;

@@ -5,6 +5,7 @@
 #include <iostream>
 #include <map>
 
+#include "keras/json.hpp"
 #include "keras/model.hpp"
 #include "keras/models.hpp"
 #include "keras/saving/config_errors.hpp"

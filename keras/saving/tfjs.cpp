@@ -1,4 +1,5 @@
 // TF.js layers format: export (topology + weightsManifest + shards) and load (with dequantization).
+#include "keras/json.hpp"
 #include "keras/saving/tfjs.hpp"
 
 #include <cmath>

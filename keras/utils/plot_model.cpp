@@ -1,5 +1,6 @@
 // plot_model: the layer graph read from the model's Keras config (Sequential: a chain; functional:
 // the inbound_nodes of each layer), written as DOT and rendered by Graphviz's `dot` when asked.
+#include "keras/json.hpp"
 #include "keras/utils/plot_model.hpp"
 
 #include <filesystem>

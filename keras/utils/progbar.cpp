@@ -1,5 +1,6 @@
 #include "keras/utils/progbar.hpp"
 
+#include <chrono>
 #include <cmath>
 #include <iostream>
 
@@ -7,23 +8,30 @@
 #include <unistd.h>
 
 namespace keras::utils {
+namespace {
+
+double steady_seconds() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+}  // namespace
 
 Progbar::Progbar(std::optional<std::int64_t> target, ProgbarOptions options)
     : target_(target),
       options_(std::move(options)),
       out_(options_.out ? *options_.out : std::cout),
       dynamic_(options_.dynamic_display.value_or(options_.out == nullptr && isatty(STDOUT_FILENO))),
-      start_(std::chrono::steady_clock::now()) {}
+      start_(steady_seconds()) {}
 
 double Progbar::seconds_since_start() const {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  return steady_seconds() - start_;
 }
 
 double Progbar::time_per_unit(std::int64_t current, double now) const {
   // The first step includes warm-up (primitive creation), so later steps are timed from its end.
   // (A bar first updated when finished, as verbose 2 is, has no such later steps: it divides the whole time.)
   if (after_first_step_ && current > first_step_count_) {
-    const double since_first = std::chrono::duration<double>(std::chrono::steady_clock::now() - *after_first_step_).count();
+    const double since_first = steady_seconds() - *after_first_step_;
     return since_first / double(current - first_step_count_);
   }
   return current > 0 ? now / double(current) : 0.0;
@@ -45,7 +53,7 @@ std::string Progbar::format_values(const Logs& values) {
 void Progbar::update(std::int64_t current, const Logs& values, bool finalize) {
   const double now = seconds_since_start();
   if (current >= 1 && !after_first_step_) {
-    after_first_step_ = std::chrono::steady_clock::now();
+    after_first_step_ = steady_seconds();
     first_step_count_ = current;
   }
   if (target_ && current >= *target_) finalize = true;

@@ -1,7 +1,7 @@
 #pragma once
 // Progbar: Keras's progress bar ("422/422 [======] - 3s 6ms/step - loss: 0.4123").
 // On a terminal it redraws in place; otherwise it prints only finished lines.
-#include <chrono>
+#include <cstdint>
 #include <iosfwd>
 #include <optional>
 #include <string>
@@ -36,8 +36,8 @@ class Progbar {
   ProgbarOptions options_;
   std::ostream& out_;
   bool dynamic_;
-  std::chrono::steady_clock::time_point start_;
-  std::optional<std::chrono::steady_clock::time_point> after_first_step_{};
+  double start_;  // seconds on the steady clock
+  std::optional<double> after_first_step_{};  // seconds on the steady clock
   std::int64_t first_step_count_ = 0;  // the step count at the first update
   double last_update_ = -1.0;
   std::size_t total_width_ = 0;

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "keras/json.hpp"
 #include "keras/ops/math.hpp"
 #include "keras/ops/nn.hpp"
 

@@ -1,5 +1,6 @@
 #include "layers/attention/additive_attention.hpp"
 
+#include "keras/json.hpp"
 #include "keras/ops/manipulation.hpp"
 #include "keras/ops/math.hpp"
 #include "keras/ops/nn.hpp"

@@ -1,5 +1,6 @@
 #include "layers/attention/attention.hpp"
 
+#include "keras/json.hpp"
 #include "keras/ops/batch_matmul.hpp"
 #include "keras/ops/manipulation.hpp"
 #include "keras/ops/math.hpp"

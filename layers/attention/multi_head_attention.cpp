@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "keras/json.hpp"
 #include "keras/ops/batch_matmul.hpp"
 #include "keras/ops/manipulation.hpp"
 #include "keras/ops/math.hpp"

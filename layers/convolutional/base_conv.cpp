@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "keras/json.hpp"
+
 namespace keras::layers {
 namespace {
 

@@ -1,5 +1,7 @@
 #include "layers/convolutional/conv1d.hpp"
 
+#include "keras/json.hpp"
+
 namespace keras::layers {
 
 Conv1D::Conv1D(std::int64_t filters, std::int64_t kernel_size, Conv1DOptions o)

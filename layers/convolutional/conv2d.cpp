@@ -1,5 +1,7 @@
 #include "layers/convolutional/conv2d.hpp"
 
+#include "keras/json.hpp"
+
 namespace keras::layers {
 
 Conv2D::Conv2D(std::int64_t filters, Size2 kernel_size, Conv2DOptions o)

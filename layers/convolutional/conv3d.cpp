@@ -1,5 +1,7 @@
 #include "layers/convolutional/conv3d.hpp"
 
+#include "keras/json.hpp"
+
 namespace keras::layers {
 
 Conv3D::Conv3D(std::int64_t filters, Size3 kernel_size, Conv3DOptions o)

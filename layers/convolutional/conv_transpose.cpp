@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "keras/json.hpp"
+
 namespace keras::layers {
 namespace {
 

@@ -1,5 +1,6 @@
 #include "layers/convolutional/depthwise_conv.hpp"
 
+#include "keras/json.hpp"
 #include "keras/ops/shape.hpp"
 
 namespace keras::layers {

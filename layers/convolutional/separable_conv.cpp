@@ -1,5 +1,7 @@
 #include "layers/convolutional/separable_conv.hpp"
 
+#include "keras/json.hpp"
+
 namespace keras::layers {
 
 BaseSeparableConv::BaseSeparableConv(const std::string& class_name, ConvSpec spec)

@@ -1,5 +1,7 @@
 #include "layers/core/activation.hpp"
 
+#include "keras/json.hpp"
+
 namespace keras::layers {
 
 Activation::Activation(const std::string& activation, ActivationOptions options)

@@ -1,5 +1,6 @@
 #include "layers/core/dense.hpp"
 
+#include "keras/json.hpp"
 #include "keras/ops/nn.hpp"
 
 namespace keras::layers {

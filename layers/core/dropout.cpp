@@ -1,5 +1,6 @@
 #include "layers/core/dropout.hpp"
 
+#include "keras/json.hpp"
 #include "keras/ops/math.hpp"
 #include "keras/utils/random.hpp"
 

@@ -1,5 +1,6 @@
 #include "layers/core/embedding.hpp"
 
+#include "keras/json.hpp"
 #include "keras/ops/math.hpp"
 #include "keras/ops/sequence.hpp"
 

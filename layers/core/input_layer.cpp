@@ -1,5 +1,7 @@
 #include "layers/core/input_layer.hpp"
 
+#include "keras/json.hpp"
+
 namespace keras::layers {
 
 InputLayer::InputLayer(const Shape& shape, InputLayerOptions options)

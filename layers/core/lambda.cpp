@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "keras/autodiff/gradient_tape.hpp"
+#include "keras/json.hpp"
 
 namespace keras::layers {
 namespace {

@@ -1,5 +1,6 @@
 #include "layers/core/masking.hpp"
 
+#include "keras/json.hpp"
 #include "keras/ops/math.hpp"
 
 namespace keras::layers {

@@ -1,6 +1,7 @@
 #include "layers/normalization/batch_normalization.hpp"
 
 #include "keras/autodiff/gradient_tape.hpp"
+#include "keras/json.hpp"
 #include "keras/ops/normalization.hpp"
 
 namespace keras::layers {

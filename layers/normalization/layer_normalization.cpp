@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "keras/json.hpp"
 #include "keras/ops/normalization.hpp"
 
 namespace keras::layers {

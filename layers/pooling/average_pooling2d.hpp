@@ -11,9 +11,7 @@ class AveragePooling2D : public Pooling2D {
   explicit AveragePooling2D(Size2 pool_size = {2, 2}, Pooling2DOptions options = {})
       : Pooling2D(Kind::average, "AveragePooling2D", pool_size, std::move(options)) {}
   explicit AveragePooling2D(PoolingSpec spec) : Pooling2D(Kind::average, "AveragePooling2D", std::move(spec)) {}
-  static std::shared_ptr<Layer> from_config(const json& config) {
-    return from_config_as<AveragePooling2D>(config, 2, "AveragePooling2D");
-  }
+  static std::shared_ptr<Layer> from_config(const json& config);
 
   KERAS_LAYER(AveragePooling2D)
 };

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "keras/json.hpp"
 #include "keras/ops/math.hpp"
 
 namespace keras::layers {
@@ -52,6 +53,16 @@ GlobalPoolingOptions BaseGlobalPooling::read_config(const json& c, const std::st
     throw ValueError(cls + ": only data_format=\"channels_last\" is supported, got " + c["data_format"].dump());
   return {.keepdims = c.value("keepdims", false), .name = c.value("name", "")};
 }
+
+#define KERAS_GLOBAL_POOLING_FROM_CONFIG(Name) \
+  std::shared_ptr<Layer> Name::from_config(const json& config) { return from_config_as<Name>(config, #Name); }
+KERAS_GLOBAL_POOLING_FROM_CONFIG(GlobalAveragePooling1D)
+KERAS_GLOBAL_POOLING_FROM_CONFIG(GlobalAveragePooling2D)
+KERAS_GLOBAL_POOLING_FROM_CONFIG(GlobalAveragePooling3D)
+KERAS_GLOBAL_POOLING_FROM_CONFIG(GlobalMaxPooling1D)
+KERAS_GLOBAL_POOLING_FROM_CONFIG(GlobalMaxPooling2D)
+KERAS_GLOBAL_POOLING_FROM_CONFIG(GlobalMaxPooling3D)
+#undef KERAS_GLOBAL_POOLING_FROM_CONFIG
 
 namespace {
 const bool registered_avg1 = register_class<Layer, GlobalAveragePooling1D>("GlobalAveragePooling1D", {"GlobalAvgPool1D"});

@@ -47,7 +47,7 @@ class BaseGlobalPooling : public Layer {
    public:                                                                                     \
     explicit Name(GlobalPoolingOptions options = {})                                           \
         : BaseGlobalPooling(Kind::kind, #Name, rank, std::move(options)) {}                    \
-    static std::shared_ptr<Layer> from_config(const json& c) { return from_config_as<Name>(c, #Name); } \
+    static std::shared_ptr<Layer> from_config(const json& config);                            \
     KERAS_LAYER(Name)                                                                          \
   };
 KERAS_GLOBAL_POOLING_CLASS(GlobalAveragePooling1D, average, 1)

@@ -1,6 +1,9 @@
 #include "layers/pooling/max_pooling2d.hpp"
 
 namespace keras::layers {
+
+std::shared_ptr<Layer> MaxPooling2D::from_config(const json& config) { return from_config_as<MaxPooling2D>(config, 2, "MaxPooling2D"); }
+
 namespace {
 const bool registered = register_class<Layer, MaxPooling2D>("MaxPooling2D");
 }

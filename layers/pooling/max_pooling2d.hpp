@@ -11,9 +11,7 @@ class MaxPooling2D : public Pooling2D {
   explicit MaxPooling2D(Size2 pool_size = {2, 2}, Pooling2DOptions options = {})
       : Pooling2D(Kind::max, "MaxPooling2D", pool_size, std::move(options)) {}
   explicit MaxPooling2D(PoolingSpec spec) : Pooling2D(Kind::max, "MaxPooling2D", std::move(spec)) {}
-  static std::shared_ptr<Layer> from_config(const json& config) {
-    return from_config_as<MaxPooling2D>(config, 2, "MaxPooling2D");
-  }
+  static std::shared_ptr<Layer> from_config(const json& config);
 
   KERAS_LAYER(MaxPooling2D)
 };

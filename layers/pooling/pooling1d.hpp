@@ -22,7 +22,7 @@ class MaxPooling1D : public BasePooling {
   explicit MaxPooling1D(std::int64_t pool_size = 2, Pooling1DOptions options = {})
       : MaxPooling1D(pooling1d_spec(pool_size, options)) {}
   explicit MaxPooling1D(PoolingSpec spec) : BasePooling(Kind::max, "MaxPooling1D", std::move(spec)) {}
-  static std::shared_ptr<Layer> from_config(const json& c) { return from_config_as<MaxPooling1D>(c, 1, "MaxPooling1D"); }
+  static std::shared_ptr<Layer> from_config(const json& config);
 
   KERAS_LAYER(MaxPooling1D)
 };
@@ -32,9 +32,7 @@ class AveragePooling1D : public BasePooling {
   explicit AveragePooling1D(std::int64_t pool_size = 2, Pooling1DOptions options = {})
       : AveragePooling1D(pooling1d_spec(pool_size, options)) {}
   explicit AveragePooling1D(PoolingSpec spec) : BasePooling(Kind::average, "AveragePooling1D", std::move(spec)) {}
-  static std::shared_ptr<Layer> from_config(const json& c) {
-    return from_config_as<AveragePooling1D>(c, 1, "AveragePooling1D");
-  }
+  static std::shared_ptr<Layer> from_config(const json& config);
 
   KERAS_LAYER(AveragePooling1D)
 };

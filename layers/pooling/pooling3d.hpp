@@ -22,7 +22,7 @@ class MaxPooling3D : public BasePooling {
   explicit MaxPooling3D(Size3 pool_size = {2, 2, 2}, Pooling3DOptions options = {})
       : MaxPooling3D(pooling3d_spec(pool_size, options)) {}
   explicit MaxPooling3D(PoolingSpec spec) : BasePooling(Kind::max, "MaxPooling3D", std::move(spec)) {}
-  static std::shared_ptr<Layer> from_config(const json& c) { return from_config_as<MaxPooling3D>(c, 3, "MaxPooling3D"); }
+  static std::shared_ptr<Layer> from_config(const json& config);
 
   KERAS_LAYER(MaxPooling3D)
 };
@@ -32,9 +32,7 @@ class AveragePooling3D : public BasePooling {
   explicit AveragePooling3D(Size3 pool_size = {2, 2, 2}, Pooling3DOptions options = {})
       : AveragePooling3D(pooling3d_spec(pool_size, options)) {}
   explicit AveragePooling3D(PoolingSpec spec) : BasePooling(Kind::average, "AveragePooling3D", std::move(spec)) {}
-  static std::shared_ptr<Layer> from_config(const json& c) {
-    return from_config_as<AveragePooling3D>(c, 3, "AveragePooling3D");
-  }
+  static std::shared_ptr<Layer> from_config(const json& config);
 
   KERAS_LAYER(AveragePooling3D)
 };

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "keras/json.hpp"
 #include "keras/ops/math.hpp"
 #include "keras/ops/sequence.hpp"
 
@@ -31,11 +32,11 @@ Bidirectional::Bidirectional(const LayerRef& layer, BidirectionalOptions options
     throw ValueError("Invalid merge mode. Merge mode should be one of {\"sum\", \"mul\", \"ave\", \"concat\", \"none\"}, "
                      "received " + merge_mode_);
   layer_class_ = l->class_name();
-  layer_config_ = l->get_config();
+  layer_config_ = std::make_shared<const json>(l->get_config());
   if (!l->batch_input_shape() || !options.input_shape.empty()) set_input_shape(options.input_shape);
   else set_batch_input_shape(*l->batch_input_shape());
-  forward_ = make_direction(layer_class_, layer_config_, "forward_", false);
-  backward_ = make_direction(layer_class_, layer_config_, "backward_", true);
+  forward_ = make_direction(layer_class_, *layer_config_, "forward_", false);
+  backward_ = make_direction(layer_class_, *layer_config_, "backward_", true);
   supports_masking_ = true;
 }
 
@@ -118,7 +119,7 @@ Shape Bidirectional::compute_output_shape(const Shape& input_shape) const {
 
 json Bidirectional::get_config() const {
   json c = Layer::get_config();
-  c["layer"] = serialize_object(layer_class_, layer_config_);
+  c["layer"] = serialize_object(layer_class_, *layer_config_);
   c["merge_mode"] = merge_mode_ == "none" ? json(nullptr) : json(merge_mode_);
   return c;
 }

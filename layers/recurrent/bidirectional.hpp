@@ -45,7 +45,7 @@ class Bidirectional : public Layer {
  private:
   /// The merged output, or both directions with merge_mode "none".
   std::vector<Tensor> merged_outputs(const Tensor& forward, Tensor backward) const;
-  json layer_config_;
+  std::shared_ptr<const json> layer_config_;  // the wrapped layer's config (immutable, shared by copies)
   std::string layer_class_;
   std::string merge_mode_;
   std::shared_ptr<RNN> forward_, backward_;

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "keras/autodiff/gradient_tape.hpp"
+#include "keras/json.hpp"
 #include "keras/ops/math.hpp"
 #include "keras/ops/sequence.hpp"
 #include "keras/ops/shape.hpp"

@@ -1,5 +1,7 @@
 #include "layers/recurrent/gru.hpp"
 
+#include "keras/json.hpp"
+
 namespace keras::layers {
 namespace {
 
@@ -22,6 +24,8 @@ GRUCellOptions cell_options(const GRUOptions& o) {
 
 GRU::GRU(std::int64_t units, GRUOptions options)
     : RNN({std::make_shared<GRUCell>(units, cell_options(options))}, sequence_options_of(options), "gru") {}
+
+json GRU::get_config() const { return flat_config(); }
 
 std::shared_ptr<Layer> GRU::from_config(const json& c) {
   json cell_config = c;

@@ -28,7 +28,7 @@ struct GRUOptions {
 class GRU : public RNN {
  public:
   explicit GRU(std::int64_t units, GRUOptions options = {});
-  json get_config() const override { return flat_config(); }
+  json get_config() const override;
   static std::shared_ptr<Layer> from_config(const json& config);
   const GRUCell& cell() const { return static_cast<const GRUCell&>(*cells().front()); }
 

@@ -1,5 +1,7 @@
 #include "layers/recurrent/lstm.hpp"
 
+#include "keras/json.hpp"
+
 namespace keras::layers {
 namespace {
 
@@ -22,6 +24,8 @@ LSTMCellOptions cell_options(const LSTMOptions& o) {
 
 LSTM::LSTM(std::int64_t units, LSTMOptions options)
     : RNN({std::make_shared<LSTMCell>(units, cell_options(options))}, sequence_options_of(options), "lstm") {}
+
+json LSTM::get_config() const { return flat_config(); }
 
 std::shared_ptr<Layer> LSTM::from_config(const json& c) {
   json cell_config = c;

@@ -28,7 +28,7 @@ struct LSTMOptions {
 class LSTM : public RNN {
  public:
   explicit LSTM(std::int64_t units, LSTMOptions options = {});
-  json get_config() const override { return flat_config(); }
+  json get_config() const override;
   static std::shared_ptr<Layer> from_config(const json& config);
   const LSTMCell& cell() const { return static_cast<const LSTMCell&>(*cells().front()); }
 

@@ -1,5 +1,6 @@
 #include "layers/recurrent/lstm_cell.hpp"
 
+#include "keras/json.hpp"
 #include "keras/ops/math.hpp"
 #include "keras/ops/nn.hpp"
 #include "keras/ops/sequence.hpp"

@@ -1,6 +1,7 @@
 #include "layers/recurrent/recurrent_cell.hpp"
 
 #include "keras/autodiff/gradient_tape.hpp"
+#include "keras/json.hpp"
 
 namespace keras::layers {
 

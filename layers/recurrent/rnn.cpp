@@ -2,6 +2,7 @@
 
 #include <random>
 
+#include "keras/json.hpp"
 #include "keras/ops/math.hpp"
 #include "keras/ops/sequence.hpp"
 #include "keras/ops/shape.hpp"

@@ -1,5 +1,7 @@
 #include "layers/recurrent/simple_rnn.hpp"
 
+#include "keras/json.hpp"
+
 namespace keras::layers {
 namespace {
 
@@ -20,6 +22,8 @@ SimpleRNNCellOptions cell_options(const SimpleRNNOptions& o) {
 
 SimpleRNN::SimpleRNN(std::int64_t units, SimpleRNNOptions options)
     : RNN({std::make_shared<SimpleRNNCell>(units, cell_options(options))}, sequence_options_of(options), "simple_rnn") {}
+
+json SimpleRNN::get_config() const { return flat_config(); }
 
 std::shared_ptr<Layer> SimpleRNN::from_config(const json& c) {
   json cell_config = c;

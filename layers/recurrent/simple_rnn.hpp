@@ -26,7 +26,7 @@ struct SimpleRNNOptions {
 class SimpleRNN : public RNN {
  public:
   explicit SimpleRNN(std::int64_t units, SimpleRNNOptions options = {});
-  json get_config() const override { return flat_config(); }
+  json get_config() const override;
   static std::shared_ptr<Layer> from_config(const json& config);
   const SimpleRNNCell& cell() const { return static_cast<const SimpleRNNCell&>(*cells().front()); }
 

@@ -1,5 +1,6 @@
 #include "layers/recurrent/simple_rnn_cell.hpp"
 
+#include "keras/json.hpp"
 #include "keras/ops/math.hpp"
 #include "keras/ops/nn.hpp"
 

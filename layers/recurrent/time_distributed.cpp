@@ -1,5 +1,6 @@
 #include "layers/recurrent/time_distributed.hpp"
 
+#include "keras/json.hpp"
 #include "keras/ops/shape.hpp"
 
 namespace keras::layers {

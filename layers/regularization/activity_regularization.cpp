@@ -1,5 +1,7 @@
 #include "layers/regularization/activity_regularization.hpp"
 
+#include "keras/json.hpp"
+
 namespace keras::layers {
 
 ActivityRegularization::ActivityRegularization(ActivityRegularizationOptions options)

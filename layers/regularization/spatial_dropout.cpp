@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "keras/json.hpp"
 #include "keras/ops/math.hpp"
 #include "keras/utils/random.hpp"
 
@@ -33,6 +34,19 @@ json SpatialDropout::get_config() const {
   if (spatial_rank_ > 1) c["data_format"] = "channels_last";
   return c;
 }
+
+template <class L>
+std::shared_ptr<Layer> SpatialDropout::make_from_config(const json& c) {
+  if (c.contains("data_format") && !c["data_format"].is_null() && c["data_format"] != "channels_last")
+    throw ValueError(L::kClassName + std::string(": only data_format=\"channels_last\" is supported"));
+  auto layer = std::make_shared<L>(c.at("rate").get<double>(), options_from_config(c));
+  layer->read_base_config(c);
+  return layer;
+}
+
+std::shared_ptr<Layer> SpatialDropout1D::from_config(const json& c) { return make_from_config<SpatialDropout1D>(c); }
+std::shared_ptr<Layer> SpatialDropout2D::from_config(const json& c) { return make_from_config<SpatialDropout2D>(c); }
+std::shared_ptr<Layer> SpatialDropout3D::from_config(const json& c) { return make_from_config<SpatialDropout3D>(c); }
 
 namespace {
 const bool registered = register_class<Layer, SpatialDropout1D>("SpatialDropout1D") &&

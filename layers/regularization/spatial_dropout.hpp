@@ -15,13 +15,7 @@ class SpatialDropout : public NoiseLayer {
  protected:
   SpatialDropout(double rate, int spatial_rank, const NoiseOptions& options, const std::string& prefix);
   template <class L>
-  static std::shared_ptr<Layer> make_from_config(const json& c) {
-    if (c.contains("data_format") && !c["data_format"].is_null() && c["data_format"] != "channels_last")
-      throw ValueError(L::kClassName + std::string(": only data_format=\"channels_last\" is supported"));
-    auto layer = std::make_shared<L>(c.at("rate").get<double>(), options_from_config(c));
-    layer->read_base_config(c);
-    return layer;
-  }
+  static std::shared_ptr<Layer> make_from_config(const json& c);
 
  private:
   double rate_;
@@ -33,7 +27,7 @@ class SpatialDropout : public NoiseLayer {
    public:                                                                                           \
     static constexpr const char* kClassName = #Class;                                                \
     explicit Class(double rate, NoiseOptions options = {}) : SpatialDropout(rate, rank, options, prefix) {} \
-    static std::shared_ptr<Layer> from_config(const json& c) { return make_from_config<Class>(c); }  \
+    static std::shared_ptr<Layer> from_config(const json& c);                                        \
     KERAS_LAYER(Class)                                                                               \
   };
 

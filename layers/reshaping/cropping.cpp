@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "keras/json.hpp"
 #include "keras/ops/manipulation.hpp"
 
 namespace keras::layers {
@@ -41,6 +42,21 @@ json Cropping::get_config() const {
   if (cropping_.size() > 1) c["data_format"] = "channels_last";
   return c;
 }
+
+template <class L>
+std::shared_ptr<Layer> Cropping::make_from_config(const json& c, int rank, const SpatialPairs& fallback) {
+  require_channels_last(c, L::kClassName);
+  const auto pairs = c.contains("cropping") ? read_spatial_pairs(c["cropping"], rank, L::kClassName, "cropping") : fallback;
+  auto layer = std::make_shared<L>(pairs, CroppingOptions{.name = c.value("name", "")});
+  layer->read_base_config(c);
+  return layer;
+}
+
+std::shared_ptr<Layer> Cropping1D::from_config(const json& c) { return make_from_config<Cropping1D>(c, 1, {{1, 1}}); }
+
+std::shared_ptr<Layer> Cropping2D::from_config(const json& c) { return make_from_config<Cropping2D>(c, 2, {{0, 0}, {0, 0}}); }
+
+std::shared_ptr<Layer> Cropping3D::from_config(const json& c) { return make_from_config<Cropping3D>(c, 3, {{1, 1}, {1, 1}, {1, 1}}); }
 
 namespace {
 const bool registered = register_class<Layer, Cropping1D>("Cropping1D") &&

@@ -22,13 +22,7 @@ class Cropping : public Layer {
  protected:
   Cropping(SpatialPairs cropping, const CroppingOptions& options, const std::string& prefix);
   template <class L>
-  static std::shared_ptr<Layer> make_from_config(const json& c, int rank, const SpatialPairs& fallback) {
-    require_channels_last(c, L::kClassName);
-    const auto pairs = c.contains("cropping") ? read_spatial_pairs(c["cropping"], rank, L::kClassName, "cropping") : fallback;
-    auto layer = std::make_shared<L>(pairs, CroppingOptions{.name = c.value("name", "")});
-    layer->read_base_config(c);
-    return layer;
-  }
+  static std::shared_ptr<Layer> make_from_config(const json& c, int rank, const SpatialPairs& fallback);
 
  private:
   SpatialPairs cropping_;
@@ -40,7 +34,7 @@ class Cropping1D : public Cropping {
   explicit Cropping1D(std::array<std::int64_t, 2> cropping = {1, 1}, CroppingOptions options = {})
       : Cropping({cropping}, options, "cropping1d") {}
   Cropping1D(const SpatialPairs& cropping, CroppingOptions options) : Cropping(cropping, options, "cropping1d") {}
-  static std::shared_ptr<Layer> from_config(const json& c) { return make_from_config<Cropping1D>(c, 1, {{1, 1}}); }
+  static std::shared_ptr<Layer> from_config(const json& c);
 
   KERAS_LAYER(Cropping1D)
 };
@@ -51,9 +45,7 @@ class Cropping2D : public Cropping {
   /// ((top, bottom), (left, right)).
   explicit Cropping2D(const SpatialPairs& cropping = {{0, 0}, {0, 0}}, CroppingOptions options = {})
       : Cropping(cropping, options, "cropping2d") {}
-  static std::shared_ptr<Layer> from_config(const json& c) {
-    return make_from_config<Cropping2D>(c, 2, {{0, 0}, {0, 0}});
-  }
+  static std::shared_ptr<Layer> from_config(const json& c);
 
   KERAS_LAYER(Cropping2D)
 };
@@ -63,9 +55,7 @@ class Cropping3D : public Cropping {
   static constexpr const char* kClassName = "Cropping3D";
   explicit Cropping3D(const SpatialPairs& cropping = {{1, 1}, {1, 1}, {1, 1}}, CroppingOptions options = {})
       : Cropping(cropping, options, "cropping3d") {}
-  static std::shared_ptr<Layer> from_config(const json& c) {
-    return make_from_config<Cropping3D>(c, 3, {{1, 1}, {1, 1}, {1, 1}});
-  }
+  static std::shared_ptr<Layer> from_config(const json& c);
 
   KERAS_LAYER(Cropping3D)
 };

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "keras/json.hpp"
 #include "keras/ops/manipulation.hpp"
 #include "keras/ops/nn.hpp"
 #include "layers/reshaping/spatial_arguments.hpp"

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "keras/json.hpp"
 #include "keras/ops/manipulation.hpp"
 
 namespace keras::layers {
@@ -37,6 +38,21 @@ json ZeroPadding::get_config() const {
   if (padding_.size() > 1) c["data_format"] = "channels_last";
   return c;
 }
+
+template <class L>
+std::shared_ptr<Layer> ZeroPadding::make_from_config(const json& c, int rank, const SpatialPairs& fallback) {
+  require_channels_last(c, L::kClassName);
+  const auto pairs = c.contains("padding") ? read_spatial_pairs(c["padding"], rank, L::kClassName, "padding") : fallback;
+  auto layer = std::make_shared<L>(pairs, ZeroPaddingOptions{.name = c.value("name", "")});
+  layer->read_base_config(c);
+  return layer;
+}
+
+std::shared_ptr<Layer> ZeroPadding1D::from_config(const json& c) { return make_from_config<ZeroPadding1D>(c, 1, {{1, 1}}); }
+
+std::shared_ptr<Layer> ZeroPadding2D::from_config(const json& c) { return make_from_config<ZeroPadding2D>(c, 2, {{1, 1}, {1, 1}}); }
+
+std::shared_ptr<Layer> ZeroPadding3D::from_config(const json& c) { return make_from_config<ZeroPadding3D>(c, 3, {{1, 1}, {1, 1}, {1, 1}}); }
 
 namespace {
 const bool registered = register_class<Layer, ZeroPadding1D>("ZeroPadding1D") &&

@@ -22,13 +22,7 @@ class ZeroPadding : public Layer {
  protected:
   ZeroPadding(SpatialPairs padding, const ZeroPaddingOptions& options, const std::string& prefix);
   template <class L>
-  static std::shared_ptr<Layer> make_from_config(const json& c, int rank, const SpatialPairs& fallback) {
-    require_channels_last(c, L::kClassName);
-    const auto pairs = c.contains("padding") ? read_spatial_pairs(c["padding"], rank, L::kClassName, "padding") : fallback;
-    auto layer = std::make_shared<L>(pairs, ZeroPaddingOptions{.name = c.value("name", "")});
-    layer->read_base_config(c);
-    return layer;
-  }
+  static std::shared_ptr<Layer> make_from_config(const json& c, int rank, const SpatialPairs& fallback);
 
  private:
   SpatialPairs padding_;
@@ -42,7 +36,7 @@ class ZeroPadding1D : public ZeroPadding {
   ZeroPadding1D(std::array<std::int64_t, 2> padding, ZeroPaddingOptions options = {})
       : ZeroPadding({padding}, options, "zero_padding1d") {}
   ZeroPadding1D(const SpatialPairs& padding, ZeroPaddingOptions options) : ZeroPadding(padding, options, "zero_padding1d") {}
-  static std::shared_ptr<Layer> from_config(const json& c) { return make_from_config<ZeroPadding1D>(c, 1, {{1, 1}}); }
+  static std::shared_ptr<Layer> from_config(const json& c);
 
   KERAS_LAYER(ZeroPadding1D)
 };
@@ -53,9 +47,7 @@ class ZeroPadding2D : public ZeroPadding {
   /// ((top, bottom), (left, right)).
   explicit ZeroPadding2D(const SpatialPairs& padding = {{1, 1}, {1, 1}}, ZeroPaddingOptions options = {})
       : ZeroPadding(padding, options, "zero_padding2d") {}
-  static std::shared_ptr<Layer> from_config(const json& c) {
-    return make_from_config<ZeroPadding2D>(c, 2, {{1, 1}, {1, 1}});
-  }
+  static std::shared_ptr<Layer> from_config(const json& c);
 
   KERAS_LAYER(ZeroPadding2D)
 };
@@ -65,9 +57,7 @@ class ZeroPadding3D : public ZeroPadding {
   static constexpr const char* kClassName = "ZeroPadding3D";
   explicit ZeroPadding3D(const SpatialPairs& padding = {{1, 1}, {1, 1}, {1, 1}}, ZeroPaddingOptions options = {})
       : ZeroPadding(padding, options, "zero_padding3d") {}
-  static std::shared_ptr<Layer> from_config(const json& c) {
-    return make_from_config<ZeroPadding3D>(c, 3, {{1, 1}, {1, 1}, {1, 1}});
-  }
+  static std::shared_ptr<Layer> from_config(const json& c);
 
   KERAS_LAYER(ZeroPadding3D)
 };

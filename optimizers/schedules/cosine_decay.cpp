@@ -4,6 +4,8 @@
 #include <cmath>
 #include <numbers>
 
+#include "keras/json.hpp"
+
 namespace keras::optimizers::schedules {
 namespace {
 const bool registered = register_class<LearningRateSchedule, CosineDecay>("CosineDecay");

@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "keras/json.hpp"
+
 namespace keras::optimizers::schedules {
 namespace {
 const bool registered = register_class<LearningRateSchedule, ExponentialDecay>("ExponentialDecay");

@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "keras/json.hpp"
+
 namespace keras::optimizers::schedules {
 
 std::shared_ptr<LearningRateSchedule> LearningRateSchedule::deserialize(const json& config) {

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "keras/json.hpp"
+
 namespace keras::optimizers::schedules {
 namespace {
 

@@ -10,6 +10,7 @@
 #include "data/text_line_dataset.hpp"
 #include "data/tfrecord_dataset.hpp"
 #include "golden.hpp"
+#include "keras/json.hpp"
 #include "test_util.hpp"
 #include "test_paths.hpp"
 

@@ -2,6 +2,7 @@
 
 #include "data/image.hpp"
 #include "golden.hpp"
+#include "keras/json.hpp"
 
 using namespace keras;
 

@@ -8,6 +8,7 @@
 #include <catch2/catch.hpp>
 
 #include "data/dataset.hpp"
+#include "keras/json.hpp"
 #include "test_util.hpp"
 
 using namespace keras;

@@ -2,6 +2,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "keras/json.hpp"
 #include "keras/keras.hpp"
 
 using namespace keras;

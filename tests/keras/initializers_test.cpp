@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "keras/initializers/initializers.hpp"
+#include "keras/json.hpp"
 #include "keras/utils/random.hpp"
 
 using namespace keras;

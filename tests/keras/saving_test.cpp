@@ -3,6 +3,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "keras/json.hpp"
 #include "keras/keras.hpp"
 #include "keras/hdf5/file.hpp"
 #include "temp_dir.hpp"

@@ -2,6 +2,7 @@
 
 #include "golden.hpp"
 #include "gradient_check.hpp"
+#include "keras/json.hpp"
 #include "keras/keras.hpp"
 
 using namespace keras;

@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include "gradient_check.hpp"
+#include "keras/json.hpp"
 #include "keras/keras.hpp"
 
 using namespace keras;

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "gradient_check.hpp"
+#include "keras/json.hpp"
 #include "keras/keras.hpp"
 #include "test_paths.hpp"
 

@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include "gradient_check.hpp"
+#include "keras/json.hpp"
 #include "keras/keras.hpp"
 
 namespace k = keras;

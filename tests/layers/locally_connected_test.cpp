@@ -7,6 +7,7 @@
 
 #include "golden.hpp"
 #include "gradient_check.hpp"
+#include "keras/json.hpp"
 #include "keras/keras.hpp"
 #include "keras/ops/patches.hpp"
 

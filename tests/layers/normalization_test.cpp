@@ -4,6 +4,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "keras/json.hpp"
 #include "temp_dir.hpp"
 
 #include "golden.hpp"

@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "gradient_check.hpp"
+#include "keras/json.hpp"
 #include "keras/keras.hpp"
 #include "losses/losses.hpp"
 

@@ -3,6 +3,7 @@
 // and the errors.
 #include <catch2/catch.hpp>
 
+#include "keras/json.hpp"
 #include "keras/keras.hpp"
 #include "losses/losses.hpp"
 #include "metrics/metrics.hpp"

@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "golden.hpp"
+#include "keras/json.hpp"
 #include "keras/keras.hpp"
 #include "metrics/metrics.hpp"
 #include "metrics_extra_helpers.hpp"

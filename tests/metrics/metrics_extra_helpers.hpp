@@ -6,6 +6,7 @@
 #include <cmath>
 #include <optional>
 
+#include "keras/json.hpp"
 #include "metrics/metrics.hpp"
 
 namespace keras::testing {

@@ -4,6 +4,7 @@
 
 #include "golden.hpp"
 #include "gradient_check.hpp"
+#include "keras/json.hpp"
 #include "keras/keras.hpp"
 #include "losses/losses.hpp"
 #include "metrics/metrics.hpp"

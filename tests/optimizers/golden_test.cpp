@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "golden.hpp"
+#include "keras/json.hpp"
 #include "optimizers/optimizers.hpp"
 
 using namespace keras;

@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "keras/json.hpp"
 #include "keras/keras.hpp"
 #include "optimizers/optimizers.hpp"
 

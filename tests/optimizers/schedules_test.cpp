@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "golden.hpp"
+#include "keras/json.hpp"
 #include "optimizers/optimizers.hpp"
 
 using namespace keras;

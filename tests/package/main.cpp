@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <filesystem>
 
+#include <keras/json.hpp>  // the custom layer reads its config
 #include <keras/keras.hpp>
 namespace k = keras;
 

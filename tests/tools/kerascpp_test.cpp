@@ -6,6 +6,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "keras/json.hpp"
 #include "keras/keras.hpp"
 #include "temp_dir.hpp"
 #include "test_paths.hpp"

@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include "keras/json.hpp"
 #include "keras/keras.hpp"
 #include "temp_dir.hpp"
 

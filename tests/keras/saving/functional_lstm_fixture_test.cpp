@@ -9,6 +9,7 @@
 #include <catch2/catch.hpp>
 
 #include "../../golden.hpp"
+#include "keras/json.hpp"
 #include "keras/keras.hpp"
 #include "test_paths.hpp"
 

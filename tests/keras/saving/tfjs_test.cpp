@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include "golden.hpp"
+#include "keras/json.hpp"
 #include "keras/keras.hpp"
 #include "temp_dir.hpp"
 #include "test_paths.hpp"

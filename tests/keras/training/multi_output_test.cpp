@@ -7,6 +7,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "keras/json.hpp"
 #include "keras/keras.hpp"
 #include "reference_losses.hpp"
 

@@ -4,6 +4,7 @@
 // Each unmasked case runs twice: on oneDNN's RNN primitives, and step by step (an all-ones mask).
 #include <catch2/catch.hpp>
 
+#include "keras/json.hpp"
 #include "keras/keras.hpp"
 #include "golden.hpp"
 

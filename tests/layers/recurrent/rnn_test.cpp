@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 
 #include "gradient_check.hpp"
+#include "keras/json.hpp"
 #include "keras/keras.hpp"
 #include "keras/hdf5/file.hpp"
 
