@@ -5,11 +5,6 @@
 #include <vector>
 
 #include "callbacks/callback.hpp"
-// Not used here. keras/model.hpp includes this header just before keras/training/structure.hpp, whose
-// serialize_structure template needs the complete keras::json, which it used to get through
-// keras/registry.hpp. Remove this include once structure.hpp includes keras/json.hpp itself (or no
-// longer defines json code inline).
-#include "keras/json.hpp"
 
 namespace keras::callbacks {
 

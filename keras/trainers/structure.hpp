@@ -10,8 +10,6 @@
 #include <utility>
 #include <vector>
 
-#include <fmt/format.h>
-
 #include "keras/errors.hpp"
 #include "keras/tensor.hpp"
 
@@ -19,6 +17,11 @@ namespace keras {
 
 namespace structure_detail {
 std::string join_names(const std::vector<std::string>& names);
+enum class Mismatch { none_given, single_given, list_length, unknown_key, missing_key };
+/// The error for `what` ("x", "loss", ...) given to `model` in a form that does not fit its `names`.
+[[noreturn]] void throw_mismatch(Mismatch problem, const std::string& model, const std::string& what,
+                                 const std::vector<std::string>& names, std::size_t given = 0,
+                                 const std::string& key = "");
 }  // namespace structure_detail
 
 /// One value, a list (in the order of the model's inputs or outputs) or a map by name.
@@ -51,21 +54,16 @@ class Structure {
     switch (kind_) {
       case Kind::none:
         if (all_required)
-          throw ValueError(fmt::format("Model '{}' expects {} {} (for {}), but none was given", model, names.size(), what,
-                                       structure_detail::join_names(names)));
+          structure_detail::throw_mismatch(structure_detail::Mismatch::none_given, model, what, names);
         break;
       case Kind::one:
         if (names.size() != 1 && !broadcast)
-          throw ValueError(fmt::format("Model '{}' has {} {}s: {}; but a single {} was given. Pass a list in this order "
-                                       "or a map by name",
-                                       model, names.size(), what == "x" ? "input" : "output", structure_detail::join_names(names), what));
+          structure_detail::throw_mismatch(structure_detail::Mismatch::single_given, model, what, names);
         for (auto& o : out) o = list_[0];
         break;
       case Kind::list:
         if (list_.size() != names.size())
-          throw ValueError(fmt::format("Model '{}' expects {} {} (one per {}: {}), but a list of {} was given", model,
-                                       names.size(), what, what == "x" ? "input" : "output", structure_detail::join_names(names),
-                                       list_.size()));
+          structure_detail::throw_mismatch(structure_detail::Mismatch::list_length, model, what, names, list_.size());
         for (std::size_t i = 0; i < names.size(); ++i) out[i] = list_[i];
         break;
       case Kind::map:
@@ -73,14 +71,12 @@ class Structure {
           std::size_t i = 0;
           while (i < names.size() && names[i] != key) ++i;
           if (i == names.size())
-            throw ValueError(fmt::format("Model '{}': the {} map names '{}', which is not one of the model's {}s: {}", model,
-                                         what, key, what == "x" ? "input" : "output", structure_detail::join_names(names)));
+            structure_detail::throw_mismatch(structure_detail::Mismatch::unknown_key, model, what, names, 0, key);
           out[i] = value;
         }
         for (std::size_t i = 0; i < names.size() && all_required; ++i)
           if (!out[i])
-            throw ValueError(fmt::format("Model '{}': the {} map has no entry for '{}'; it needs one for each of {}", model,
-                                         what, names[i], structure_detail::join_names(names)));
+            structure_detail::throw_mismatch(structure_detail::Mismatch::missing_key, model, what, names, 0, names[i]);
         break;
     }
     return out;
