@@ -1,5 +1,5 @@
 // A custom layer, from definition to a reloaded model: weights made in build() with add_weight, the
-// forward pass in call() with keras::ops, an extra config field, registration by name, fit, save to
+// forward pass in call() with keras::ops, config fields declared once, registration by name, fit, save to
 // HDF5, load_model, and the reloaded model's predictions compared with the original's.
 //   custom_layer [MODEL.h5]      (default: custom_layer.h5 in the current directory)
 #include <algorithm>
@@ -7,47 +7,50 @@
 #include <cstdio>
 #include <random>
 
-#include <keras/json.hpp>
+#include <keras/config/fields.hpp>
+#include <keras/config/layer_config.hpp>
 #include <keras/keras.hpp>
 namespace k = keras;
 
 // README: begin custom-layer
 // y = x @ kernel + bias, with `units` outputs (the Linear layer of Keras's subclassing guide).
+struct LinearOptions {
+  std::int64_t units = 1;
+  k::initializers::InitializerRef kernel_initializer = "glorot_uniform";
+  KERAS_LAYER_OPTIONS  // name, trainable, input_shape: what every layer takes
+};
+KERAS_FIELDS(LinearOptions, units, kernel_initializer)  // the config's fields, listed once
+
 class Linear : public k::Layer {
  public:
-  explicit Linear(int units, const std::string& name = "") : k::Layer(name, "linear"), units_(units) {}
+  explicit Linear(LinearOptions options = {}) : k::Layer(options, "linear"), options_(std::move(options)) {}
 
   void build(const k::Shape& input_shape) override {  // the weights, once the input size is known
-    kernel_ = add_weight("kernel", {input_shape.back(), units_}, "glorot_uniform");
-    bias_ = add_weight("bias", {units_}, "zeros");
+    kernel_ = add_weight("kernel", {input_shape.back(), options_.units}, options_.kernel_initializer);
+    bias_ = add_weight("bias", {options_.units}, "zeros");
   }
   k::Tensor call(const k::Tensor& x, bool /*training*/) override {
     return k::ops::matmul(x, kernel_->value()) + bias_->value();
   }
   k::Shape compute_output_shape(const k::Shape& input_shape) const override {
     k::Shape output_shape = input_shape;
-    output_shape.back() = units_;
+    output_shape.back() = options_.units;
     return output_shape;
   }
 
-  k::json get_config() const override {  // name, trainable, dtype, and this layer's own field
-    k::json config = k::Layer::get_config();
-    config["units"] = units_;
-    return config;
-  }
+  // name, trainable, dtype and the listed fields, written and read back through KERAS_FIELDS
+  k::json get_config() const override { return k::layer_config(*this, options_); }
   static std::shared_ptr<k::Layer> from_config(const k::json& config) {
-    auto layer = std::make_shared<Linear>(config.at("units").get<int>(), config.value("name", ""));
-    layer->read_base_config(config);  // trainable, input shape
-    return layer;
+    return k::make_from_config<Linear, LinearOptions>(config);
   }
 
  private:
-  int units_;
+  LinearOptions options_;
   std::shared_ptr<k::Variable> kernel_, bias_;
 
-  KERAS_LAYER(Linear)  // class_name() "Linear"; Linear(8)(x) on a symbolic x moves the layer into the graph
+  KERAS_LAYER(Linear)  // class_name() "Linear"; Linear(...)(x) on a symbolic x moves the layer into the graph
 };
-static const bool linear_registered = k::register_class<k::Layer, Linear>("Linear");  // load_model finds it by name
+KERAS_REGISTER_LAYER(Linear)  // load_model finds the class by its name
 // README: end custom-layer
 
 int main(int argc, char** argv) try {
@@ -66,7 +69,8 @@ int main(int argc, char** argv) try {
   }
 
   // README: begin custom-layer-use
-  k::Sequential model({k::layers::Input({3}), Linear(32), k::layers::Activation("relu"), Linear(1)});
+  k::Sequential model({k::layers::Input({3}), Linear({.units = 32}), k::layers::Activation("relu"),
+                         Linear({.units = 1})});
   model.compile({.optimizer = k::optimizers::Adam({.learning_rate = 1e-2}), .loss = "mse"});
   auto history = model.fit(x, y, {.batch_size = 32, .epochs = 20, .verbose = 0});
   model.save(path);                                          // config {"class_name": "Linear", "units": 32, ...}

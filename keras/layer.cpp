@@ -156,7 +156,8 @@ std::shared_ptr<Layer> Layer::move_to_shared() && { throw_not_movable(); }
 
 void Layer::throw_not_movable() const {
   throw ValueError("Layer '" + name_ + "' (" + class_name() + ") cannot be moved into a functional graph: its class "
-                   "body needs a last line KERAS_LAYER(" + class_name() + ") of its own; or hold the layer in a "
+                   "body needs a last line KERAS_LAYER(" + class_name() + ") of its own and its source file a line "
+                   "KERAS_REGISTER_LAYER(" + class_name() + "); or hold the layer in a "
                    "std::shared_ptr (std::make_shared<...>(...))");
 }
 

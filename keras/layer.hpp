@@ -30,6 +30,17 @@ class Layer : public std::enable_shared_from_this<Layer> {
  public:
   /// `name` empty → a unique name from `default_prefix` ("dense", "dense_1", ...).
   Layer(const std::string& name, const std::string& default_prefix, bool trainable = true);
+  /// From the base fields of a layer's options struct (KERAS_LAYER_OPTIONS): name, trainable, input_shape.
+  template <class Options>
+    requires requires(const Options& o) {
+      o.name;
+      o.trainable;
+      o.input_shape;
+    }
+  Layer(const Options& options, const std::string& default_prefix)
+      : Layer(options.name, default_prefix, options.trainable) {
+    set_input_shape(options.input_shape);
+  }
   virtual ~Layer() = default;
   Layer(const Layer&) = default;
   Layer(Layer&&) = default;
@@ -117,6 +128,10 @@ class Layer : public std::enable_shared_from_this<Layer> {
   void set_weights(const std::vector<Tensor>& values);
   std::int64_t count_params() const;
 
+  /// Reads the base fields (trainable, batch_input_shape) back from a config (the name is a constructor
+  /// argument); from_config calls it on the new layer.
+  void read_base_config(const json& config);
+
   /// Layers this one owns (a model's layers); their weights count as this layer's.
   virtual std::vector<std::shared_ptr<Layer>> sublayers() const { return {}; }
 
@@ -147,8 +162,6 @@ class Layer : public std::enable_shared_from_this<Layer> {
  protected:
   /// The error of move_to_shared() for a class without its own KERAS_LAYER line.
   [[noreturn]] void throw_not_movable() const;
-  /// Reads the base fields (name, trainable, batch_input_shape) back from a config.
-  void read_base_config(const json& config);
   /// When set, calls after build must match the built input shape in rank and known dimensions
   /// (models set it; single layers check what they need in call()).
   bool strict_input_shape_ = false;
@@ -183,23 +196,50 @@ class Layer : public std::enable_shared_from_this<Layer> {
 
 using LayerPtr = std::shared_ptr<Layer>;
 
+/// The arguments every layer takes (Keras's base-layer keyword arguments), declared once: each layer's
+/// options struct ends with KERAS_LAYER_OPTIONS, so `Dense(8, {.activation = "relu", .name = "hidden"})`
+/// stays one flat designated initializer (C++ cannot designate the fields of a base struct). The Layer base
+/// writes and reads them in every config.
+#define KERAS_LAYER_OPTIONS                                \
+  ::keras::Shape input_shape{}; /* optional, batch excluded */ \
+  std::string name{};                                      \
+  bool trainable = true;
+
 /// Ends the body of a concrete layer class (`KERAS_LAYER(Dense)` as its last line): supplies class_name(),
-/// Keras's class name, which is the C++ name, and move_to_shared(), which moves a temporary such as
-/// `layers::Dense(8)(x)` into a functional graph. Registering the class by name (for loading) stays a separate
-/// line in its source file. The members after it are public.
+/// Keras's class name, which is the C++ name, and declares move_to_shared(), which moves a temporary such as
+/// `layers::Dense(8)(x)` into a functional graph. Its source file then has KERAS_REGISTER_LAYER(Dense). The
+/// members after it are public.
 #define KERAS_LAYER(Class)                                    \
  public:                                                      \
   std::string class_name() const override { return #Class; } \
   KERAS_LAYER_MOVE(Class)
 
-/// move_to_shared() alone, for a class whose class_name() depends on its state (Model: "Functional" with a
-/// graph). A subclass without a KERAS_LAYER line of its own gets a clear error instead of being sliced.
-#define KERAS_LAYER_MOVE(Class)                                  \
- public:                                                         \
-  std::shared_ptr<::keras::Layer> move_to_shared() && override { \
-    if (typeid(*this) != typeid(Class)) throw_not_movable();     \
-    return std::make_shared<Class>(std::move(*this));            \
-  }
+/// The declaration of move_to_shared() alone, for a class whose class_name() depends on its state (Model:
+/// "Functional" with a graph).
+#define KERAS_LAYER_MOVE(Class) \
+ public:                        \
+  std::shared_ptr<::keras::Layer> move_to_shared() && override;
+
+/// The one line a layer class adds to its source file (at namespace scope, after KERAS_LAYER in its
+/// body): defines move_to_shared() and, when the class has a `static std::shared_ptr<Layer>
+/// from_config(const json&)`, registers it under its class name, and under any aliases given as further
+/// strings, so load_model and Layer::deserialize find it. A subclass without a KERAS_LAYER line of its own
+/// gets a clear error from move_to_shared() instead of being sliced.
+#define KERAS_REGISTER_LAYER(Class, ...)                                                           \
+  std::shared_ptr<::keras::Layer> Class::move_to_shared()&& {                                      \
+    if (typeid(*this) != typeid(Class)) throw_not_movable();                                        \
+    return std::make_shared<Class>(std::move(*this));                                              \
+  }                                                                                                \
+  [[maybe_unused]] static const bool keras_registered_##Class =                                    \
+      ::keras::layer_detail::register_layer<Class>(#Class, std::vector<std::string>{__VA_ARGS__});
+
+namespace layer_detail {
+template <class L>
+bool register_layer(const std::string& class_name, const std::vector<std::string>& aliases) {
+  if constexpr (requires(const json& c) { L::from_config(c); }) register_class<Layer, L>(class_name, aliases);
+  return true;
+}
+}  // namespace layer_detail
 
 /// What a model takes as a layer: a layer object (moved in) or a shared pointer to one.
 class LayerRef {

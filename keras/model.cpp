@@ -248,6 +248,11 @@ void Model::summary_functional(std::ostream& out) const {
   out << "Non-trainable params: " << fmt_count(frozen) << '\n' << rule << '\n';
 }
 
+std::shared_ptr<Layer> Model::move_to_shared() && {
+  if (typeid(*this) != typeid(Model)) throw_not_movable();
+  return std::make_shared<Model>(std::move(*this));
+}
+
 namespace {
 const bool registered = register_class<Layer, Model>("Functional", {"Model"});
 }

@@ -150,9 +150,7 @@ std::shared_ptr<Layer> Sequential::from_config(const json& c) {
   return model;
 }
 
-namespace {
-const bool registered = register_class<Layer, Sequential>("Sequential");
-}
+KERAS_REGISTER_LAYER(Sequential)
 
 std::vector<std::string> Sequential::output_names() const {
   if (!graph() && !layers_.empty()) return {layers_.back()->name()};  // not built yet

@@ -29,8 +29,6 @@ std::shared_ptr<Layer> ELU::from_config(const json& c) {
   return layer;
 }
 
-namespace {
-const bool registered = register_class<Layer, ELU>("ELU");
-}
+KERAS_REGISTER_LAYER(ELU)
 
 }  // namespace keras::layers

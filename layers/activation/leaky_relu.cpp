@@ -34,8 +34,6 @@ std::shared_ptr<Layer> LeakyReLU::from_config(const json& c) {
   return layer;
 }
 
-namespace {
-const bool registered = register_class<Layer, LeakyReLU>("LeakyReLU");
-}
+KERAS_REGISTER_LAYER(LeakyReLU)
 
 }  // namespace keras::layers

@@ -59,8 +59,6 @@ std::shared_ptr<Layer> PReLU::from_config(const json& c) {
   return layer;
 }
 
-namespace {
-const bool registered = register_class<Layer, PReLU>("PReLU");
-}
+KERAS_REGISTER_LAYER(PReLU)
 
 }  // namespace keras::layers

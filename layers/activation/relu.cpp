@@ -49,8 +49,6 @@ std::shared_ptr<Layer> ReLU::from_config(const json& c) {
   return layer;
 }
 
-namespace {
-const bool registered = register_class<Layer, ReLU>("ReLU");
-}
+KERAS_REGISTER_LAYER(ReLU)
 
 }  // namespace keras::layers

@@ -47,8 +47,6 @@ std::shared_ptr<Layer> Softmax::from_config(const json& c) {
   return layer;
 }
 
-namespace {
-const bool registered = register_class<Layer, Softmax>("Softmax");
-}
+KERAS_REGISTER_LAYER(Softmax)
 
 }  // namespace keras::layers

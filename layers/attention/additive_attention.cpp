@@ -41,8 +41,6 @@ std::shared_ptr<Layer> AdditiveAttention::from_config(const json& c) {
   return layer;
 }
 
-namespace {
-const bool registered = register_class<Layer, AdditiveAttention>("AdditiveAttention");
-}
+KERAS_REGISTER_LAYER(AdditiveAttention)
 
 }  // namespace keras::layers

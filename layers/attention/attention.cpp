@@ -48,8 +48,6 @@ std::shared_ptr<Layer> Attention::from_config(const json& c) {
   return layer;
 }
 
-namespace {
-const bool registered = register_class<Layer, Attention>("Attention");
-}
+KERAS_REGISTER_LAYER(Attention)
 
 }  // namespace keras::layers

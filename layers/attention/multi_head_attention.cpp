@@ -317,8 +317,6 @@ std::shared_ptr<Layer> MultiHeadAttention::from_config(const json& c) {
   return layer;
 }
 
-namespace {
-const bool registered = register_class<Layer, MultiHeadAttention>("MultiHeadAttention");
-}
+KERAS_REGISTER_LAYER(MultiHeadAttention)
 
 }  // namespace keras::layers

@@ -19,8 +19,6 @@ std::shared_ptr<Layer> Conv1D::from_config(const json& c) {
   return from_config_as<Conv1D>(c, 1, "Conv1D");
 }
 
-namespace {
-const bool registered = register_class<Layer, Conv1D>("Conv1D", {"Convolution1D"});
-}
+KERAS_REGISTER_LAYER(Conv1D, "Convolution1D")
 
 }  // namespace keras::layers

@@ -20,8 +20,6 @@ std::shared_ptr<Layer> Conv2D::from_config(const json& c) {
   return from_config_as<Conv2D>(c, 2, "Conv2D");
 }
 
-namespace {
-const bool registered = register_class<Layer, Conv2D>("Conv2D");
-}
+KERAS_REGISTER_LAYER(Conv2D)
 
 }  // namespace keras::layers

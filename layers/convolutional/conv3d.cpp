@@ -19,8 +19,6 @@ std::shared_ptr<Layer> Conv3D::from_config(const json& c) {
   return from_config_as<Conv3D>(c, 3, "Conv3D");
 }
 
-namespace {
-const bool registered = register_class<Layer, Conv3D>("Conv3D", {"Convolution3D"});
-}
+KERAS_REGISTER_LAYER(Conv3D, "Convolution3D")
 
 }  // namespace keras::layers

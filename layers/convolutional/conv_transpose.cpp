@@ -87,10 +87,8 @@ std::shared_ptr<Layer> Conv1DTranspose::from_config(const json& c) { return from
 std::shared_ptr<Layer> Conv2DTranspose::from_config(const json& c) { return from_config_as<Conv2DTranspose>(c, 2, "Conv2DTranspose"); }
 std::shared_ptr<Layer> Conv3DTranspose::from_config(const json& c) { return from_config_as<Conv3DTranspose>(c, 3, "Conv3DTranspose"); }
 
-namespace {
-const bool registered1 = register_class<Layer, Conv1DTranspose>("Conv1DTranspose", {"Convolution1DTranspose"});
-const bool registered2 = register_class<Layer, Conv2DTranspose>("Conv2DTranspose", {"Convolution2DTranspose"});
-const bool registered3 = register_class<Layer, Conv3DTranspose>("Conv3DTranspose", {"Convolution3DTranspose"});
-}  // namespace
+KERAS_REGISTER_LAYER(Conv1DTranspose, "Convolution1DTranspose")
+KERAS_REGISTER_LAYER(Conv2DTranspose, "Convolution2DTranspose")
+KERAS_REGISTER_LAYER(Conv3DTranspose, "Convolution3DTranspose")
 
 }  // namespace keras::layers

@@ -64,9 +64,7 @@ std::shared_ptr<Layer> DepthwiseConv2D::from_config(const json& c) {
   return from_config_as<DepthwiseConv2D>(c, 2, "DepthwiseConv2D");
 }
 
-namespace {
-const bool registered1 = register_class<Layer, DepthwiseConv1D>("DepthwiseConv1D");
-const bool registered2 = register_class<Layer, DepthwiseConv2D>("DepthwiseConv2D");
-}  // namespace
+KERAS_REGISTER_LAYER(DepthwiseConv1D)
+KERAS_REGISTER_LAYER(DepthwiseConv2D)
 
 }  // namespace keras::layers

@@ -182,9 +182,7 @@ std::shared_ptr<Layer> LocallyConnected2D::from_config(const json& c) {
   return layer;
 }
 
-namespace {
-const bool registered1 = register_class<Layer, LocallyConnected1D>("LocallyConnected1D");
-const bool registered2 = register_class<Layer, LocallyConnected2D>("LocallyConnected2D");
-}  // namespace
+KERAS_REGISTER_LAYER(LocallyConnected1D)
+KERAS_REGISTER_LAYER(LocallyConnected2D)
 
 }  // namespace keras::layers

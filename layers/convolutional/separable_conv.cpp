@@ -73,9 +73,7 @@ std::shared_ptr<Layer> SeparableConv2D::from_config(const json& c) {
   return from_config_as<SeparableConv2D>(c, 2, "SeparableConv2D");
 }
 
-namespace {
-const bool registered1 = register_class<Layer, SeparableConv1D>("SeparableConv1D", {"SeparableConvolution1D"});
-const bool registered2 = register_class<Layer, SeparableConv2D>("SeparableConv2D", {"SeparableConvolution2D"});
-}  // namespace
+KERAS_REGISTER_LAYER(SeparableConv1D, "SeparableConvolution1D")
+KERAS_REGISTER_LAYER(SeparableConv2D, "SeparableConvolution2D")
 
 }  // namespace keras::layers

@@ -21,8 +21,6 @@ std::shared_ptr<Layer> Activation::from_config(const json& c) {
   return layer;
 }
 
-namespace {
-const bool registered = register_class<Layer, Activation>("Activation");
-}
+KERAS_REGISTER_LAYER(Activation)
 
 }  // namespace keras::layers

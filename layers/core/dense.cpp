@@ -1,19 +1,22 @@
 #include "layers/core/dense.hpp"
 
-#include "keras/json.hpp"
+#include "keras/config/fields.hpp"
+#include "keras/config/layer_config.hpp"
 #include "keras/ops/nn.hpp"
 
 namespace keras::layers {
 
+KERAS_FIELDS(DenseOptions, activation, use_bias, kernel_initializer, bias_initializer, kernel_regularizer,
+             bias_regularizer, activity_regularizer, kernel_constraint, bias_constraint)
+
 Dense::Dense(std::int64_t units, DenseOptions options)
-    : Layer(options.name, "dense", options.trainable),
+    : Layer(options, "dense"),
       units_(units),
       options_(std::move(options)),
       activation_(activations::get(options_.activation)) {
   if (units <= 0)
     throw ValueError("Received an invalid value for `units`, expected a positive integer. Received: units=" +
                      std::to_string(units));
-  set_input_shape(options_.input_shape);
   set_activity_regularizer(options_.activity_regularizer);
 }
 
@@ -46,31 +49,16 @@ Shape Dense::compute_output_shape(const Shape& input_shape) const {
 }
 
 json Dense::get_config() const {
-  json c = Layer::get_config();
+  json c = layer_config(*this, options_);
   c["units"] = units_;
-  c["activation"] = activation_.name;
-  c["use_bias"] = options_.use_bias;
-  c["kernel_initializer"] = initializers::serialize(*options_.kernel_initializer);
-  c["bias_initializer"] = initializers::serialize(*options_.bias_initializer);
-  regularizers::write_penalty_config(c, options_);
+  c["activation"] = activation_.name;  // the canonical name of an alias
   return c;
 }
 
 std::shared_ptr<Layer> Dense::from_config(const json& c) {
-  DenseOptions o;
-  o.name = c.value("name", "");
-  o.activation = c.value("activation", "linear");
-  o.use_bias = c.value("use_bias", true);
-  if (c.contains("kernel_initializer")) o.kernel_initializer = initializers::Initializer::deserialize(c["kernel_initializer"]);
-  if (c.contains("bias_initializer")) o.bias_initializer = initializers::Initializer::deserialize(c["bias_initializer"]);
-  regularizers::read_penalty_config(c, o);
-  auto layer = std::make_shared<Dense>(c.at("units").get<std::int64_t>(), o);
-  layer->read_base_config(c);
-  return layer;
+  return make_from_config<Dense, DenseOptions>(c, c.at("units").get<std::int64_t>());
 }
 
-namespace {
-const bool registered = register_class<Layer, Dense>("Dense");
-}
+KERAS_REGISTER_LAYER(Dense)
 
 }  // namespace keras::layers

@@ -2,7 +2,6 @@
 // Dense: activation(inputs @ kernel + bias), kernel [in, out], applied over the last axis.
 #include "keras/activations.hpp"
 #include "keras/layer.hpp"
-#include "keras/regularizers/layer_options.hpp"
 
 namespace keras::layers {
 
@@ -16,9 +15,7 @@ struct DenseOptions {
   regularizers::RegularizerRef activity_regularizer{};
   constraints::ConstraintRef kernel_constraint{};
   constraints::ConstraintRef bias_constraint{};
-  Shape input_shape{};  // optional, batch dimension excluded
-  std::string name{};
-  bool trainable = true;
+  KERAS_LAYER_OPTIONS
 };
 
 class Dense : public Layer {

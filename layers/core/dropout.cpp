@@ -38,8 +38,6 @@ std::shared_ptr<Layer> Dropout::from_config(const json& c) {
   return layer;
 }
 
-namespace {
-const bool registered = register_class<Layer, Dropout>("Dropout");
-}
+KERAS_REGISTER_LAYER(Dropout)
 
 }  // namespace keras::layers

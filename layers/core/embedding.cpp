@@ -73,8 +73,6 @@ std::shared_ptr<Layer> Embedding::from_config(const json& c) {
   return layer;
 }
 
-namespace {
-const bool registered = register_class<Layer, Embedding>("Embedding");
-}
+KERAS_REGISTER_LAYER(Embedding)
 
 }  // namespace keras::layers

@@ -32,8 +32,6 @@ std::shared_ptr<Layer> Flatten::from_config(const json& c) {
   return layer;
 }
 
-namespace {
-const bool registered = register_class<Layer, Flatten>("Flatten");
-}
+KERAS_REGISTER_LAYER(Flatten)
 
 }  // namespace keras::layers

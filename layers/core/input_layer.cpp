@@ -32,9 +32,7 @@ std::shared_ptr<Layer> InputLayer::from_config(const json& c) {
   return std::make_shared<InputLayer>(shape, InputLayerOptions{.name = c.value("name", ""), .batch_size = batch});
 }
 
-namespace {
-const bool registered = register_class<Layer, InputLayer>("InputLayer");
-}
+KERAS_REGISTER_LAYER(InputLayer)
 
 }  // namespace keras::layers
 

@@ -124,8 +124,6 @@ std::shared_ptr<Layer> Lambda::from_config(const json& c) {
   return layer;
 }
 
-namespace {
-const bool registered = register_class<Layer, Lambda>("Lambda");
-}
+KERAS_REGISTER_LAYER(Lambda)
 
 }  // namespace keras::layers

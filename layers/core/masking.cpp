@@ -37,8 +37,6 @@ std::shared_ptr<Layer> Masking::from_config(const json& c) {
   return layer;
 }
 
-namespace {
-const bool registered = register_class<Layer, Masking>("Masking");
-}
+KERAS_REGISTER_LAYER(Masking)
 
 }  // namespace keras::layers

@@ -50,8 +50,6 @@ std::shared_ptr<Layer> Reshape::from_config(const json& c) {
   return layer;
 }
 
-namespace {
-const bool registered = register_class<Layer, Reshape>("Reshape");
-}
+KERAS_REGISTER_LAYER(Reshape)
 
 }  // namespace keras::layers

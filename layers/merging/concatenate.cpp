@@ -69,9 +69,7 @@ KerasTensor concatenate(const std::vector<KerasTensor>& inputs, int axis) {
   return std::make_shared<Concatenate>(axis)->operator()(inputs);
 }
 
-namespace {
-const bool registered = register_class<Layer, Concatenate>("Concatenate");
-}
+KERAS_REGISTER_LAYER(Concatenate)
 
 std::vector<Tensor> Concatenate::compute_mask(const std::vector<Tensor>& inputs,
                                               const std::vector<Tensor>& masks) const {

@@ -117,8 +117,6 @@ KerasTensor dot(const std::vector<KerasTensor>& inputs, int axes, bool normalize
   return std::make_shared<Dot>(axes, DotOptions{.normalize = normalize})->operator()(inputs);
 }
 
-namespace {
-const bool registered = register_class<Layer, Dot>("Dot");
-}
+KERAS_REGISTER_LAYER(Dot)
 
 }  // namespace keras::layers

@@ -15,12 +15,15 @@ Tensor fold(const std::vector<Tensor>& xs, F f) {
   return out;
 }
 
-const bool registered =
-    register_class<Layer, Add>("Add") && register_class<Layer, Subtract>("Subtract") &&
-    register_class<Layer, Multiply>("Multiply") && register_class<Layer, Average>("Average") &&
-    register_class<Layer, Maximum>("Maximum") && register_class<Layer, Minimum>("Minimum");
 
 }  // namespace
+
+KERAS_REGISTER_LAYER(Add)
+KERAS_REGISTER_LAYER(Subtract)
+KERAS_REGISTER_LAYER(Multiply)
+KERAS_REGISTER_LAYER(Average)
+KERAS_REGISTER_LAYER(Maximum)
+KERAS_REGISTER_LAYER(Minimum)
 
 Tensor Add::merge_function(const std::vector<Tensor>& xs) const { return fold(xs, ops::add); }
 Tensor Subtract::merge_function(const std::vector<Tensor>& xs) const { return ops::subtract(xs[0], xs[1]); }

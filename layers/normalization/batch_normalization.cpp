@@ -116,8 +116,6 @@ std::shared_ptr<Layer> BatchNormalization::from_config(const json& c) {
   return layer;
 }
 
-namespace {
-const bool registered = register_class<Layer, BatchNormalization>("BatchNormalization");
-}
+KERAS_REGISTER_LAYER(BatchNormalization)
 
 }  // namespace keras::layers

@@ -93,8 +93,6 @@ std::shared_ptr<Layer> GroupNormalization::from_config(const json& c) {
   return layer;
 }
 
-namespace {
-const bool registered = register_class<Layer, GroupNormalization>("GroupNormalization");
-}
+KERAS_REGISTER_LAYER(GroupNormalization)
 
 }  // namespace keras::layers

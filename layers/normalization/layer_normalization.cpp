@@ -94,8 +94,6 @@ std::shared_ptr<Layer> LayerNormalization::from_config(const json& c) {
   return layer;
 }
 
-namespace {
-const bool registered = register_class<Layer, LayerNormalization>("LayerNormalization");
-}
+KERAS_REGISTER_LAYER(LayerNormalization)
 
 }  // namespace keras::layers

@@ -36,8 +36,6 @@ std::shared_ptr<Layer> UnitNormalization::from_config(const json& c) {
   return layer;
 }
 
-namespace {
-const bool registered = register_class<Layer, UnitNormalization>("UnitNormalization");
-}
+KERAS_REGISTER_LAYER(UnitNormalization)
 
 }  // namespace keras::layers

@@ -4,7 +4,5 @@ namespace keras::layers {
 
 std::shared_ptr<Layer> AveragePooling2D::from_config(const json& config) { return from_config_as<AveragePooling2D>(config, 2, "AveragePooling2D"); }
 
-namespace {
-const bool registered = register_class<Layer, AveragePooling2D>("AveragePooling2D");
-}
+KERAS_REGISTER_LAYER(AveragePooling2D)
 }  // namespace keras::layers

@@ -64,13 +64,11 @@ KERAS_GLOBAL_POOLING_FROM_CONFIG(GlobalMaxPooling2D)
 KERAS_GLOBAL_POOLING_FROM_CONFIG(GlobalMaxPooling3D)
 #undef KERAS_GLOBAL_POOLING_FROM_CONFIG
 
-namespace {
-const bool registered_avg1 = register_class<Layer, GlobalAveragePooling1D>("GlobalAveragePooling1D", {"GlobalAvgPool1D"});
-const bool registered_avg2 = register_class<Layer, GlobalAveragePooling2D>("GlobalAveragePooling2D", {"GlobalAvgPool2D"});
-const bool registered_avg3 = register_class<Layer, GlobalAveragePooling3D>("GlobalAveragePooling3D", {"GlobalAvgPool3D"});
-const bool registered_max1 = register_class<Layer, GlobalMaxPooling1D>("GlobalMaxPooling1D", {"GlobalMaxPool1D"});
-const bool registered_max2 = register_class<Layer, GlobalMaxPooling2D>("GlobalMaxPooling2D", {"GlobalMaxPool2D"});
-const bool registered_max3 = register_class<Layer, GlobalMaxPooling3D>("GlobalMaxPooling3D", {"GlobalMaxPool3D"});
-}  // namespace
+KERAS_REGISTER_LAYER(GlobalAveragePooling1D, "GlobalAvgPool1D")
+KERAS_REGISTER_LAYER(GlobalAveragePooling2D, "GlobalAvgPool2D")
+KERAS_REGISTER_LAYER(GlobalAveragePooling3D, "GlobalAvgPool3D")
+KERAS_REGISTER_LAYER(GlobalMaxPooling1D, "GlobalMaxPool1D")
+KERAS_REGISTER_LAYER(GlobalMaxPooling2D, "GlobalMaxPool2D")
+KERAS_REGISTER_LAYER(GlobalMaxPooling3D, "GlobalMaxPool3D")
 
 }  // namespace keras::layers

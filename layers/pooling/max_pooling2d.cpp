@@ -4,7 +4,5 @@ namespace keras::layers {
 
 std::shared_ptr<Layer> MaxPooling2D::from_config(const json& config) { return from_config_as<MaxPooling2D>(config, 2, "MaxPooling2D"); }
 
-namespace {
-const bool registered = register_class<Layer, MaxPooling2D>("MaxPooling2D");
-}
+KERAS_REGISTER_LAYER(MaxPooling2D)
 }  // namespace keras::layers

@@ -10,9 +10,7 @@ PoolingSpec pooling1d_spec(std::int64_t pool_size, const Pooling1DOptions& o) {
 std::shared_ptr<Layer> MaxPooling1D::from_config(const json& config) { return from_config_as<MaxPooling1D>(config, 1, "MaxPooling1D"); }
 std::shared_ptr<Layer> AveragePooling1D::from_config(const json& config) { return from_config_as<AveragePooling1D>(config, 1, "AveragePooling1D"); }
 
-namespace {
-const bool registered_max = register_class<Layer, MaxPooling1D>("MaxPooling1D", {"MaxPool1D"});
-const bool registered_avg = register_class<Layer, AveragePooling1D>("AveragePooling1D", {"AvgPool1D"});
-}  // namespace
+KERAS_REGISTER_LAYER(MaxPooling1D, "MaxPool1D")
+KERAS_REGISTER_LAYER(AveragePooling1D, "AvgPool1D")
 
 }  // namespace keras::layers

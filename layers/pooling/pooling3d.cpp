@@ -11,9 +11,7 @@ PoolingSpec pooling3d_spec(Size3 pool_size, const Pooling3DOptions& o) {
 std::shared_ptr<Layer> MaxPooling3D::from_config(const json& config) { return from_config_as<MaxPooling3D>(config, 3, "MaxPooling3D"); }
 std::shared_ptr<Layer> AveragePooling3D::from_config(const json& config) { return from_config_as<AveragePooling3D>(config, 3, "AveragePooling3D"); }
 
-namespace {
-const bool registered_max = register_class<Layer, MaxPooling3D>("MaxPooling3D", {"MaxPool3D"});
-const bool registered_avg = register_class<Layer, AveragePooling3D>("AveragePooling3D", {"AvgPool3D"});
-}  // namespace
+KERAS_REGISTER_LAYER(MaxPooling3D, "MaxPool3D")
+KERAS_REGISTER_LAYER(AveragePooling3D, "AvgPool3D")
 
 }  // namespace keras::layers

@@ -135,8 +135,6 @@ std::shared_ptr<Layer> Bidirectional::from_config(const json& c) {
   return layer;
 }
 
-namespace {
-const bool registered = register_class<Layer, Bidirectional>("Bidirectional");
-}
+KERAS_REGISTER_LAYER(Bidirectional)
 
 }  // namespace keras::layers

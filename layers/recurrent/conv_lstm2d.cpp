@@ -232,8 +232,6 @@ std::shared_ptr<Layer> ConvLSTM2D::from_config(const json& c) {
   return layer;
 }
 
-namespace {
-const bool registered = register_class<Layer, ConvLSTM2D>("ConvLSTM2D");
-}
+KERAS_REGISTER_LAYER(ConvLSTM2D)
 
 }  // namespace keras::layers

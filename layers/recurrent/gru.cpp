@@ -48,8 +48,6 @@ std::shared_ptr<Layer> GRU::from_config(const json& c) {
   return layer;
 }
 
-namespace {
-const bool registered = register_class<Layer, GRU>("GRU");
-}
+KERAS_REGISTER_LAYER(GRU)
 
 }  // namespace keras::layers

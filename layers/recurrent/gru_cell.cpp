@@ -90,8 +90,6 @@ std::shared_ptr<Layer> GRUCell::from_config(const json& c) {
   return cell;
 }
 
-namespace {
-const bool registered = register_class<Layer, GRUCell>("GRUCell");
-}
+KERAS_REGISTER_LAYER(GRUCell)
 
 }  // namespace keras::layers

@@ -48,8 +48,6 @@ std::shared_ptr<Layer> LSTM::from_config(const json& c) {
   return layer;
 }
 
-namespace {
-const bool registered = register_class<Layer, LSTM>("LSTM");
-}
+KERAS_REGISTER_LAYER(LSTM)
 
 }  // namespace keras::layers

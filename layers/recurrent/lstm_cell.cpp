@@ -71,8 +71,6 @@ std::shared_ptr<Layer> LSTMCell::from_config(const json& c) {
   return cell;
 }
 
-namespace {
-const bool registered = register_class<Layer, LSTMCell>("LSTMCell");
-}
+KERAS_REGISTER_LAYER(LSTMCell)
 
 }  // namespace keras::layers

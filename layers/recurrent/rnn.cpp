@@ -233,8 +233,6 @@ std::shared_ptr<Layer> RNN::from_config(const json& c) {
   return layer;
 }
 
-namespace {
-const bool registered = register_class<Layer, RNN>("RNN");
-}
+KERAS_REGISTER_LAYER(RNN)
 
 }  // namespace keras::layers

@@ -44,8 +44,6 @@ std::shared_ptr<Layer> SimpleRNN::from_config(const json& c) {
   return layer;
 }
 
-namespace {
-const bool registered = register_class<Layer, SimpleRNN>("SimpleRNN");
-}
+KERAS_REGISTER_LAYER(SimpleRNN)
 
 }  // namespace keras::layers

@@ -54,8 +54,6 @@ std::shared_ptr<Layer> SimpleRNNCell::from_config(const json& c) {
   return cell;
 }
 
-namespace {
-const bool registered = register_class<Layer, SimpleRNNCell>("SimpleRNNCell");
-}
+KERAS_REGISTER_LAYER(SimpleRNNCell)
 
 }  // namespace keras::layers

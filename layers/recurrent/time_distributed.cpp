@@ -59,8 +59,6 @@ std::shared_ptr<Layer> TimeDistributed::from_config(const json& c) {
   return layer;
 }
 
-namespace {
-const bool registered = register_class<Layer, TimeDistributed>("TimeDistributed");
-}
+KERAS_REGISTER_LAYER(TimeDistributed)
 
 }  // namespace keras::layers

@@ -24,8 +24,6 @@ std::shared_ptr<Layer> ActivityRegularization::from_config(const json& c) {
   return layer;
 }
 
-namespace {
-const bool registered = register_class<Layer, ActivityRegularization>("ActivityRegularization");
-}
+KERAS_REGISTER_LAYER(ActivityRegularization)
 
 }  // namespace keras::layers

@@ -43,8 +43,6 @@ std::shared_ptr<Layer> AlphaDropout::from_config(const json& c) {
   return layer;
 }
 
-namespace {
-const bool registered = register_class<Layer, AlphaDropout>("AlphaDropout");
-}
+KERAS_REGISTER_LAYER(AlphaDropout)
 
 }  // namespace keras::layers

@@ -34,8 +34,6 @@ std::shared_ptr<Layer> GaussianDropout::from_config(const json& c) {
   return layer;
 }
 
-namespace {
-const bool registered = register_class<Layer, GaussianDropout>("GaussianDropout");
-}
+KERAS_REGISTER_LAYER(GaussianDropout)
 
 }  // namespace keras::layers

@@ -34,8 +34,6 @@ std::shared_ptr<Layer> GaussianNoise::from_config(const json& c) {
   return layer;
 }
 
-namespace {
-const bool registered = register_class<Layer, GaussianNoise>("GaussianNoise");
-}
+KERAS_REGISTER_LAYER(GaussianNoise)
 
 }  // namespace keras::layers

@@ -48,10 +48,8 @@ std::shared_ptr<Layer> SpatialDropout1D::from_config(const json& c) { return mak
 std::shared_ptr<Layer> SpatialDropout2D::from_config(const json& c) { return make_from_config<SpatialDropout2D>(c); }
 std::shared_ptr<Layer> SpatialDropout3D::from_config(const json& c) { return make_from_config<SpatialDropout3D>(c); }
 
-namespace {
-const bool registered = register_class<Layer, SpatialDropout1D>("SpatialDropout1D") &&
-                        register_class<Layer, SpatialDropout2D>("SpatialDropout2D") &&
-                        register_class<Layer, SpatialDropout3D>("SpatialDropout3D");
-}
+KERAS_REGISTER_LAYER(SpatialDropout1D)
+KERAS_REGISTER_LAYER(SpatialDropout2D)
+KERAS_REGISTER_LAYER(SpatialDropout3D)
 
 }  // namespace keras::layers

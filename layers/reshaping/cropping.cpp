@@ -58,10 +58,8 @@ std::shared_ptr<Layer> Cropping2D::from_config(const json& c) { return make_from
 
 std::shared_ptr<Layer> Cropping3D::from_config(const json& c) { return make_from_config<Cropping3D>(c, 3, {{1, 1}, {1, 1}, {1, 1}}); }
 
-namespace {
-const bool registered = register_class<Layer, Cropping1D>("Cropping1D") &&
-                        register_class<Layer, Cropping2D>("Cropping2D") &&
-                        register_class<Layer, Cropping3D>("Cropping3D");
-}
+KERAS_REGISTER_LAYER(Cropping1D)
+KERAS_REGISTER_LAYER(Cropping2D)
+KERAS_REGISTER_LAYER(Cropping3D)
 
 }  // namespace keras::layers

@@ -49,8 +49,6 @@ std::shared_ptr<Layer> Permute::from_config(const json& c) {
   return layer;
 }
 
-namespace {
-const bool registered = register_class<Layer, Permute>("Permute");
-}
+KERAS_REGISTER_LAYER(Permute)
 
 }  // namespace keras::layers

@@ -40,8 +40,6 @@ std::shared_ptr<Layer> RepeatVector::from_config(const json& c) {
   return layer;
 }
 
-namespace {
-const bool registered = register_class<Layer, RepeatVector>("RepeatVector");
-}
+KERAS_REGISTER_LAYER(RepeatVector)
 
 }  // namespace keras::layers

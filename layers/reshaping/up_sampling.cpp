@@ -136,10 +136,8 @@ std::shared_ptr<Layer> UpSampling3D::from_config(const json& c) {
   return layer;
 }
 
-namespace {
-const bool registered = register_class<Layer, UpSampling1D>("UpSampling1D") &&
-                        register_class<Layer, UpSampling2D>("UpSampling2D") &&
-                        register_class<Layer, UpSampling3D>("UpSampling3D");
-}
+KERAS_REGISTER_LAYER(UpSampling1D)
+KERAS_REGISTER_LAYER(UpSampling2D)
+KERAS_REGISTER_LAYER(UpSampling3D)
 
 }  // namespace keras::layers

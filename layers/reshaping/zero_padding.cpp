@@ -54,10 +54,8 @@ std::shared_ptr<Layer> ZeroPadding2D::from_config(const json& c) { return make_f
 
 std::shared_ptr<Layer> ZeroPadding3D::from_config(const json& c) { return make_from_config<ZeroPadding3D>(c, 3, {{1, 1}, {1, 1}, {1, 1}}); }
 
-namespace {
-const bool registered = register_class<Layer, ZeroPadding1D>("ZeroPadding1D") &&
-                        register_class<Layer, ZeroPadding2D>("ZeroPadding2D") &&
-                        register_class<Layer, ZeroPadding3D>("ZeroPadding3D");
-}
+KERAS_REGISTER_LAYER(ZeroPadding1D)
+KERAS_REGISTER_LAYER(ZeroPadding2D)
+KERAS_REGISTER_LAYER(ZeroPadding3D)
 
 }  // namespace keras::layers

@@ -23,6 +23,7 @@ class ScaleShift : public Layer {
 
   KERAS_LAYER(ScaleShift)
 };
+KERAS_REGISTER_LAYER(ScaleShift)
 
 // A subclass that forgot its own KERAS_LAYER line: moving it as a ScaleShift would slice it.
 class Forgetful : public ScaleShift {

@@ -23,7 +23,7 @@ class Scale : public k::Layer {
 
   KERAS_LAYER(Scale)  // class_name() "Scale", and Scale()(x) on symbolic tensors
 };
-static const bool registered = k::register_class<k::Layer, Scale>("Scale");
+KERAS_REGISTER_LAYER(Scale)
 
 int main() {
   k::utils::set_random_seed(1);

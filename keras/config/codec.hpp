@@ -1,0 +1,91 @@
+#pragma once
+// One field of a config, to and from Keras's JSON: numbers, strings and lists as themselves; an unset
+// optional, regularizer or constraint as null; initializers, regularizers and constraints as Keras's
+// {"class_name", "config"} objects; a pair or triple of sizes (kernel_size) as a list, read from a list
+// or from one integer that stands for every axis. write_fields/read_fields apply it to every field
+// listed by KERAS_FIELDS (keras/config/fields.hpp). A type of one family (an enum, say) adds an
+// overload of encode/decode in its own namespace; they are found by argument-dependent lookup.
+#include <algorithm>
+#include <array>
+#include <optional>
+#include <string>
+
+#include "keras/constraints/constraint.hpp"
+#include "keras/initializers/initializer.hpp"
+#include "keras/json.hpp"
+#include "keras/regularizers/regularizer.hpp"
+
+namespace keras::config {
+
+template <class T>
+json encode(const T& value) {
+  return json(value);
+}
+template <class T>
+void decode(const json& j, T& value) {
+  value = j.get<T>();
+}
+
+template <class T>
+json encode(const std::optional<T>& value) {
+  return value ? encode(*value) : json(nullptr);
+}
+template <class T>
+void decode(const json& j, std::optional<T>& value) {
+  if (j.is_null()) {
+    value.reset();
+    return;
+  }
+  T v{};
+  decode(j, v);
+  value = std::move(v);
+}
+
+template <std::size_t N>
+json encode(const std::array<std::int64_t, N>& sizes) {
+  return json(std::vector<std::int64_t>(sizes.begin(), sizes.end()));
+}
+template <std::size_t N>
+void decode(const json& j, std::array<std::int64_t, N>& sizes) {
+  if (j.is_number()) {
+    sizes.fill(j.get<std::int64_t>());
+    return;
+  }
+  const auto v = j.get<std::vector<std::int64_t>>();
+  if (v.size() != N)
+    throw ValueError("Expected " + std::to_string(N) + " integers, got " + j.dump());
+  std::copy(v.begin(), v.end(), sizes.begin());
+}
+
+inline json encode(const initializers::InitializerRef& r) { return initializers::serialize(*r); }
+/// null keeps the default initializer (Keras writes no null initializer).
+inline void decode(const json& j, initializers::InitializerRef& r) {
+  if (!j.is_null()) r = initializers::Initializer::deserialize(j);
+}
+inline json encode(const regularizers::RegularizerRef& r) { return regularizers::serialize(r); }
+inline void decode(const json& j, regularizers::RegularizerRef& r) { r = regularizers::deserialize_or_null(j); }
+inline json encode(const constraints::ConstraintRef& r) { return constraints::serialize(r); }
+inline void decode(const json& j, constraints::ConstraintRef& r) { r = constraints::deserialize_or_null(j); }
+
+/// Every field KERAS_FIELDS lists for Options, under its own name.
+template <class Options>
+void write_fields(json& config, const Options& options) {
+  for_each_field(options, [&](const char* key, const auto& value) { config[key] = encode(value); });
+}
+
+/// The listed fields present in `config`; absent keys keep their defaults (older files lack newer fields).
+/// A value of the wrong type is a ValueError naming the key.
+template <class Options>
+void read_fields(const json& config, Options& options) {
+  for_each_field(options, [&](const char* key, auto& value) {
+    auto it = config.find(key);
+    if (it == config.end()) return;
+    try {
+      decode(*it, value);
+    } catch (const json::exception& e) {
+      throw ValueError(std::string("Config field \"") + key + "\" = " + it->dump() + ": " + e.what());
+    }
+  });
+}
+
+}  // namespace keras::config
