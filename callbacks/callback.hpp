@@ -3,6 +3,7 @@
 #include <memory>
 #include <vector>
 
+#include "keras/registry.hpp"
 #include "keras/utils/logs.hpp"
 
 namespace keras {
@@ -51,19 +52,7 @@ class Callback {
 };
 
 /// A callback given to fit(): an object (copied in) or a shared pointer you keep to read it later.
-class CallbackRef {
- public:
-  template <class C>
-    requires std::derived_from<C, Callback>
-  CallbackRef(std::shared_ptr<C> p) : p_(std::move(p)) {}
-  template <class C>
-    requires std::derived_from<std::decay_t<C>, Callback>
-  CallbackRef(C&& c) : p_(std::make_shared<std::decay_t<C>>(std::forward<C>(c))) {}
-  const std::shared_ptr<Callback>& ptr() const { return p_; }
-
- private:
-  std::shared_ptr<Callback> p_;
-};
+using CallbackRef = Ref<Callback>;
 
 class CallbackList {
  public:

@@ -5,6 +5,7 @@
 #include <numeric>
 
 #include <keras/keras.hpp>
+#include <keras/utils/random.hpp>  // the generator kerascpp shuffles with
 
 namespace k = keras;
 

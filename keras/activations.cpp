@@ -1,6 +1,9 @@
 #include "keras/activations.hpp"
 
-#include <map>
+#include <memory>
+
+#include "keras/json.hpp"
+#include "keras/registry.hpp"
 
 #include "keras/ops/math.hpp"
 #include "keras/ops/nn.hpp"
@@ -38,13 +41,17 @@ Tensor exponential(const Tensor& x) { return ops::exp(x); }
 
 namespace {
 using Fn = std::function<Tensor(const Tensor&)>;
-const std::map<std::string, Activation>& table() {
-  static const std::map<std::string, Activation> t = [] {
-    std::map<std::string, Activation> m;
-    auto add = [&](const std::string& name, Fn fn, Eltwise fused = Eltwise::linear, bool fusable = false) {
-      m[name] = Activation{name, std::move(fn), fused, fusable};
+
+/// The activation registry, with the built-in activations registered before its first use.
+Registry<Activation>& registry() {
+  static Registry<Activation>& r = []() -> Registry<Activation>& {
+    auto& r = Registry<Activation>::instance();
+    auto add = [&](const std::string& name, Fn fn, Eltwise fused = Eltwise::linear, bool fusable = false,
+                   const std::vector<std::string>& aliases = {}) {
+      auto activation = std::make_shared<const Activation>(Activation{name, std::move(fn), fused, fusable});
+      r.add(name, [activation](const json&) { return std::make_shared<Activation>(*activation); }, aliases);
     };
-    add("linear", linear, Eltwise::linear, true);
+    add("linear", linear, Eltwise::linear, true, {"None", ""});
     add("relu", relu, Eltwise::relu, true);
     add("sigmoid", sigmoid, Eltwise::logistic, true);
     add("tanh", tanh, Eltwise::tanh, true);
@@ -57,30 +64,22 @@ const std::map<std::string, Activation>& table() {
     add("softmax", [](const Tensor& x) { return softmax(x); });
     add("softplus", softplus);
     add("softsign", softsign);
-    add("swish", swish);
+    add("swish", swish, Eltwise::linear, false, {"silu"});
     add("exponential", exponential);
-    m["silu"] = m["swish"];
-    return m;
+    return r;
   }();
-  return t;
+  return r;
 }
 }  // namespace
 
-Activation get(const std::string& name) {
-  const std::string key = name.empty() || name == "None" ? "linear" : name;
-  auto it = table().find(key);
-  if (it == table().end()) {
-    std::string valid;
-    for (const auto& n : names()) valid += (valid.empty() ? "" : ", ") + n;
-    throw ValueError("Unknown activation function: '" + name + "'. Valid activations are: " + valid);
-  }
-  return it->second;
+Activation get(const std::string& name) { return *registry().get(name, "activation function"); }
+
+bool register_activation(const std::string& name, std::function<Tensor(const Tensor&)> fn) {
+  if (name.empty() || !fn) throw ValueError("register_activation needs a name and a callable");
+  registry().add(name, [name, fn = std::move(fn)](const json&) { return std::make_shared<Activation>(Activation{name, fn}); });
+  return true;
 }
 
-std::vector<std::string> names() {
-  std::vector<std::string> out;
-  for (const auto& [n, a] : table()) out.push_back(n);
-  return out;
-}
+std::vector<std::string> names() { return registry().names(); }
 
 }  // namespace keras::activations

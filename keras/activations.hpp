@@ -34,8 +34,12 @@ struct Activation {
   Tensor operator()(const Tensor& x) const { return fn(x); }
 };
 
-/// The activation called `name` ("silu" is "swish"); unknown names list the valid ones.
+/// The activation called `name` ("silu" is "swish"; "" and "None" are "linear"), built-in, registered or
+/// given as custom_objects; unknown names list the valid ones.
 Activation get(const std::string& name);
+/// Makes `fn` known as the activation `name` (call once, e.g. at static initialization): layers take it as
+/// `.activation = "name"` and their configs write and read it by that name.
+bool register_activation(const std::string& name, std::function<Tensor(const Tensor&)> fn);
 std::vector<std::string> names();
 
 }  // namespace keras::activations

@@ -30,7 +30,7 @@
 #include "keras/utils/npy.hpp"
 #include "keras/utils/plot_model.hpp"
 #include "keras/utils/progbar.hpp"
-#include "keras/utils/random.hpp"
+#include "keras/utils/random_seed.hpp"
 #include "keras/utils/threads.hpp"
 #include "keras/variable.hpp"
 #include "layers/layers.hpp"

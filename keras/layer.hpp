@@ -241,21 +241,12 @@ bool register_layer(const std::string& class_name, const std::vector<std::string
 }
 }  // namespace layer_detail
 
-/// What a model takes as a layer: a layer object (moved in) or a shared pointer to one.
-class LayerRef {
+/// What a model takes as a layer: a layer object (moved in), a shared pointer to one, or a symbolic input.
+class LayerRef : public Ref<Layer> {
  public:
+  using Ref<Layer>::Ref;
   /// The InputLayer behind a symbolic input, so `Sequential({Input({28, 28}), ...})` works.
   LayerRef(const KerasTensor& input);
-  template <class L>
-    requires std::derived_from<L, Layer>
-  LayerRef(std::shared_ptr<L> p) : p_(std::move(p)) {}
-  template <class L>
-    requires std::derived_from<std::decay_t<L>, Layer>
-  LayerRef(L&& layer) : p_(std::make_shared<std::decay_t<L>>(std::forward<L>(layer))) {}
-  const LayerPtr& ptr() const { return p_; }
-
- private:
-  LayerPtr p_;
 };
 
 namespace backend {

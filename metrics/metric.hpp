@@ -14,6 +14,9 @@ namespace keras::metrics {
 
 class Metric {
  public:
+  /// Ref<Metric> keeps a string identifier for the trainer to resolve ("accuracy" depends on the loss).
+  static constexpr bool resolve_identifiers_late = true;
+
   explicit Metric(std::string name) : name_(std::move(name)) {}
   virtual ~Metric() = default;
 
@@ -124,23 +127,8 @@ class MeanMetricWrapper : public Metric {
 
 /// What compile() accepts as a metric: a Metric object or a string identifier. Strings are resolved
 /// when the first batch is seen, so "accuracy" can pick binary, categorical or sparse accuracy from
-/// the loss and the shapes, as Keras does.
-class MetricRef {
- public:
-  MetricRef(const std::string& identifier) : identifier_(identifier) {}
-  MetricRef(const char* identifier) : identifier_(identifier) {}
-  MetricRef(std::shared_ptr<Metric> metric) : metric_(std::move(metric)) {}
-  template <class D>
-    requires std::derived_from<std::decay_t<D>, Metric>
-  MetricRef(D&& metric) : metric_(std::make_shared<std::decay_t<D>>(std::forward<D>(metric))) {}
-
-  const std::string& identifier() const { return identifier_; }
-  const std::shared_ptr<Metric>& metric() const { return metric_; }
-
- private:
-  std::string identifier_;
-  std::shared_ptr<Metric> metric_;
-};
+/// the loss and the shapes, as Keras does (Metric::resolve_identifiers_late).
+using MetricRef = Ref<Metric>;
 
 json serialize(const Metric& metric);
 

@@ -84,6 +84,8 @@ void read_fields(const json& config, Options& options) {
       decode(*it, value);
     } catch (const json::exception& e) {
       throw ValueError(std::string("Config field \"") + key + "\" = " + it->dump() + ": " + e.what());
+    } catch (const ValueError& e) {
+      throw ValueError(std::string("Config field \"") + key + "\" = " + it->dump() + ": " + e.what());
     }
   });
 }

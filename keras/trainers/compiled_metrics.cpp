@@ -8,7 +8,7 @@ void CompiledMetrics::update_state(const Tensor& y, const Tensor& y_pred, const 
   if (metrics_.size() != specs_.size()) {
     metrics_.clear();
     for (const auto& spec : specs_)
-      metrics_.push_back(spec.metric() ? spec.metric()
+      metrics_.push_back(spec.ptr() ? spec.ptr()
                                        : metrics::resolve_metric(spec.identifier(), y.shape(), y_pred.shape(), loss_class));
   }
   for (auto& m : metrics_) m->update_state(y, y_pred, sample_weight);
@@ -26,7 +26,7 @@ std::vector<std::string> CompiledMetrics::names() const {
   std::vector<std::string> out;
   for (std::size_t i = 0; i < specs_.size(); ++i)
     out.push_back(prefix_ + (i < metrics_.size() ? metrics_[i]->name()
-                                                 : (specs_[i].metric() ? specs_[i].metric()->name() : specs_[i].identifier())));
+                                                 : (specs_[i].ptr() ? specs_[i].ptr()->name() : specs_[i].identifier())));
   return out;
 }
 

@@ -14,18 +14,18 @@ namespace {
 // A metric object given for every output is copied (through its config) for the outputs after the first,
 // so each output keeps its own state.
 metrics::MetricRef copy_metric(const metrics::MetricRef& m, const std::string& model) {
-  if (!m.metric()) return m;
+  if (!m.ptr()) return m;
   try {
-    return metrics::MetricRef(metrics::Metric::deserialize(metrics::serialize(*m.metric())));
+    return metrics::MetricRef(metrics::Metric::deserialize(metrics::serialize(*m.ptr())));
   } catch (const Error&) {
     throw ValueError(fmt::format("Model '{}': the metric object '{}' was given for every output but cannot be copied "
                                  "through its config; give one metric object per output (a list of lists or a map)",
-                                 model, m.metric()->name()));
+                                 model, m.ptr()->name()));
   }
 }
 
 json serialize_metric(const metrics::MetricRef& m) {
-  return m.metric() ? metrics::serialize(*m.metric()) : json(m.identifier());
+  return m.ptr() ? metrics::serialize(*m.ptr()) : json(m.identifier());
 }
 
 metrics::MetricRef metric_from_json(const json& m) {

@@ -3,11 +3,9 @@
 #include <cstdint>
 #include <random>
 
-namespace keras::utils {
+#include "keras/utils/random_seed.hpp"
 
-/// Seeds every random choice kerascpp makes (initialization, shuffling, dropout), like
-/// keras.utils.set_random_seed.
-void set_random_seed(std::uint64_t seed);
+namespace keras::utils {
 /// The process-wide generator (use from one thread at a time).
 std::mt19937_64& random_generator();
 

@@ -44,10 +44,14 @@ KerasTensor Input(const Shape& shape, InputOptions options) {
   return KerasTensor(node->output_shapes[0], options.dtype, node);
 }
 
-LayerRef::LayerRef(const KerasTensor& input) {
+namespace {
+LayerPtr input_layer_of(const KerasTensor& input) {
   if (!input.defined() || !dynamic_cast<layers::InputLayer*>(input.node()->layer.get()))
     throw ValueError("Only a KerasTensor made by Input(...) can stand in a list of layers");
-  p_ = input.node()->layer;
+  return input.node()->layer;
 }
+}  // namespace
+
+LayerRef::LayerRef(const KerasTensor& input) : Ref<Layer>(input_layer_of(input)) {}
 
 }  // namespace keras

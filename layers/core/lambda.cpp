@@ -1,8 +1,6 @@
 #include "layers/core/lambda.hpp"
 
 #include <atomic>
-#include <map>
-#include <mutex>
 
 #include <fmt/format.h>
 
@@ -12,15 +10,7 @@
 namespace keras::layers {
 namespace {
 
-struct FunctionTable {
-  std::mutex mutex;
-  std::map<std::string, LambdaFunction> functions;
-};
-
-FunctionTable& table() {
-  static FunctionTable t;
-  return t;
-}
+Registry<LambdaFunction>& registry() { return Registry<LambdaFunction>::instance(); }
 
 std::string anonymous_name() {
   static std::atomic<int> counter{0};
@@ -31,21 +21,19 @@ std::string anonymous_name() {
 
 bool register_lambda_function(const std::string& name, LambdaFunction fn) {
   if (name.empty() || !fn) throw ValueError("register_lambda_function needs a name and a callable");
-  std::lock_guard lock(table().mutex);
-  table().functions[name] = std::move(fn);
+  registry().add(name, [fn = std::move(fn)](const json&) { return std::make_shared<LambdaFunction>(fn); });
   return true;
 }
 
 LambdaFunction lambda_function(const std::string& name) {
-  std::lock_guard lock(table().mutex);
-  auto it = table().functions.find(name);
-  if (it != table().functions.end()) return it->second;
+  if (registry().contains(name)) return *registry().get(name, "Lambda function");
   std::string known;
-  for (const auto& [n, f] : table().functions)
+  for (const auto& n : registry().names())
     if (n.front() != '<') known += (known.empty() ? "" : ", ") + n;
   throw ValueError(fmt::format("Lambda layer: unknown function '{}'. A Lambda layer can only be loaded when its "
                                "function is registered by name first: "
-                               "keras::layers::register_lambda_function(\"{}\", fn). Registered functions: {}",
+                               "keras::layers::register_lambda_function(\"{}\", fn), or given as custom_objects "
+                               "(.lambdas). Registered functions: {}",
                                name, name, known.empty() ? "(none)" : known));
 }
 
