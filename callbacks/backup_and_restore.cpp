@@ -34,13 +34,7 @@ std::vector<std::shared_ptr<Variable>> trainable(const Model& m) { return m.trai
 BackupAndRestore::BackupAndRestore(std::string backup_dir, BackupAndRestoreOptions options)
     : backup_dir_(std::move(backup_dir)), o_(std::move(options)) {
   if (backup_dir_.empty()) throw ValueError("BackupAndRestore needs a backup_dir");
-  if (const auto* s = std::get_if<std::string>(&o_.save_freq)) {
-    if (*s != "epoch")
-      throw ValueError("BackupAndRestore's save_freq must be \"epoch\" or a positive number of batches, got '" + *s + "'");
-  } else {
-    every_ = std::get<std::int64_t>(o_.save_freq);
-    if (every_ <= 0) throw ValueError(fmt::format("BackupAndRestore's save_freq must be a positive number of batches, got {}", every_));
-  }
+  every_ = o_.save_freq.batches("BackupAndRestore's save_freq");
 }
 
 std::string BackupAndRestore::backup_path() const { return (std::filesystem::path(backup_dir_) / "backup.h5").string(); }

@@ -6,15 +6,15 @@
 // thread the final weights equal those of an uninterrupted run. The backup is deleted when fit() ends.
 #include <cstdint>
 #include <string>
-#include <variant>
 
 #include "callbacks/callback.hpp"
+#include "callbacks/frequency.hpp"
 
 namespace keras::callbacks {
 
 struct BackupAndRestoreOptions {
   /// "epoch" (back up at each epoch's end), or a number of batches between backups.
-  std::variant<std::string, std::int64_t> save_freq = std::string("epoch");
+  Frequency save_freq = "epoch";
   bool delete_checkpoint = true;  // delete the backup when training ends
 };
 

@@ -15,12 +15,8 @@ namespace keras::callbacks {
 ModelCheckpoint::ModelCheckpoint(std::string filepath, ModelCheckpointOptions options)
     : filepath_(std::move(filepath)), o_(std::move(options)) {
   if (filepath_.empty()) throw ValueError("ModelCheckpoint needs a file path, e.g. \"ckpt-{epoch:02d}.h5\"");
-  if (const auto* s = std::get_if<std::string>(&o_.save_freq)) {
-    if (*s != "epoch")
-      throw ValueError("Unrecognized save_freq: '" + *s + "'; expected \"epoch\" or a number of batches");
-  } else {
-    every_ = std::get<std::int64_t>(o_.save_freq);
-    if (every_ <= 0) throw ValueError(fmt::format("save_freq must be \"epoch\" or a positive number of batches, got {}", every_));
+  if (const std::int64_t every = o_.save_freq.batches("ModelCheckpoint's save_freq")) {
+    every_ = every;
     per_epoch_ = false;
   }
   const std::string mode = checked_mode(o_.mode, "ModelCheckpoint");

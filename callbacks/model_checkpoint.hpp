@@ -4,9 +4,9 @@
 #include <cstdint>
 #include <optional>
 #include <string>
-#include <variant>
 
 #include "callbacks/callback.hpp"
+#include "callbacks/frequency.hpp"
 
 namespace keras::callbacks {
 
@@ -17,7 +17,7 @@ struct ModelCheckpointOptions {
   bool save_weights_only = false;  // save_weights instead of save
   std::string mode = "auto";       // auto: max when the name contains "acc" or starts with "fmeasure"
   /// "epoch", or a number of batches.
-  std::variant<std::string, std::int64_t> save_freq = std::string("epoch");
+  Frequency save_freq = "epoch";
   std::optional<double> initial_value_threshold{};  // the best value to beat at the start
 };
 

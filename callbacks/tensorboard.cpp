@@ -11,14 +11,7 @@ namespace keras::callbacks {
 
 TensorBoard::TensorBoard(std::string log_dir, TensorBoardOptions options) : log_dir_(std::move(log_dir)), o_(std::move(options)) {
   if (o_.histogram_freq < 0) throw ValueError("TensorBoard's histogram_freq must be >= 0, got " + std::to_string(o_.histogram_freq));
-  if (const auto* s = std::get_if<std::string>(&o_.update_freq)) {
-    if (*s == "batch") every_ = 1;
-    else if (*s != "epoch")
-      throw ValueError("TensorBoard's update_freq must be \"epoch\", \"batch\" or a number of batches, got '" + *s + "'");
-  } else {
-    every_ = std::get<std::int64_t>(o_.update_freq);
-    if (every_ <= 0) throw ValueError("TensorBoard's update_freq must be a positive number of batches");
-  }
+  every_ = o_.update_freq.batches("TensorBoard's update_freq");
 }
 
 summary::SummaryWriter& TensorBoard::train_writer() {

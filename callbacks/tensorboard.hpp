@@ -9,9 +9,9 @@
 #include <cstdint>
 #include <memory>
 #include <string>
-#include <variant>
 
 #include "callbacks/callback.hpp"
+#include "callbacks/frequency.hpp"
 #include "callbacks/summary_writer.hpp"
 
 namespace keras::callbacks {
@@ -20,7 +20,7 @@ struct TensorBoardOptions {
   int histogram_freq = 0;  // epochs between weight histograms (0: none)
   bool write_steps_per_second = false;
   /// "epoch", "batch" (= 1), or a number of batches between batch-level scalars.
-  std::variant<std::string, std::int64_t> update_freq = std::string("epoch");
+  Frequency update_freq = "epoch";
 };
 
 class TensorBoard : public Callback {

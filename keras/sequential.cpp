@@ -1,5 +1,7 @@
 #include "keras/sequential.hpp"
 
+#include <mutex>
+
 #include <fmt/format.h>
 
 #include "keras/functional_graph.hpp"
@@ -10,7 +12,12 @@ namespace keras {
 Sequential::Sequential(std::initializer_list<LayerRef> layers, const std::string& name)
     : Sequential(std::vector<LayerRef>(layers), name) {}
 
-Sequential::Sequential(const std::vector<LayerRef>& layers, const std::string& name) : Model(name, "sequential") {
+struct Sequential::GraphMutex {
+  std::mutex mutex;
+};
+
+Sequential::Sequential(const std::vector<LayerRef>& layers, const std::string& name)
+    : Model(name, "sequential"), graph_mutex_(std::make_shared<GraphMutex>()) {
   strict_input_shape_ = false;  // the graph checks its input (after relax_input_shape)
   for (const auto& l : layers) add(l);
 }
@@ -119,7 +126,7 @@ void Sequential::relax_input_shape(const Shape& got) {
 }
 
 std::shared_ptr<FunctionalGraph> Sequential::graph_for(const Shape& shape) {
-  std::lock_guard lock(*graph_mutex_);
+  std::lock_guard lock(graph_mutex_->mutex);
   relax_input_shape(shape);
   return graph();
 }

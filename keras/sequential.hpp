@@ -5,7 +5,6 @@
 // that the model runs like any functional model; add() and pop() rebuild that graph.
 #include <initializer_list>
 #include <memory>
-#include <mutex>
 
 #include "keras/model.hpp"
 
@@ -56,7 +55,10 @@ class Sequential : public Model {
   /// The graph to run inputs of this shape through, relaxed first if needed. Under a lock, so that calls
   /// from several threads (predict) may meet a rebuild: each runs the graph it got, old or new.
   std::shared_ptr<FunctionalGraph> graph_for(const Shape& shape);
-  std::shared_ptr<std::mutex> graph_mutex_ = std::make_shared<std::mutex>();  // (a mutex would make Sequential immovable)
+  /// Guards rebuilds of the graph (a std::mutex, defined in sequential.cpp; shared because a mutex member
+  /// would make Sequential immovable).
+  struct GraphMutex;
+  std::shared_ptr<GraphMutex> graph_mutex_;
   std::vector<LayerPtr> layers_;
   std::shared_ptr<layers::InputLayer> input_layer_;  // given by the user, or made as "<first layer>_input"
   bool input_given_ = false;                         // input_layer_ came from the user's list
