@@ -4,15 +4,17 @@
 
 #include <fmt/format.h>
 
-#include "keras/json.hpp"
+#include "keras/config/fields.hpp"
+#include "keras/config/layer_config.hpp"
 #include "keras/ops/nn.hpp"
 
 namespace keras::layers {
 
-ELU::ELU(double alpha, ELUOptions options) : Layer(options.name, "elu", options.trainable), alpha_(alpha) {
+KERAS_FIELDS(ELUOptions)  // the base fields only; alpha is positional
+
+ELU::ELU(double alpha, ELUOptions options) : Layer(options, "elu"), alpha_(alpha) {
   if (!std::isfinite(alpha))
     throw ValueError(fmt::format("Alpha of an ELU layer cannot be None or non-finite. Received: alpha={}", alpha));
-  set_input_shape(options.input_shape);
 }
 
 Tensor ELU::call(const Tensor& x, bool) { return ops::eltwise(x, kernels::Eltwise::elu, static_cast<float>(alpha_)); }
@@ -24,9 +26,7 @@ json ELU::get_config() const {
 }
 
 std::shared_ptr<Layer> ELU::from_config(const json& c) {
-  auto layer = std::make_shared<ELU>(c.value("alpha", 1.0), ELUOptions{.name = c.value("name", "")});
-  layer->read_base_config(c);
-  return layer;
+  return make_from_config<ELU, ELUOptions>(c, c.value("alpha", 1.0));
 }
 
 KERAS_REGISTER_LAYER(ELU)

@@ -4,18 +4,20 @@
 
 #include <fmt/format.h>
 
-#include "keras/json.hpp"
+#include "keras/config/fields.hpp"
+#include "keras/config/layer_config.hpp"
 #include "keras/ops/nn.hpp"
 
 namespace keras::layers {
 
+KERAS_FIELDS(LeakyReLUOptions)  // the base fields only; alpha is positional
+
 LeakyReLU::LeakyReLU(double alpha, LeakyReLUOptions options)
-    : Layer(options.name, "leaky_re_lu", options.trainable), alpha_(alpha) {
+    : Layer(options, "leaky_re_lu"), alpha_(alpha) {
   if (!std::isfinite(alpha))
     throw ValueError(fmt::format("The alpha value of a Leaky ReLU layer cannot be None or non-finite. Received: "
                                  "alpha={}",
                                  alpha));
-  set_input_shape(options.input_shape);
 }
 
 Tensor LeakyReLU::call(const Tensor& x, bool) { return ops::relu(x, static_cast<float>(alpha_)); }
@@ -29,9 +31,7 @@ json LeakyReLU::get_config() const {
 std::shared_ptr<Layer> LeakyReLU::from_config(const json& c) {
   // Keras 3 names the argument negative_slope.
   const double alpha = c.contains("alpha") ? c["alpha"].get<double>() : c.value("negative_slope", 0.3);
-  auto layer = std::make_shared<LeakyReLU>(alpha, LeakyReLUOptions{.name = c.value("name", "")});
-  layer->read_base_config(c);
-  return layer;
+  return make_from_config<LeakyReLU, LeakyReLUOptions>(c, alpha);
 }
 
 KERAS_REGISTER_LAYER(LeakyReLU)

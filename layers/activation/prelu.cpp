@@ -2,15 +2,17 @@
 
 #include <fmt/format.h>
 
-#include "keras/json.hpp"
+#include "keras/config/fields.hpp"
+#include "keras/config/layer_config.hpp"
 #include "keras/ops/math.hpp"
 #include "keras/ops/nn.hpp"
 
 namespace keras::layers {
 
-PReLU::PReLU(PReLUOptions options) : Layer(options.name, "p_re_lu", options.trainable), options_(std::move(options)) {
-  set_input_shape(options_.input_shape);
-}
+// shared_axes is written and read by hand: Keras writes None for no shared axes, and one axis as an int or a list.
+KERAS_FIELDS(PReLUOptions, alpha_initializer, alpha_regularizer, alpha_constraint)
+
+PReLU::PReLU(PReLUOptions options) : Layer(options, "p_re_lu"), options_(std::move(options)) {}
 
 void PReLU::build(const Shape& input_shape) {
   if (input_shape.size() < 2)
@@ -37,19 +39,13 @@ Tensor PReLU::call(const Tensor& x, bool) {
 }
 
 json PReLU::get_config() const {
-  json c = Layer::get_config();
-  c["alpha_initializer"] = initializers::serialize(*options_.alpha_initializer);
-  c["alpha_regularizer"] = regularizers::serialize(options_.alpha_regularizer);
-  c["alpha_constraint"] = constraints::serialize(options_.alpha_constraint);
+  json c = layer_config(*this, options_);
   c["shared_axes"] = options_.shared_axes.empty() ? json(nullptr) : json(options_.shared_axes);
   return c;
 }
 
 std::shared_ptr<Layer> PReLU::from_config(const json& c) {
-  PReLUOptions o{.name = c.value("name", "")};
-  if (c.contains("alpha_initializer")) o.alpha_initializer = initializers::Initializer::deserialize(c["alpha_initializer"]);
-  if (c.contains("alpha_regularizer")) o.alpha_regularizer = regularizers::deserialize_or_null(c["alpha_regularizer"]);
-  if (c.contains("alpha_constraint")) o.alpha_constraint = constraints::deserialize_or_null(c["alpha_constraint"]);
+  auto o = options_from_config<PReLUOptions>(c);
   if (c.contains("shared_axes") && !c["shared_axes"].is_null()) {
     if (c["shared_axes"].is_array()) o.shared_axes = c["shared_axes"].get<std::vector<int>>();
     else o.shared_axes = {c["shared_axes"].get<int>()};

@@ -11,9 +11,7 @@ struct PReLUOptions {
   regularizers::RegularizerRef alpha_regularizer{};
   constraints::ConstraintRef alpha_constraint{};
   std::vector<int> shared_axes{};
-  Shape input_shape{};
-  std::string name{};
-  bool trainable = true;
+  KERAS_LAYER_OPTIONS
 };
 
 class PReLU : public Layer {

@@ -2,13 +2,16 @@
 
 #include <fmt/format.h>
 
-#include "keras/json.hpp"
+#include "keras/config/fields.hpp"
+#include "keras/config/layer_config.hpp"
 #include "keras/ops/math.hpp"
 #include "keras/ops/nn.hpp"
 
 namespace keras::layers {
 
-ReLU::ReLU(ReLUOptions options) : Layer(options.name, "re_lu", options.trainable), options_(std::move(options)) {
+KERAS_FIELDS(ReLUOptions, max_value, negative_slope, threshold)
+
+ReLU::ReLU(ReLUOptions options) : Layer(options, "re_lu"), options_(std::move(options)) {
   if (options_.max_value && *options_.max_value < 0)
     throw ValueError(fmt::format("max_value of a ReLU layer cannot be a negative value. Received: max_value={}",
                                  *options_.max_value));
@@ -16,7 +19,6 @@ ReLU::ReLU(ReLUOptions options) : Layer(options.name, "re_lu", options.trainable
     throw ValueError(fmt::format("negative_slope of a ReLU layer cannot be a negative value. Received: "
                                  "negative_slope={}",
                                  options_.negative_slope));
-  set_input_shape(options_.input_shape);
 }
 
 Tensor ReLU::call(const Tensor& x, bool) {
@@ -32,21 +34,11 @@ Tensor ReLU::call(const Tensor& x, bool) {
 }
 
 json ReLU::get_config() const {
-  json c = Layer::get_config();
-  c["max_value"] = options_.max_value ? json(*options_.max_value) : json(nullptr);
-  c["negative_slope"] = options_.negative_slope;
-  c["threshold"] = options_.threshold;
-  return c;
+  return layer_config(*this, options_);
 }
 
 std::shared_ptr<Layer> ReLU::from_config(const json& c) {
-  ReLUOptions o{.name = c.value("name", "")};
-  if (c.contains("max_value") && !c["max_value"].is_null()) o.max_value = c["max_value"].get<double>();
-  if (c.contains("negative_slope") && !c["negative_slope"].is_null()) o.negative_slope = c["negative_slope"].get<double>();
-  if (c.contains("threshold") && !c["threshold"].is_null()) o.threshold = c["threshold"].get<double>();
-  auto layer = std::make_shared<ReLU>(o);
-  layer->read_base_config(c);
-  return layer;
+  return make_from_config<ReLU, ReLUOptions>(c);
 }
 
 KERAS_REGISTER_LAYER(ReLU)

@@ -10,9 +10,7 @@ struct ReLUOptions {
   std::optional<double> max_value{};
   double negative_slope = 0.0;
   double threshold = 0.0;
-  Shape input_shape{};
-  std::string name{};
-  bool trainable = true;
+  KERAS_LAYER_OPTIONS
 };
 
 class ReLU : public Layer {

@@ -2,16 +2,17 @@
 
 #include <fmt/format.h>
 
-#include "keras/json.hpp"
+#include "keras/config/fields.hpp"
+#include "keras/config/layer_config.hpp"
 #include "keras/ops/manipulation.hpp"
 #include "keras/ops/nn.hpp"
 #include "keras/ops/shape.hpp"
 
 namespace keras::layers {
 
-Softmax::Softmax(int axis, SoftmaxOptions options) : Layer(options.name, "softmax", options.trainable), axis_(axis) {
-  set_input_shape(options.input_shape);
-}
+KERAS_FIELDS(SoftmaxOptions)  // the base fields only; axis is positional
+
+Softmax::Softmax(int axis, SoftmaxOptions options) : Layer(options, "softmax"), axis_(axis) {}
 
 Tensor Softmax::call(const Tensor& x, bool) {
   const int rank = x.ndim();
@@ -42,9 +43,7 @@ std::shared_ptr<Layer> Softmax::from_config(const json& c) {
     else if (a.is_number_integer()) axis = a.get<int>();
     else throw ValueError("Softmax: only a single 'axis' is supported, got " + a.dump());
   }
-  auto layer = std::make_shared<Softmax>(axis, SoftmaxOptions{.name = c.value("name", "")});
-  layer->read_base_config(c);
-  return layer;
+  return make_from_config<Softmax, SoftmaxOptions>(c, axis);
 }
 
 KERAS_REGISTER_LAYER(Softmax)

@@ -5,9 +5,7 @@
 namespace keras::layers {
 
 struct SoftmaxOptions {
-  Shape input_shape{};
-  std::string name{};
-  bool trainable = true;
+  KERAS_LAYER_OPTIONS
 };
 
 class Softmax : public Layer {

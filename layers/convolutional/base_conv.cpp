@@ -4,9 +4,46 @@
 
 #include <algorithm>
 
-#include "keras/json.hpp"
+#include "keras/config/fields.hpp"
+#include "keras/config/codec.hpp"
+#include "layers/reshaping/spatial_arguments.hpp"
 
 namespace keras::layers {
+
+KERAS_FIELDS(ConvArgs, kernel_size, strides, padding, activation, use_bias, bias_initializer, bias_regularizer,
+             activity_regularizer, bias_constraint)
+KERAS_FIELDS(DilationArgs, dilation_rate, groups)
+KERAS_FIELDS(KernelArgs, kernel_initializer, kernel_regularizer, kernel_constraint)
+KERAS_FIELDS(DepthwiseArgs, depth_multiplier, depthwise_initializer, depthwise_regularizer, depthwise_constraint)
+KERAS_FIELDS(PointwiseArgs, pointwise_initializer, pointwise_regularizer, pointwise_constraint)
+KERAS_FIELDS(TransposeArgs, output_padding)
+
+void write_conv_fields(json& c, const ConvSpec& s, ConvFieldGroups groups) {
+  config::write_fields(c, static_cast<const ConvArgs&>(s));
+  if (groups.dilation) config::write_fields(c, static_cast<const DilationArgs&>(s));
+  if (groups.kernel) config::write_fields(c, static_cast<const KernelArgs&>(s));
+  if (groups.depthwise) config::write_fields(c, static_cast<const DepthwiseArgs&>(s));
+  if (groups.pointwise) config::write_fields(c, static_cast<const PointwiseArgs&>(s));
+  if (groups.transpose) config::write_fields(c, static_cast<const TransposeArgs&>(s));
+}
+
+ConvSpec read_conv_spec(const json& config, std::int64_t rank, const std::string& cls) {
+  require_channels_last(config, cls);
+  const json c = with_shorthands_spelled_out(config, static_cast<int>(rank),
+                                             {"kernel_size", "strides", "dilation_rate", "output_padding"}, cls);
+  ConvSpec s;
+  s.rank = rank;
+  s.name = c.value("name", "");
+  s.filters = c.value("filters", std::int64_t{0});
+  config::read_fields(c, static_cast<ConvArgs&>(s));
+  config::read_fields(c, static_cast<DilationArgs&>(s));
+  config::read_fields(c, static_cast<KernelArgs&>(s));
+  config::read_fields(c, static_cast<DepthwiseArgs&>(s));
+  config::read_fields(c, static_cast<PointwiseArgs&>(s));
+  config::read_fields(c, static_cast<TransposeArgs&>(s));
+  return s;
+}
+
 namespace {
 
 void check_sizes(const Sizes& s, std::int64_t rank, const char* what, const std::string& cls) {
@@ -18,20 +55,10 @@ void check_sizes(const Sizes& s, std::int64_t rank, const char* what, const std:
                                    ops::sizes_str(s)));
 }
 
-// Keras writes tuples as lists; an int means the same value on every axis; null keeps `fallback`.
-Sizes read_sizes(const json& c, const char* key, std::int64_t rank, Sizes fallback, const std::string& cls) {
-  if (!c.contains(key) || c[key].is_null()) return fallback;
-  const json& v = c[key];
-  if (v.is_number_integer()) return Sizes(rank, v.get<std::int64_t>());
-  if (!v.is_array() || static_cast<std::int64_t>(v.size()) != rank)
-    throw ValueError(fmt::format("{}: `{}` must be {} integers, got {}", cls, key, rank, v.dump()));
-  return v.get<Sizes>();
-}
-
 }  // namespace
 
 BaseConv::BaseConv(const std::string& class_name, ConvSpec spec)
-    : Layer(spec.name, to_snake_case(class_name), spec.trainable),
+    : Layer(spec, to_snake_case(class_name)),
       cls_(class_name),
       spec_(std::move(spec)),
       activation_(activations::get(spec_.activation)) {
@@ -47,7 +74,7 @@ BaseConv::BaseConv(const std::string& class_name, ConvSpec spec)
   check_sizes(spec_.kernel_size, r, "kernel_size", cls_);
   check_sizes(spec_.strides, r, "strides", cls_);
   check_sizes(spec_.dilation_rate, r, "dilation_rate", cls_);
-  spec_.padding = ops::normalize_padding(spec_.padding, cls_, r == 1 && spec_.output_padding.empty() &&
+  spec_.padding = ops::normalize_padding(spec_.padding, cls_, r == 1 && !spec_.output_padding &&
                                                                  cls_.find("Transpose") == std::string::npos);
   if (spec_.groups <= 0 || (spec_.filters > 0 && spec_.filters % spec_.groups != 0))
     throw ValueError(fmt::format("{}: the number of filters must be evenly divisible by the number of groups. "
@@ -57,7 +84,6 @@ BaseConv::BaseConv(const std::string& class_name, ConvSpec spec)
     throw ValueError(fmt::format("{}: `strides > 1` not supported in conjunction with `dilation_rate > 1`. "
                                  "Received: strides={} and dilation_rate={}", cls_, ops::sizes_str(spec_.strides),
                                  ops::sizes_str(spec_.dilation_rate)));
-  set_input_shape(spec_.input_shape);
 }
 
 std::int64_t BaseConv::kernel_in_channels() const { return kernel_->shape()[spec_.rank] * spec_.groups; }
@@ -122,62 +148,15 @@ Shape BaseConv::compute_output_shape(const Shape& s) const {
   return out;
 }
 
-json BaseConv::base_config() const {
+json BaseConv::get_config() const { return conv_config({}); }
+
+json BaseConv::conv_config(ConvFieldGroups groups) const {
   json c = Layer::get_config();
+  write_conv_fields(c, spec_, groups);
   if (spec_.filters > 0) c["filters"] = spec_.filters;
-  c["kernel_size"] = spec_.kernel_size;
-  c["strides"] = spec_.strides;
-  c["padding"] = spec_.padding;
   c["data_format"] = "channels_last";
-  c["dilation_rate"] = spec_.dilation_rate;
-  c["groups"] = spec_.groups;
-  c["activation"] = activation_.name;
-  c["use_bias"] = spec_.use_bias;
-  c["bias_initializer"] = initializers::serialize(*spec_.bias_initializer);
-  c["bias_regularizer"] = regularizers::serialize(spec_.bias_regularizer);
-  c["activity_regularizer"] = regularizers::serialize(spec_.activity_regularizer);
-  c["bias_constraint"] = constraints::serialize(spec_.bias_constraint);
+  c["activation"] = activation_.name;  // the canonical name of an alias
   return c;
-}
-
-json BaseConv::get_config() const {
-  json c = base_config();
-  c["kernel_initializer"] = initializers::serialize(*spec_.kernel_initializer);
-  c["kernel_regularizer"] = regularizers::serialize(spec_.kernel_regularizer);
-  c["kernel_constraint"] = constraints::serialize(spec_.kernel_constraint);
-  return c;
-}
-
-ConvSpec BaseConv::read_config(const json& c, std::int64_t rank, const std::string& cls) {
-  if (c.value("data_format", "channels_last") != "channels_last")
-    throw ValueError(cls + ": only data_format=\"channels_last\" is supported, got " + c["data_format"].dump());
-  ConvSpec s;
-  s.rank = rank;
-  s.name = c.value("name", "");
-  s.filters = c.contains("filters") && !c["filters"].is_null() ? c["filters"].get<std::int64_t>() : 0;
-  s.kernel_size = read_sizes(c, "kernel_size", rank, {}, cls);
-  s.strides = read_sizes(c, "strides", rank, repeat(1, rank), cls);
-  s.padding = c.value("padding", "valid");
-  s.dilation_rate = read_sizes(c, "dilation_rate", rank, repeat(1, rank), cls);
-  s.groups = c.value("groups", 1);
-  s.activation = c.contains("activation") && !c["activation"].is_null() ? c["activation"].get<std::string>() : "linear";
-  s.use_bias = c.value("use_bias", true);
-  s.output_padding = read_sizes(c, "output_padding", rank, {}, cls);
-  s.depth_multiplier = c.value("depth_multiplier", 1);
-  const auto init = [&](const char* key, initializers::InitializerRef& into) {
-    if (c.contains(key) && !c[key].is_null()) into = initializers::Initializer::deserialize(c[key]);
-  };
-  init("kernel_initializer", s.kernel_initializer);
-  init("bias_initializer", s.bias_initializer);
-  init("depthwise_initializer", s.depthwise_initializer);
-  init("pointwise_initializer", s.pointwise_initializer);
-  regularizers::read_penalty_config(c, s);
-  const auto at = [&](const char* key) { return c.contains(key) ? c[key] : json(); };
-  s.depthwise_regularizer = regularizers::deserialize_or_null(at("depthwise_regularizer"));
-  s.pointwise_regularizer = regularizers::deserialize_or_null(at("pointwise_regularizer"));
-  s.depthwise_constraint = constraints::deserialize_or_null(at("depthwise_constraint"));
-  s.pointwise_constraint = constraints::deserialize_or_null(at("pointwise_constraint"));
-  return s;
 }
 
 }  // namespace keras::layers

@@ -3,36 +3,113 @@
 // channels_last inputs, kernel_size, strides, padding, dilation_rate, groups, activation, use_bias,
 // initializers, Keras's config keys. Conv1D/2D/3D use it as is; transposed, depthwise and separable
 // convolutions override the weights they build and the op they run.
+#include <optional>
+
 #include "keras/activations.hpp"
 #include "keras/layer.hpp"
 #include "keras/ops/convolution.hpp"
-#include "keras/regularizers/layer_options.hpp"
 
 namespace keras::layers {
 
-/// The rank-generic arguments of a convolution layer (each class fills it from its own options struct).
-struct ConvSpec {
-  std::int64_t rank = 2;
-  std::int64_t filters = 0;  // 0 for depthwise convolutions (their output has in * depth_multiplier channels)
-  Sizes kernel_size, strides, dilation_rate;
+// The arguments of the convolution layers in the groups Keras's configs have them: each group's fields are
+// listed once (KERAS_FIELDS in base_conv.cpp) and each class writes the groups it takes.
+
+/// What every convolution takes, locally connected layers included.
+struct ConvArgs {
+  Sizes kernel_size, strides;
   std::string padding = "valid";
-  std::int64_t groups = 1;
   std::string activation = "linear";
   bool use_bias = true;
-  initializers::InitializerRef kernel_initializer = "glorot_uniform";
   initializers::InitializerRef bias_initializer = "zeros";
-  Sizes output_padding;  // transposed convolutions; empty = None
-  std::int64_t depth_multiplier = 1;  // depthwise and separable convolutions
-  initializers::InitializerRef depthwise_initializer = "glorot_uniform";
-  initializers::InitializerRef pointwise_initializer = "glorot_uniform";
-  regularizers::RegularizerRef kernel_regularizer{}, bias_regularizer{}, activity_regularizer{};
-  constraints::ConstraintRef kernel_constraint{}, bias_constraint{};
-  regularizers::RegularizerRef depthwise_regularizer{}, pointwise_regularizer{};  // depthwise and separable
-  constraints::ConstraintRef depthwise_constraint{}, pointwise_constraint{};
-  Shape input_shape{};
-  std::string name{};
-  bool trainable = true;
+  regularizers::RegularizerRef bias_regularizer{}, activity_regularizer{};
+  constraints::ConstraintRef bias_constraint{};
 };
+/// Dilation and groups (Keras's Conv base; locally connected layers have neither).
+struct DilationArgs {
+  Sizes dilation_rate;
+  std::int64_t groups = 1;
+};
+/// The kernel of plain, transposed and (as Keras 2 writes them) separable convolutions.
+struct KernelArgs {
+  initializers::InitializerRef kernel_initializer = "glorot_uniform";
+  regularizers::RegularizerRef kernel_regularizer{};
+  constraints::ConstraintRef kernel_constraint{};
+};
+/// The depthwise kernel of depthwise and separable convolutions.
+struct DepthwiseArgs {
+  std::int64_t depth_multiplier = 1;
+  initializers::InitializerRef depthwise_initializer = "glorot_uniform";
+  regularizers::RegularizerRef depthwise_regularizer{};
+  constraints::ConstraintRef depthwise_constraint{};
+};
+/// The pointwise kernel of separable convolutions.
+struct PointwiseArgs {
+  initializers::InitializerRef pointwise_initializer = "glorot_uniform";
+  regularizers::RegularizerRef pointwise_regularizer{};
+  constraints::ConstraintRef pointwise_constraint{};
+};
+/// The output padding of transposed convolutions (unset: Keras infers the output size).
+struct TransposeArgs {
+  std::optional<Sizes> output_padding{};
+};
+
+/// The rank-generic arguments of a convolution layer (each class fills it from its own options struct
+/// with conv_spec).
+struct ConvSpec : ConvArgs, DilationArgs, KernelArgs, DepthwiseArgs, PointwiseArgs, TransposeArgs {
+  std::int64_t rank = 2;
+  std::int64_t filters = 0;  // 0 for depthwise convolutions (their output has in * depth_multiplier channels)
+  KERAS_LAYER_OPTIONS
+};
+
+/// The groups of a ConvSpec a class has in its config beside ConvArgs.
+struct ConvFieldGroups {
+  bool dilation = true, kernel = true, depthwise = false, pointwise = false, transpose = false;
+};
+/// Writes the fields of ConvArgs and of the other `groups`.
+void write_conv_fields(json& config, const ConvSpec& spec, ConvFieldGroups groups);
+/// A rank-`rank` spec from Keras's config: the name, filters and every group's fields present (a size may be
+/// one integer for every axis); throws unless the data_format is channels_last.
+ConvSpec read_conv_spec(const json& config, std::int64_t rank, const std::string& class_name);
+
+/// A rank-`rank` spec from a class's options struct: the sizes given, and each other argument the struct has.
+template <class Options>
+ConvSpec conv_spec(std::int64_t rank, std::int64_t filters, Sizes kernel_size, Sizes strides, Sizes dilation_rate,
+                   const Options& o) {
+  ConvSpec s;
+  s.rank = rank;
+  s.filters = filters;
+  s.kernel_size = std::move(kernel_size);
+  s.strides = std::move(strides);
+  s.dilation_rate = std::move(dilation_rate);
+  s.padding = o.padding;
+  s.activation = o.activation;
+  s.use_bias = o.use_bias;
+  s.bias_initializer = o.bias_initializer;
+  s.bias_regularizer = o.bias_regularizer;
+  s.activity_regularizer = o.activity_regularizer;
+  s.bias_constraint = o.bias_constraint;
+  if constexpr (requires { o.groups; }) s.groups = o.groups;
+  if constexpr (requires { o.kernel_initializer; }) {
+    s.kernel_initializer = o.kernel_initializer;
+    s.kernel_regularizer = o.kernel_regularizer;
+    s.kernel_constraint = o.kernel_constraint;
+  }
+  if constexpr (requires { o.depthwise_initializer; }) {
+    s.depth_multiplier = o.depth_multiplier;
+    s.depthwise_initializer = o.depthwise_initializer;
+    s.depthwise_regularizer = o.depthwise_regularizer;
+    s.depthwise_constraint = o.depthwise_constraint;
+  }
+  if constexpr (requires { o.pointwise_initializer; }) {
+    s.pointwise_initializer = o.pointwise_initializer;
+    s.pointwise_regularizer = o.pointwise_regularizer;
+    s.pointwise_constraint = o.pointwise_constraint;
+  }
+  s.input_shape = o.input_shape;
+  s.name = o.name;
+  s.trainable = o.trainable;
+  return s;
+}
 
 class BaseConv : public Layer {
  public:
@@ -53,12 +130,10 @@ class BaseConv : public Layer {
 
  protected:
   BaseConv(const std::string& class_name, ConvSpec spec);
-  /// Reads Keras's config of a rank-`rank` convolution (single integers stand for every axis).
-  static ConvSpec read_config(const json& config, std::int64_t rank, const std::string& class_name);
-  /// A new L from Keras's config.
+  /// A new L from Keras's config of a rank-`rank` convolution.
   template <class L>
   static std::shared_ptr<Layer> from_config_as(const json& config, std::int64_t rank, const std::string& class_name) {
-    auto layer = std::make_shared<L>(read_config(config, rank, class_name));
+    auto layer = std::make_shared<L>(read_conv_spec(config, rank, class_name));
     layer->read_base_config(config);
     return layer;
   }
@@ -71,8 +146,8 @@ class BaseConv : public Layer {
   /// act(op(x) + bias) where act is fused when oneDNN can fuse it.
   virtual Tensor convolve(const Tensor& x, kernels::Eltwise fused);
   void check_input(const Shape& shape, bool built) const;
-  /// The options as Keras writes them (the pairs as lists).
-  json base_config() const;
+  /// The config with the base fields and the field `groups` of this class.
+  json conv_config(ConvFieldGroups groups) const;
 
   std::string cls_;
   ConvSpec spec_;
@@ -80,36 +155,12 @@ class BaseConv : public Layer {
   std::shared_ptr<Variable> kernel_, bias_;
 };
 
-/// The spec with the regularizer and constraint arguments of an options struct that has them.
-template <class Options>
-ConvSpec with_penalties(ConvSpec s, const Options& o) {
-  if constexpr (requires { o.kernel_regularizer; }) {
-    s.kernel_regularizer = o.kernel_regularizer;
-    s.bias_regularizer = o.bias_regularizer;
-    s.activity_regularizer = o.activity_regularizer;
-    s.kernel_constraint = o.kernel_constraint;
-    s.bias_constraint = o.bias_constraint;
-  }
-  return s;
-}
-
-/// The spec with the depthwise/pointwise, bias and activity penalty arguments of a depthwise or separable
-/// convolution's options struct (the fields it has).
-template <class Options>
-ConvSpec with_separable_penalties(ConvSpec s, const Options& o) {
-  s.depthwise_regularizer = o.depthwise_regularizer;
-  s.depthwise_constraint = o.depthwise_constraint;
-  s.bias_regularizer = o.bias_regularizer;
-  s.bias_constraint = o.bias_constraint;
-  s.activity_regularizer = o.activity_regularizer;
-  if constexpr (requires { o.pointwise_regularizer; }) {
-    s.pointwise_regularizer = o.pointwise_regularizer;
-    s.pointwise_constraint = o.pointwise_constraint;
-  }
-  return s;
-}
-
 /// Repeats one value over `rank` axes (Keras's int arguments).
 inline Sizes repeat(std::int64_t v, std::int64_t rank) { return Sizes(rank, v); }
+/// A pair or triple of sizes (Size2, Size3) as rank-generic Sizes.
+template <std::size_t N>
+Sizes sizes(const std::array<std::int64_t, N>& a) {
+  return Sizes(a.begin(), a.end());
+}
 
 }  // namespace keras::layers

@@ -19,9 +19,7 @@ struct Conv1DOptions {
   regularizers::RegularizerRef activity_regularizer{};
   constraints::ConstraintRef kernel_constraint{};
   constraints::ConstraintRef bias_constraint{};
-  Shape input_shape{};  // optional, batch dimension excluded: {steps, channels}
-  std::string name{};
-  bool trainable = true;
+  KERAS_LAYER_OPTIONS  // input_shape (batch excluded): {steps, channels}
 };
 
 class Conv1D : public BaseConv {

@@ -19,9 +19,7 @@ struct Conv2DOptions {
   regularizers::RegularizerRef activity_regularizer{};
   constraints::ConstraintRef kernel_constraint{};
   constraints::ConstraintRef bias_constraint{};
-  Shape input_shape{};  // optional, batch dimension excluded: {height, width, channels}
-  std::string name{};
-  bool trainable = true;
+  KERAS_LAYER_OPTIONS  // input_shape (batch excluded): {height, width, channels}
 };
 
 class Conv2D : public BaseConv {

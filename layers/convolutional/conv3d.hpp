@@ -19,9 +19,7 @@ struct Conv3DOptions {
   regularizers::RegularizerRef activity_regularizer{};
   constraints::ConstraintRef kernel_constraint{};
   constraints::ConstraintRef bias_constraint{};
-  Shape input_shape{};  // optional, batch dimension excluded: {depth, height, width, channels}
-  std::string name{};
-  bool trainable = true;
+  KERAS_LAYER_OPTIONS  // input_shape (batch excluded): {depth, height, width, channels}
 };
 
 class Conv3D : public BaseConv {

@@ -33,9 +33,7 @@ struct Conv1DTransposeOptions {
   regularizers::RegularizerRef activity_regularizer{};
   constraints::ConstraintRef kernel_constraint{};
   constraints::ConstraintRef bias_constraint{};
-  Shape input_shape{};
-  std::string name{};
-  bool trainable = true;
+  KERAS_LAYER_OPTIONS
 };
 
 class Conv1DTranspose : public BaseConvTranspose {
@@ -61,9 +59,7 @@ struct Conv2DTransposeOptions {
   regularizers::RegularizerRef activity_regularizer{};
   constraints::ConstraintRef kernel_constraint{};
   constraints::ConstraintRef bias_constraint{};
-  Shape input_shape{};
-  std::string name{};
-  bool trainable = true;
+  KERAS_LAYER_OPTIONS
 };
 
 class Conv2DTranspose : public BaseConvTranspose {
@@ -89,9 +85,7 @@ struct Conv3DTransposeOptions {
   regularizers::RegularizerRef activity_regularizer{};
   constraints::ConstraintRef kernel_constraint{};
   constraints::ConstraintRef bias_constraint{};
-  Shape input_shape{};
-  std::string name{};
-  bool trainable = true;
+  KERAS_LAYER_OPTIONS
 };
 
 class Conv3DTranspose : public BaseConvTranspose {

@@ -31,31 +31,14 @@ Tensor BaseDepthwiseConv::convolve(const Tensor& x, kernels::Eltwise fused) {
                    spec_.padding, spec_.dilation_rate, x.dim(-1), fused);
 }
 
-json BaseDepthwiseConv::get_config() const {
-  json c = base_config();
-  c["depth_multiplier"] = spec_.depth_multiplier;
-  c["depthwise_initializer"] = initializers::serialize(*spec_.depthwise_initializer);
-  c["depthwise_regularizer"] = regularizers::serialize(spec_.depthwise_regularizer);
-  c["depthwise_constraint"] = constraints::serialize(spec_.depthwise_constraint);
-  return c;
-}
+json BaseDepthwiseConv::get_config() const { return conv_config({.kernel = false, .depthwise = true}); }
 
 DepthwiseConv1D::DepthwiseConv1D(std::int64_t kernel_size, DepthwiseConv1DOptions o)
-    : BaseDepthwiseConv("DepthwiseConv1D", with_separable_penalties(
-                        {.rank = 1, .kernel_size = {kernel_size}, .strides = {o.strides},
-                         .dilation_rate = {o.dilation_rate}, .padding = o.padding, .activation = o.activation,
-                         .use_bias = o.use_bias, .bias_initializer = o.bias_initializer,
-                         .depth_multiplier = o.depth_multiplier, .depthwise_initializer = o.depthwise_initializer,
-                         .input_shape = o.input_shape, .name = o.name, .trainable = o.trainable}, o)) {}
+    : BaseDepthwiseConv("DepthwiseConv1D", conv_spec(1, 0, {kernel_size}, {o.strides}, {o.dilation_rate}, o)) {}
 
 DepthwiseConv2D::DepthwiseConv2D(Size2 kernel_size, DepthwiseConv2DOptions o)
-    : BaseDepthwiseConv("DepthwiseConv2D", with_separable_penalties(
-                        {.rank = 2, .kernel_size = {kernel_size[0], kernel_size[1]},
-                         .strides = {o.strides[0], o.strides[1]},
-                         .dilation_rate = {o.dilation_rate[0], o.dilation_rate[1]}, .padding = o.padding,
-                         .activation = o.activation, .use_bias = o.use_bias, .bias_initializer = o.bias_initializer,
-                         .depth_multiplier = o.depth_multiplier, .depthwise_initializer = o.depthwise_initializer,
-                         .input_shape = o.input_shape, .name = o.name, .trainable = o.trainable}, o)) {}
+    : BaseDepthwiseConv("DepthwiseConv2D",
+                        conv_spec(2, 0, sizes(kernel_size), sizes(o.strides), sizes(o.dilation_rate), o)) {}
 
 std::shared_ptr<Layer> DepthwiseConv1D::from_config(const json& c) {
   return from_config_as<DepthwiseConv1D>(c, 1, "DepthwiseConv1D");

@@ -36,9 +36,7 @@ struct DepthwiseConv1DOptions {
   regularizers::RegularizerRef activity_regularizer{};
   constraints::ConstraintRef depthwise_constraint{};
   constraints::ConstraintRef bias_constraint{};
-  Shape input_shape{};
-  std::string name{};
-  bool trainable = true;
+  KERAS_LAYER_OPTIONS
 };
 
 class DepthwiseConv1D : public BaseDepthwiseConv {
@@ -64,9 +62,7 @@ struct DepthwiseConv2DOptions {
   regularizers::RegularizerRef activity_regularizer{};
   constraints::ConstraintRef depthwise_constraint{};
   constraints::ConstraintRef bias_constraint{};
-  Shape input_shape{};
-  std::string name{};
-  bool trainable = true;
+  KERAS_LAYER_OPTIONS
 };
 
 class DepthwiseConv2D : public BaseDepthwiseConv {

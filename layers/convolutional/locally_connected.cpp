@@ -10,23 +10,9 @@
 #include "keras/ops/shape.hpp"
 
 namespace keras::layers {
-namespace {
-
-Sizes read_sizes(const json& c, const char* key, std::int64_t rank, Sizes fallback, const std::string& cls) {
-  if (!c.contains(key) || c[key].is_null()) return fallback;
-  const json& v = c[key];
-  if (v.is_number_integer()) return Sizes(rank, v.get<std::int64_t>());
-  if (!v.is_array() || static_cast<std::int64_t>(v.size()) != rank)
-    throw ValueError(fmt::format("{}: `{}` must be {} integers, got {}", cls, key, rank, v.dump()));
-  return v.get<Sizes>();
-}
-
-json sizes_json(const Sizes& s) { return json(s); }
-
-}  // namespace
 
 LocallyConnected::LocallyConnected(const std::string& class_name, ConvSpec spec, int implementation)
-    : Layer(spec.name, to_snake_case(class_name), spec.trainable),
+    : Layer(spec, to_snake_case(class_name)),
       cls_(class_name),
       spec_(std::move(spec)),
       activation_(activations::get(spec_.activation)) {
@@ -37,6 +23,7 @@ LocallyConnected::LocallyConnected(const std::string& class_name, ConvSpec spec,
       if (v <= 0 || static_cast<std::int64_t>(s->size()) != spec_.rank)
         throw ValueError(fmt::format("{}: kernel_size and strides must be {} positive integers, got {} and {}", cls_,
                                      spec_.rank, ops::sizes_str(spec_.kernel_size), ops::sizes_str(spec_.strides)));
+  if (spec_.strides.empty()) spec_.strides = repeat(1, spec_.rank);
   spec_.padding = ops::normalize_padding(spec_.padding, cls_);
   if (spec_.padding != "valid")
     throw ValueError(fmt::format("Invalid border mode for {} (only \"valid\" is supported if implementation is 1): {}",
@@ -44,7 +31,6 @@ LocallyConnected::LocallyConnected(const std::string& class_name, ConvSpec spec,
   if (implementation != 1)
     throw ValueError(fmt::format("{}: only implementation=1 (Keras's default kernel layout) is supported, got {}", cls_,
                                  implementation));
-  set_input_shape(spec_.input_shape);
   set_activity_regularizer(spec_.activity_regularizer);
 }
 
@@ -113,73 +99,35 @@ Tensor LocallyConnected::call(const Tensor& inputs, bool) {
 
 json LocallyConnected::get_config() const {
   json c = Layer::get_config();
+  write_conv_fields(c, spec_, {.dilation = false});
   c["filters"] = spec_.filters;
-  c["kernel_size"] = sizes_json(spec_.kernel_size);
-  c["strides"] = sizes_json(spec_.strides);
-  c["padding"] = spec_.padding;
   c["data_format"] = "channels_last";
-  c["activation"] = activation_.name;
-  c["use_bias"] = spec_.use_bias;
-  c["kernel_initializer"] = initializers::serialize(*spec_.kernel_initializer);
-  c["bias_initializer"] = initializers::serialize(*spec_.bias_initializer);
-  regularizers::write_penalty_config(c, spec_);
+  c["activation"] = activation_.name;  // the canonical name of an alias
   c["implementation"] = 1;
   return c;
 }
 
-std::pair<ConvSpec, int> LocallyConnected::read_config(const json& c, std::int64_t rank, const std::string& cls) {
-  if (c.contains("data_format") && !c["data_format"].is_null() && c["data_format"] != "channels_last")
-    throw ValueError(cls + ": only data_format=\"channels_last\" is supported, got " + c["data_format"].dump());
-  ConvSpec s;
-  s.rank = rank;
-  s.name = c.value("name", "");
-  s.filters = c.at("filters").get<std::int64_t>();
-  s.kernel_size = read_sizes(c, "kernel_size", rank, {}, cls);
-  s.strides = read_sizes(c, "strides", rank, repeat(1, rank), cls);
-  s.padding = c.value("padding", "valid");
-  s.activation = c.contains("activation") && !c["activation"].is_null() ? c["activation"].get<std::string>() : "linear";
-  s.use_bias = c.value("use_bias", true);
-  if (c.contains("kernel_initializer") && !c["kernel_initializer"].is_null())
-    s.kernel_initializer = initializers::Initializer::deserialize(c["kernel_initializer"]);
-  if (c.contains("bias_initializer") && !c["bias_initializer"].is_null())
-    s.bias_initializer = initializers::Initializer::deserialize(c["bias_initializer"]);
-  regularizers::read_penalty_config(c, s);
-  return {s, c.value("implementation", 1)};
+template <class L>
+std::shared_ptr<Layer> LocallyConnected::from_config_as(const json& c, std::int64_t rank, const std::string& cls) {
+  auto layer = std::make_shared<L>(read_conv_spec(c, rank, cls), c.value("implementation", 1));
+  layer->read_base_config(c);
+  return layer;
 }
 
 LocallyConnected1D::LocallyConnected1D(std::int64_t filters, std::int64_t kernel_size, LocallyConnected1DOptions o)
     : LocallyConnected("LocallyConnected1D",
-                       with_penalties({.rank = 1, .filters = filters, .kernel_size = {kernel_size},
-                                       .strides = {o.strides}, .padding = o.padding, .activation = o.activation,
-                                       .use_bias = o.use_bias, .kernel_initializer = o.kernel_initializer,
-                                       .bias_initializer = o.bias_initializer, .input_shape = o.input_shape,
-                                       .name = o.name, .trainable = o.trainable},
-                                      o),
-                       o.implementation) {}
+                       conv_spec(1, filters, {kernel_size}, {o.strides}, {}, o), o.implementation) {}
 
 std::shared_ptr<Layer> LocallyConnected1D::from_config(const json& c) {
-  auto [spec, implementation] = read_config(c, 1, "LocallyConnected1D");
-  auto layer = std::make_shared<LocallyConnected1D>(spec, implementation);
-  layer->read_base_config(c);
-  return layer;
+  return from_config_as<LocallyConnected1D>(c, 1, "LocallyConnected1D");
 }
 
 LocallyConnected2D::LocallyConnected2D(std::int64_t filters, Size2 kernel_size, LocallyConnected2DOptions o)
     : LocallyConnected("LocallyConnected2D",
-                       with_penalties({.rank = 2, .filters = filters, .kernel_size = {kernel_size[0], kernel_size[1]},
-                                       .strides = {o.strides[0], o.strides[1]}, .padding = o.padding,
-                                       .activation = o.activation, .use_bias = o.use_bias,
-                                       .kernel_initializer = o.kernel_initializer,
-                                       .bias_initializer = o.bias_initializer, .input_shape = o.input_shape,
-                                       .name = o.name, .trainable = o.trainable},
-                                      o),
-                       o.implementation) {}
+                       conv_spec(2, filters, sizes(kernel_size), sizes(o.strides), {}, o), o.implementation) {}
 
 std::shared_ptr<Layer> LocallyConnected2D::from_config(const json& c) {
-  auto [spec, implementation] = read_config(c, 2, "LocallyConnected2D");
-  auto layer = std::make_shared<LocallyConnected2D>(spec, implementation);
-  layer->read_base_config(c);
-  return layer;
+  return from_config_as<LocallyConnected2D>(c, 2, "LocallyConnected2D");
 }
 
 KERAS_REGISTER_LAYER(LocallyConnected1D)

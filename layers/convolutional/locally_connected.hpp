@@ -20,9 +20,7 @@ struct LocallyConnected1DOptions {
   constraints::ConstraintRef kernel_constraint{};
   constraints::ConstraintRef bias_constraint{};
   int implementation = 1;  // only 1 (Keras's default) is supported
-  Shape input_shape{};     // optional, batch dimension excluded: {steps, channels}
-  std::string name{};
-  bool trainable = true;
+  KERAS_LAYER_OPTIONS  // input_shape (batch excluded): {steps, channels}
 };
 
 struct LocallyConnected2DOptions {
@@ -38,9 +36,7 @@ struct LocallyConnected2DOptions {
   constraints::ConstraintRef kernel_constraint{};
   constraints::ConstraintRef bias_constraint{};
   int implementation = 1;  // only 1 (Keras's default) is supported
-  Shape input_shape{};     // optional, batch dimension excluded: {height, width, channels}
-  std::string name{};
-  bool trainable = true;
+  KERAS_LAYER_OPTIONS  // input_shape (batch excluded): {height, width, channels}
 };
 
 /// The rank-generic layer behind both classes.
@@ -56,8 +52,9 @@ class LocallyConnected : public Layer {
 
  protected:
   LocallyConnected(const std::string& class_name, ConvSpec spec, int implementation);
-  /// The spec and implementation from Keras's config of a rank-`rank` layer.
-  static std::pair<ConvSpec, int> read_config(const json& config, std::int64_t rank, const std::string& class_name);
+  /// A new L from Keras's config of a rank-`rank` layer.
+  template <class L>
+  static std::shared_ptr<Layer> from_config_as(const json& config, std::int64_t rank, const std::string& class_name);
 
  private:
   Shape output_spatial(const Shape& input_shape) const;

@@ -35,36 +35,14 @@ Tensor BaseSeparableConv::convolve(const Tensor& x, kernels::Eltwise fused) {
   return ops::conv(z, pointwise_->value(), bias_ ? bias_->value() : Tensor(), {}, "valid", {}, 1, fused);
 }
 
-json BaseSeparableConv::get_config() const {
-  json c = BaseConv::get_config();
-  c["depth_multiplier"] = spec_.depth_multiplier;
-  c["depthwise_initializer"] = initializers::serialize(*spec_.depthwise_initializer);
-  c["pointwise_initializer"] = initializers::serialize(*spec_.pointwise_initializer);
-  c["depthwise_regularizer"] = regularizers::serialize(spec_.depthwise_regularizer);
-  c["pointwise_regularizer"] = regularizers::serialize(spec_.pointwise_regularizer);
-  c["depthwise_constraint"] = constraints::serialize(spec_.depthwise_constraint);
-  c["pointwise_constraint"] = constraints::serialize(spec_.pointwise_constraint);
-  return c;
-}
+json BaseSeparableConv::get_config() const { return conv_config({.depthwise = true, .pointwise = true}); }
 
 SeparableConv1D::SeparableConv1D(std::int64_t filters, std::int64_t kernel_size, SeparableConv1DOptions o)
-    : BaseSeparableConv("SeparableConv1D", with_separable_penalties(
-                        {.rank = 1, .filters = filters, .kernel_size = {kernel_size}, .strides = {o.strides},
-                         .dilation_rate = {o.dilation_rate}, .padding = o.padding, .activation = o.activation,
-                         .use_bias = o.use_bias, .bias_initializer = o.bias_initializer,
-                         .depth_multiplier = o.depth_multiplier, .depthwise_initializer = o.depthwise_initializer,
-                         .pointwise_initializer = o.pointwise_initializer, .input_shape = o.input_shape,
-                         .name = o.name, .trainable = o.trainable}, o)) {}
+    : BaseSeparableConv("SeparableConv1D", conv_spec(1, filters, {kernel_size}, {o.strides}, {o.dilation_rate}, o)) {}
 
 SeparableConv2D::SeparableConv2D(std::int64_t filters, Size2 kernel_size, SeparableConv2DOptions o)
-    : BaseSeparableConv("SeparableConv2D", with_separable_penalties(
-                        {.rank = 2, .filters = filters, .kernel_size = {kernel_size[0], kernel_size[1]},
-                         .strides = {o.strides[0], o.strides[1]},
-                         .dilation_rate = {o.dilation_rate[0], o.dilation_rate[1]}, .padding = o.padding,
-                         .activation = o.activation, .use_bias = o.use_bias, .bias_initializer = o.bias_initializer,
-                         .depth_multiplier = o.depth_multiplier, .depthwise_initializer = o.depthwise_initializer,
-                         .pointwise_initializer = o.pointwise_initializer, .input_shape = o.input_shape,
-                         .name = o.name, .trainable = o.trainable}, o)) {}
+    : BaseSeparableConv("SeparableConv2D",
+                        conv_spec(2, filters, sizes(kernel_size), sizes(o.strides), sizes(o.dilation_rate), o)) {}
 
 std::shared_ptr<Layer> SeparableConv1D::from_config(const json& c) {
   return from_config_as<SeparableConv1D>(c, 1, "SeparableConv1D");

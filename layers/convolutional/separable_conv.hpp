@@ -39,9 +39,7 @@ struct SeparableConv1DOptions {
   constraints::ConstraintRef bias_constraint{};
   regularizers::RegularizerRef pointwise_regularizer{};
   constraints::ConstraintRef pointwise_constraint{};
-  Shape input_shape{};
-  std::string name{};
-  bool trainable = true;
+  KERAS_LAYER_OPTIONS
 };
 
 class SeparableConv1D : public BaseSeparableConv {
@@ -70,9 +68,7 @@ struct SeparableConv2DOptions {
   constraints::ConstraintRef bias_constraint{};
   regularizers::RegularizerRef pointwise_regularizer{};
   constraints::ConstraintRef pointwise_constraint{};
-  Shape input_shape{};
-  std::string name{};
-  bool trainable = true;
+  KERAS_LAYER_OPTIONS
 };
 
 class SeparableConv2D : public BaseSeparableConv {

@@ -1,13 +1,14 @@
 #include "layers/core/activation.hpp"
 
-#include "keras/json.hpp"
+#include "keras/config/fields.hpp"
+#include "keras/config/layer_config.hpp"
 
 namespace keras::layers {
 
+KERAS_FIELDS(ActivationOptions)  // the base fields only; the activation is positional
+
 Activation::Activation(const std::string& activation, ActivationOptions options)
-    : Layer(options.name, "activation"), activation_(activations::get(activation)) {
-  set_input_shape(options.input_shape);
-}
+    : Layer(options, "activation"), activation_(activations::get(activation)) {}
 
 json Activation::get_config() const {
   json c = Layer::get_config();
@@ -16,9 +17,7 @@ json Activation::get_config() const {
 }
 
 std::shared_ptr<Layer> Activation::from_config(const json& c) {
-  auto layer = std::make_shared<Activation>(c.value("activation", "linear"), ActivationOptions{.name = c.value("name", "")});
-  layer->read_base_config(c);
-  return layer;
+  return make_from_config<Activation, ActivationOptions>(c, c.value("activation", "linear"));
 }
 
 KERAS_REGISTER_LAYER(Activation)

@@ -9,8 +9,7 @@ namespace keras::layers {
 
 struct DropoutOptions {
   std::optional<std::uint64_t> seed{};
-  Shape input_shape{};
-  std::string name{};
+  KERAS_LAYER_OPTIONS
 };
 
 class Dropout : public Layer {
@@ -23,7 +22,7 @@ class Dropout : public Layer {
 
  private:
   double rate_;
-  std::optional<std::uint64_t> seed_{};
+  DropoutOptions options_;
   std::mt19937_64 seeded_generator_;  // used when a seed is given
 
   KERAS_LAYER(Dropout)

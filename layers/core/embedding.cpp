@@ -1,21 +1,23 @@
 #include "layers/core/embedding.hpp"
 
-#include "keras/json.hpp"
+#include "keras/config/fields.hpp"
+#include "keras/config/layer_config.hpp"
 #include "keras/ops/math.hpp"
 #include "keras/ops/sequence.hpp"
 
 namespace keras::layers {
 
+KERAS_FIELDS(EmbeddingOptions, embeddings_initializer, mask_zero, input_length)
+
 Embedding::Embedding(std::int64_t input_dim, std::int64_t output_dim, EmbeddingOptions options)
-    : Layer(options.name, "embedding", options.trainable),
+    : Layer(options, "embedding"),
       input_dim_(input_dim),
       output_dim_(output_dim),
       options_(std::move(options)) {
   if (input_dim <= 0 || output_dim <= 0)
     throw ValueError("Both `input_dim` and `output_dim` should be positive, received input_dim=" +
                      std::to_string(input_dim) + " and output_dim=" + std::to_string(output_dim));
-  if (!options_.input_shape.empty()) set_input_shape(options_.input_shape);
-  else if (options_.input_length > 0) set_input_shape({options_.input_length});
+  if (options_.input_shape.empty() && options_.input_length) set_input_shape({*options_.input_length});
 }
 
 void Embedding::build(const Shape&) {
@@ -49,28 +51,19 @@ Shape Embedding::compute_output_shape(const Shape& input_shape) const {
 }
 
 json Embedding::get_config() const {
-  json c = Layer::get_config();
+  json c = layer_config(*this, options_);
   c["input_dim"] = input_dim_;
   c["output_dim"] = output_dim_;
-  c["embeddings_initializer"] = initializers::serialize(*options_.embeddings_initializer);
+  // Keras's arguments this layer does not take, as Keras writes them when unset.
   c["embeddings_regularizer"] = nullptr;
   c["activity_regularizer"] = nullptr;
   c["embeddings_constraint"] = nullptr;
-  c["mask_zero"] = options_.mask_zero;
-  c["input_length"] = options_.input_length > 0 ? json(options_.input_length) : json(nullptr);
   return c;
 }
 
 std::shared_ptr<Layer> Embedding::from_config(const json& c) {
-  EmbeddingOptions o;
-  o.name = c.value("name", "");
-  o.mask_zero = c.value("mask_zero", false);
-  if (c.contains("input_length") && c["input_length"].is_number()) o.input_length = c["input_length"].get<std::int64_t>();
-  if (c.contains("embeddings_initializer"))
-    o.embeddings_initializer = initializers::Initializer::deserialize(c["embeddings_initializer"]);
-  auto layer = std::make_shared<Embedding>(c.at("input_dim").get<std::int64_t>(), c.at("output_dim").get<std::int64_t>(), o);
-  layer->read_base_config(c);
-  return layer;
+  return make_from_config<Embedding, EmbeddingOptions>(c, c.at("input_dim").get<std::int64_t>(),
+                                                       c.at("output_dim").get<std::int64_t>());
 }
 
 KERAS_REGISTER_LAYER(Embedding)

@@ -1,6 +1,8 @@
 #pragma once
 // Embedding: integer ids [batch, ...] → rows of `embeddings` [input_dim, output_dim]; with mask_zero,
 // id 0 is padding and the output carries a mask (ids != 0) to the layers that follow.
+#include <optional>
+
 #include "keras/layer.hpp"
 
 namespace keras::layers {
@@ -8,10 +10,8 @@ namespace keras::layers {
 struct EmbeddingOptions {
   initializers::InitializerRef embeddings_initializer = "uniform";
   bool mask_zero = false;
-  std::int64_t input_length = -1;  // optional: the sequence length, for the input shape
-  Shape input_shape{};
-  std::string name{};
-  bool trainable = true;
+  std::optional<std::int64_t> input_length{};  // the sequence length, for the input shape
+  KERAS_LAYER_OPTIONS
 };
 
 class Embedding : public Layer {

@@ -1,11 +1,14 @@
 #include "layers/core/flatten.hpp"
 
-#include "keras/json.hpp"
+#include "keras/config/fields.hpp"
+#include "keras/config/layer_config.hpp"
 #include "keras/ops/shape.hpp"
 
 namespace keras::layers {
 
-Flatten::Flatten(FlattenOptions options) : Layer(options.name, "flatten") { set_input_shape(options.input_shape); }
+KERAS_FIELDS(FlattenOptions)  // the base fields only
+
+Flatten::Flatten(FlattenOptions options) : Layer(options, "flatten") {}
 
 Tensor Flatten::call(const Tensor& inputs, bool) {
   if (inputs.ndim() < 1) throw ValueError("Flatten \"" + name() + "\" needs an input with a batch axis, got a scalar");
@@ -27,9 +30,7 @@ json Flatten::get_config() const {
 }
 
 std::shared_ptr<Layer> Flatten::from_config(const json& c) {
-  auto layer = std::make_shared<Flatten>(FlattenOptions{.name = c.value("name", "")});
-  layer->read_base_config(c);
-  return layer;
+  return make_from_config<Flatten, FlattenOptions>(c);
 }
 
 KERAS_REGISTER_LAYER(Flatten)

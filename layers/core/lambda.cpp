@@ -5,7 +5,8 @@
 #include <fmt/format.h>
 
 #include "keras/autodiff/gradient_tape.hpp"
-#include "keras/json.hpp"
+#include "keras/config/fields.hpp"
+#include "keras/config/layer_config.hpp"
 
 namespace keras::layers {
 namespace {
@@ -18,6 +19,9 @@ std::string anonymous_name() {
 }
 
 }  // namespace
+
+// The base fields only: output_shape is written and read by hand, as Keras writes an unknown dimension as null.
+KERAS_FIELDS(LambdaOptions)
 
 bool register_lambda_function(const std::string& name, LambdaFunction fn) {
   if (name.empty() || !fn) throw ValueError("register_lambda_function needs a name and a callable");
@@ -38,20 +42,17 @@ LambdaFunction lambda_function(const std::string& name) {
 }
 
 Lambda::Lambda(LambdaFunction function, LambdaOptions options)
-    : Layer(options.name, "lambda", options.trainable), function_(std::move(function)), options_(std::move(options)) {
+    : Layer(options, "lambda"), function_(std::move(function)), options_(std::move(options)) {
   if (!function_) throw ValueError("Lambda: the function is empty");
   function_name_ = anonymous_name();
   register_lambda_function(function_name_, function_);
-  set_input_shape(options_.input_shape);
 }
 
 Lambda::Lambda(const std::string& function_name, LambdaOptions options)
-    : Layer(options.name, "lambda", options.trainable),
+    : Layer(options, "lambda"),
       function_name_(function_name),
       function_(lambda_function(function_name)),
-      options_(std::move(options)) {
-  set_input_shape(options_.input_shape);
-}
+      options_(std::move(options)) {}
 
 Tensor Lambda::call(const Tensor& inputs, bool) { return function_(inputs); }
 
@@ -101,7 +102,7 @@ std::shared_ptr<Layer> Lambda::from_config(const json& c) {
     throw ValueError("Lambda layer config has no function name. Python lambdas saved by Keras cannot run in C++: "
                      "register an equivalent C++ function with keras::layers::register_lambda_function and name it "
                      "in the config's \"function\" field.");
-  LambdaOptions o{.name = c.value("name", "")};
+  auto o = options_from_config<LambdaOptions>(c);
   if (c.contains("output_shape") && c["output_shape"].is_array()) {
     Shape s;
     for (const auto& d : c["output_shape"]) s.push_back(d.is_null() ? -1 : d.get<std::int64_t>());

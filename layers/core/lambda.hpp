@@ -18,9 +18,7 @@ LambdaFunction lambda_function(const std::string& name);
 
 struct LambdaOptions {
   std::optional<Shape> output_shape{};  // batch dimension excluded; inferred by running the function when unset
-  Shape input_shape{};
-  std::string name{};
-  bool trainable = true;
+  KERAS_LAYER_OPTIONS
 };
 
 class Lambda : public Layer {

@@ -1,13 +1,15 @@
 #include "layers/core/masking.hpp"
 
-#include "keras/json.hpp"
+#include "keras/config/fields.hpp"
+#include "keras/config/layer_config.hpp"
 #include "keras/ops/math.hpp"
 
 namespace keras::layers {
 
-Masking::Masking(float mask_value, MaskingOptions options) : Layer(options.name, "masking"), mask_value_(mask_value) {
+KERAS_FIELDS(MaskingOptions)  // the base fields only; mask_value is positional
+
+Masking::Masking(float mask_value, MaskingOptions options) : Layer(options, "masking"), mask_value_(mask_value) {
   supports_masking_ = true;
-  set_input_shape(options.input_shape);
 }
 
 Tensor Masking::compute_mask(const Tensor& inputs, const Tensor&) const {
@@ -32,9 +34,7 @@ json Masking::get_config() const {
 }
 
 std::shared_ptr<Layer> Masking::from_config(const json& c) {
-  auto layer = std::make_shared<Masking>(c.value("mask_value", 0.f), MaskingOptions{.name = c.value("name", "")});
-  layer->read_base_config(c);
-  return layer;
+  return make_from_config<Masking, MaskingOptions>(c, c.value("mask_value", 0.f));
 }
 
 KERAS_REGISTER_LAYER(Masking)

@@ -6,8 +6,7 @@
 namespace keras::layers {
 
 struct MaskingOptions {
-  Shape input_shape{};
-  std::string name{};
+  KERAS_LAYER_OPTIONS
 };
 
 class Masking : public Layer {

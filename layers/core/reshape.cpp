@@ -1,19 +1,21 @@
 #include "layers/core/reshape.hpp"
 
-#include "keras/json.hpp"
+#include "keras/config/fields.hpp"
+#include "keras/config/layer_config.hpp"
 #include "keras/ops/shape.hpp"
 
 namespace keras::layers {
 
+KERAS_FIELDS(ReshapeOptions)  // the base fields only; target_shape is positional
+
 Reshape::Reshape(const Shape& target_shape, ReshapeOptions options)
-    : Layer(options.name, "reshape"), target_shape_(target_shape) {
+    : Layer(options, "reshape"), target_shape_(target_shape) {
   int unknown = 0;
   for (auto d : target_shape_) {
     if (d == -1) ++unknown;
     else if (d <= 0) throw ValueError("Reshape target_shape " + shape_str(target_shape) + " has a non-positive dimension");
   }
   if (unknown > 1) throw ValueError("Reshape target_shape " + shape_str(target_shape) + " may hold at most one -1");
-  set_input_shape(options.input_shape);
 }
 
 Shape Reshape::compute_output_shape(const Shape& s) const {
@@ -45,9 +47,7 @@ json Reshape::get_config() const {
 }
 
 std::shared_ptr<Layer> Reshape::from_config(const json& c) {
-  auto layer = std::make_shared<Reshape>(c.at("target_shape").get<Shape>(), ReshapeOptions{.name = c.value("name", "")});
-  layer->read_base_config(c);
-  return layer;
+  return make_from_config<Reshape, ReshapeOptions>(c, c.at("target_shape").get<Shape>());
 }
 
 KERAS_REGISTER_LAYER(Reshape)

@@ -5,8 +5,7 @@
 namespace keras::layers {
 
 struct ReshapeOptions {
-  Shape input_shape{};
-  std::string name{};
+  KERAS_LAYER_OPTIONS
 };
 
 class Reshape : public Layer {

@@ -2,25 +2,16 @@
 
 #include <fmt/format.h>
 
-#include "keras/json.hpp"
+#include "keras/config/fields.hpp"
+#include "keras/config/layer_config.hpp"
+#include "layers/reshaping/spatial_arguments.hpp"
 
 namespace keras::layers {
-namespace {
 
-// Keras writes tuples as lists; an int means the same value on every axis; null keeps `fallback`.
-Sizes read_sizes(const json& c, const char* key, std::int64_t rank, Sizes fallback, const std::string& cls) {
-  if (!c.contains(key) || c[key].is_null()) return fallback;
-  const json& v = c[key];
-  if (v.is_number_integer()) return Sizes(rank, v.get<std::int64_t>());
-  if (!v.is_array() || static_cast<std::int64_t>(v.size()) != rank)
-    throw ValueError(fmt::format("{}: `{}` must be {} integers, got {}", cls, key, rank, v.dump()));
-  return v.get<Sizes>();
-}
-
-}  // namespace
+KERAS_FIELDS(PoolingSpec, pool_size, strides, padding)
 
 BasePooling::BasePooling(Kind kind, const std::string& class_name, PoolingSpec spec)
-    : Layer(spec.name, to_snake_case(class_name)), kind_(kind), cls_(class_name), spec_(std::move(spec)) {
+    : Layer(spec, to_snake_case(class_name)), kind_(kind), cls_(class_name), spec_(std::move(spec)) {
   if (spec_.strides.empty()) spec_.strides = spec_.pool_size;
   const auto bad = [&](const Sizes& s) {
     if (static_cast<std::int64_t>(s.size()) != spec_.rank) return true;
@@ -33,7 +24,6 @@ BasePooling::BasePooling(Kind kind, const std::string& class_name, PoolingSpec s
                                  "strides={}", cls_, spec_.rank, ops::sizes_str(spec_.pool_size),
                                  ops::sizes_str(spec_.strides)));
   spec_.padding = ops::normalize_padding(spec_.padding, cls_);
-  set_input_shape(spec_.input_shape);
 }
 
 void BasePooling::check_rank(const Shape& shape) const {
@@ -63,22 +53,16 @@ Shape BasePooling::compute_output_shape(const Shape& s) const {
 }
 
 json BasePooling::get_config() const {
-  json c = Layer::get_config();
-  c["pool_size"] = spec_.pool_size;
-  c["padding"] = spec_.padding;
-  c["strides"] = spec_.strides;
+  json c = layer_config(*this, spec_);
   c["data_format"] = "channels_last";
   return c;
 }
 
 PoolingSpec BasePooling::read_config(const json& c, std::int64_t rank, const std::string& cls) {
-  if (c.value("data_format", "channels_last") != "channels_last")
-    throw ValueError(cls + ": only data_format=\"channels_last\" is supported, got " + c["data_format"].dump());
-  return {.rank = rank,
-          .pool_size = read_sizes(c, "pool_size", rank, Sizes(rank, 2), cls),
-          .strides = read_sizes(c, "strides", rank, {}, cls),
-          .padding = c.value("padding", "valid"),
-          .name = c.value("name", "")};
+  require_channels_last(c, cls);
+  PoolingSpec s{.rank = rank, .pool_size = Sizes(rank, 2), .name = c.value("name", "")};
+  config::read_fields(with_shorthands_spelled_out(c, static_cast<int>(rank), {"pool_size", "strides"}, cls), s);
+  return s;
 }
 
 }  // namespace keras::layers

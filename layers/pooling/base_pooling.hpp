@@ -13,8 +13,7 @@ struct PoolingSpec {
   Sizes pool_size;
   Sizes strides;  // empty: the pool size, as Keras's strides=None
   std::string padding = "valid";
-  Shape input_shape{};
-  std::string name{};
+  KERAS_LAYER_OPTIONS
 };
 
 class BasePooling : public Layer {
@@ -30,7 +29,7 @@ class BasePooling : public Layer {
  protected:
   enum class Kind { max, average };
   BasePooling(Kind kind, const std::string& class_name, PoolingSpec spec);
-  /// Reads Keras's config (pool_size, strides, padding, data_format) into a new L.
+  /// A new L from Keras's config of a rank-`rank` pooling layer.
   template <class L>
   static std::shared_ptr<Layer> from_config_as(const json& config, std::int64_t rank, const std::string& class_name) {
     auto layer = std::make_shared<L>(read_config(config, rank, class_name));

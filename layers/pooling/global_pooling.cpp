@@ -2,20 +2,18 @@
 
 #include <fmt/format.h>
 
-#include "keras/json.hpp"
+#include "keras/config/fields.hpp"
+#include "keras/config/layer_config.hpp"
 #include "keras/ops/math.hpp"
+#include "layers/reshaping/spatial_arguments.hpp"
 
 namespace keras::layers {
 
+KERAS_FIELDS(GlobalPoolingOptions, keepdims)
+
 BaseGlobalPooling::BaseGlobalPooling(Kind kind, const std::string& class_name, std::int64_t rank,
                                      GlobalPoolingOptions options)
-    : Layer(options.name, to_snake_case(class_name)),
-      kind_(kind),
-      cls_(class_name),
-      rank_(rank),
-      keepdims_(options.keepdims) {
-  set_input_shape(options.input_shape);
-}
+    : Layer(options, to_snake_case(class_name)), kind_(kind), cls_(class_name), rank_(rank), options_(std::move(options)) {}
 
 void BaseGlobalPooling::check_rank(const Shape& shape) const {
   if (static_cast<std::int64_t>(shape.size()) != rank_ + 2)
@@ -29,12 +27,12 @@ Tensor BaseGlobalPooling::call(const Tensor& inputs, bool) {
   check_rank(inputs.shape());
   std::vector<int> axes;
   for (int i = 1; i <= rank_; ++i) axes.push_back(i);
-  return kind_ == Kind::max ? ops::max(inputs, axes, keepdims_) : ops::mean(inputs, axes, keepdims_);
+  return kind_ == Kind::max ? ops::max(inputs, axes, options_.keepdims) : ops::mean(inputs, axes, options_.keepdims);
 }
 
 Shape BaseGlobalPooling::compute_output_shape(const Shape& s) const {
   check_rank(s);
-  if (!keepdims_) return {s[0], s.back()};
+  if (!options_.keepdims) return {s[0], s.back()};
   Shape out(s.size(), 1);
   out.front() = s[0];
   out.back() = s.back();
@@ -42,16 +40,15 @@ Shape BaseGlobalPooling::compute_output_shape(const Shape& s) const {
 }
 
 json BaseGlobalPooling::get_config() const {
-  json c = Layer::get_config();
+  json c = layer_config(*this, options_);
   c["data_format"] = "channels_last";
-  c["keepdims"] = keepdims_;
   return c;
 }
 
-GlobalPoolingOptions BaseGlobalPooling::read_config(const json& c, const std::string& cls) {
-  if (c.value("data_format", "channels_last") != "channels_last")
-    throw ValueError(cls + ": only data_format=\"channels_last\" is supported, got " + c["data_format"].dump());
-  return {.keepdims = c.value("keepdims", false), .name = c.value("name", "")};
+template <class L>
+std::shared_ptr<Layer> BaseGlobalPooling::from_config_as(const json& c, const std::string& cls) {
+  require_channels_last(c, cls);
+  return make_from_config<L, GlobalPoolingOptions>(c);
 }
 
 #define KERAS_GLOBAL_POOLING_FROM_CONFIG(Name) \

@@ -7,8 +7,7 @@ namespace keras::layers {
 
 struct GlobalPoolingOptions {
   bool keepdims = false;
-  Shape input_shape{};  // optional, batch dimension excluded
-  std::string name{};
+  KERAS_LAYER_OPTIONS
 };
 using GlobalPooling1DOptions = GlobalPoolingOptions;
 using GlobalPooling2DOptions = GlobalPoolingOptions;
@@ -20,18 +19,14 @@ class BaseGlobalPooling : public Layer {
   Tensor call(const Tensor& inputs, bool training) override;
   Shape compute_output_shape(const Shape& input_shape) const override;
   json get_config() const override;
-  bool keepdims() const { return keepdims_; }
+  bool keepdims() const { return options_.keepdims; }
 
  protected:
   enum class Kind { max, average };
   BaseGlobalPooling(Kind kind, const std::string& class_name, std::int64_t rank, GlobalPoolingOptions options);
-  static GlobalPoolingOptions read_config(const json& config, const std::string& class_name);
+  /// A new L from Keras's config.
   template <class L>
-  static std::shared_ptr<Layer> from_config_as(const json& config, const std::string& class_name) {
-    auto layer = std::make_shared<L>(read_config(config, class_name));
-    layer->read_base_config(config);
-    return layer;
-  }
+  static std::shared_ptr<Layer> from_config_as(const json& config, const std::string& class_name);
 
  private:
   void check_rank(const Shape& shape) const;
@@ -39,7 +34,7 @@ class BaseGlobalPooling : public Layer {
   Kind kind_;
   std::string cls_;
   std::int64_t rank_;
-  bool keepdims_;
+  GlobalPoolingOptions options_;
 };
 
 #define KERAS_GLOBAL_POOLING_CLASS(Name, kind, rank)                                          \

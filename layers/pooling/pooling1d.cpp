@@ -4,7 +4,7 @@ namespace keras::layers {
 
 PoolingSpec pooling1d_spec(std::int64_t pool_size, const Pooling1DOptions& o) {
   return {.rank = 1, .pool_size = {pool_size}, .strides = o.strides == 0 ? Sizes{} : Sizes{o.strides},
-          .padding = o.padding, .input_shape = o.input_shape, .name = o.name};
+          .padding = o.padding, .input_shape = o.input_shape, .name = o.name, .trainable = o.trainable};
 }
 
 std::shared_ptr<Layer> MaxPooling1D::from_config(const json& config) { return from_config_as<MaxPooling1D>(config, 1, "MaxPooling1D"); }

@@ -8,8 +8,7 @@ namespace keras::layers {
 struct Pooling1DOptions {
   std::int64_t strides = 0;  // 0: the pool size, as Keras's strides=None
   std::string padding = "valid";  // "valid" or "same"
-  Shape input_shape{};  // optional, batch dimension excluded
-  std::string name{};
+  KERAS_LAYER_OPTIONS
 };
 using MaxPooling1DOptions = Pooling1DOptions;
 using AveragePooling1DOptions = Pooling1DOptions;

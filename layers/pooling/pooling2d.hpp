@@ -8,8 +8,7 @@ namespace keras::layers {
 struct Pooling2DOptions {
   Size2 strides = {0, 0};  // {0, 0}: the pool size, as Keras's strides=None
   std::string padding = "valid";  // "valid" or "same"
-  Shape input_shape{};  // optional, batch dimension excluded
-  std::string name{};
+  KERAS_LAYER_OPTIONS
 };
 
 class Pooling2D : public BasePooling {
@@ -18,7 +17,7 @@ class Pooling2D : public BasePooling {
       : BasePooling(kind, class_name,
                     {.rank = 2, .pool_size = {pool_size[0], pool_size[1]},
                      .strides = o.strides == Size2{0, 0} ? Sizes{} : Sizes{o.strides[0], o.strides[1]},
-                     .padding = o.padding, .input_shape = o.input_shape, .name = o.name}) {}
+                     .padding = o.padding, .input_shape = o.input_shape, .name = o.name, .trainable = o.trainable}) {}
   Pooling2D(Kind kind, const std::string& class_name, PoolingSpec spec)
       : BasePooling(kind, class_name, std::move(spec)) {}
 };

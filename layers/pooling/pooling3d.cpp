@@ -5,7 +5,7 @@ namespace keras::layers {
 PoolingSpec pooling3d_spec(Size3 pool_size, const Pooling3DOptions& o) {
   return {.rank = 3, .pool_size = {pool_size.begin(), pool_size.end()},
           .strides = o.strides == Size3{0, 0, 0} ? Sizes{} : Sizes{o.strides.begin(), o.strides.end()},
-          .padding = o.padding, .input_shape = o.input_shape, .name = o.name};
+          .padding = o.padding, .input_shape = o.input_shape, .name = o.name, .trainable = o.trainable};
 }
 
 std::shared_ptr<Layer> MaxPooling3D::from_config(const json& config) { return from_config_as<MaxPooling3D>(config, 3, "MaxPooling3D"); }

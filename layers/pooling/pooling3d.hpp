@@ -8,8 +8,7 @@ namespace keras::layers {
 struct Pooling3DOptions {
   Size3 strides = {0, 0, 0};  // {0, 0, 0}: the pool size, as Keras's strides=None
   std::string padding = "valid";  // "valid" or "same"
-  Shape input_shape{};  // optional, batch dimension excluded
-  std::string name{};
+  KERAS_LAYER_OPTIONS
 };
 using MaxPooling3DOptions = Pooling3DOptions;
 using AveragePooling3DOptions = Pooling3DOptions;

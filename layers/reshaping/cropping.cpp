@@ -2,16 +2,18 @@
 
 #include <fmt/format.h>
 
-#include "keras/json.hpp"
+#include "keras/config/fields.hpp"
+#include "keras/config/layer_config.hpp"
 #include "keras/ops/manipulation.hpp"
 
 namespace keras::layers {
 
+KERAS_FIELDS(CroppingOptions)  // the base fields only; cropping is positional
+
 Cropping::Cropping(SpatialPairs cropping, const CroppingOptions& options, const std::string& prefix)
-    : Layer(options.name, prefix, options.trainable), cropping_(std::move(cropping)) {
+    : Layer(options, prefix), cropping_(std::move(cropping)) {
   for (const auto& p : cropping_)
     if (p[0] < 0 || p[1] < 0) throw ValueError(fmt::format("{}: cropping values must be >= 0", prefix));
-  set_input_shape(options.input_shape);
 }
 
 Shape Cropping::compute_output_shape(const Shape& s) const {
@@ -43,20 +45,20 @@ json Cropping::get_config() const {
   return c;
 }
 
-template <class L>
-std::shared_ptr<Layer> Cropping::make_from_config(const json& c, int rank, const SpatialPairs& fallback) {
-  require_channels_last(c, L::kClassName);
-  const auto pairs = c.contains("cropping") ? read_spatial_pairs(c["cropping"], rank, L::kClassName, "cropping") : fallback;
-  auto layer = std::make_shared<L>(pairs, CroppingOptions{.name = c.value("name", "")});
-  layer->read_base_config(c);
-  return layer;
+std::shared_ptr<Layer> Cropping1D::from_config(const json& c) {
+  const auto cropping = spatial_pairs_from_config(c, "cropping", 1, {{1, 1}}, "Cropping1D");
+  return make_from_config<Cropping1D, CroppingOptions>(c, cropping);
 }
 
-std::shared_ptr<Layer> Cropping1D::from_config(const json& c) { return make_from_config<Cropping1D>(c, 1, {{1, 1}}); }
+std::shared_ptr<Layer> Cropping2D::from_config(const json& c) {
+  const auto cropping = spatial_pairs_from_config(c, "cropping", 2, {{0, 0}, {0, 0}}, "Cropping2D");
+  return make_from_config<Cropping2D, CroppingOptions>(c, cropping);
+}
 
-std::shared_ptr<Layer> Cropping2D::from_config(const json& c) { return make_from_config<Cropping2D>(c, 2, {{0, 0}, {0, 0}}); }
-
-std::shared_ptr<Layer> Cropping3D::from_config(const json& c) { return make_from_config<Cropping3D>(c, 3, {{1, 1}, {1, 1}, {1, 1}}); }
+std::shared_ptr<Layer> Cropping3D::from_config(const json& c) {
+  const auto cropping = spatial_pairs_from_config(c, "cropping", 3, {{1, 1}, {1, 1}, {1, 1}}, "Cropping3D");
+  return make_from_config<Cropping3D, CroppingOptions>(c, cropping);
+}
 
 KERAS_REGISTER_LAYER(Cropping1D)
 KERAS_REGISTER_LAYER(Cropping2D)

@@ -6,9 +6,7 @@
 namespace keras::layers {
 
 struct CroppingOptions {
-  Shape input_shape{};
-  std::string name{};
-  bool trainable = true;
+  KERAS_LAYER_OPTIONS
 };
 
 /// The shared implementation; use Cropping1D, Cropping2D or Cropping3D.
@@ -21,8 +19,6 @@ class Cropping : public Layer {
 
  protected:
   Cropping(SpatialPairs cropping, const CroppingOptions& options, const std::string& prefix);
-  template <class L>
-  static std::shared_ptr<Layer> make_from_config(const json& c, int rank, const SpatialPairs& fallback);
 
  private:
   SpatialPairs cropping_;
@@ -30,7 +26,6 @@ class Cropping : public Layer {
 
 class Cropping1D : public Cropping {
  public:
-  static constexpr const char* kClassName = "Cropping1D";
   explicit Cropping1D(std::array<std::int64_t, 2> cropping = {1, 1}, CroppingOptions options = {})
       : Cropping({cropping}, options, "cropping1d") {}
   Cropping1D(const SpatialPairs& cropping, CroppingOptions options) : Cropping(cropping, options, "cropping1d") {}
@@ -41,7 +36,6 @@ class Cropping1D : public Cropping {
 
 class Cropping2D : public Cropping {
  public:
-  static constexpr const char* kClassName = "Cropping2D";
   /// ((top, bottom), (left, right)).
   explicit Cropping2D(const SpatialPairs& cropping = {{0, 0}, {0, 0}}, CroppingOptions options = {})
       : Cropping(cropping, options, "cropping2d") {}
@@ -52,7 +46,6 @@ class Cropping2D : public Cropping {
 
 class Cropping3D : public Cropping {
  public:
-  static constexpr const char* kClassName = "Cropping3D";
   explicit Cropping3D(const SpatialPairs& cropping = {{1, 1}, {1, 1}, {1, 1}}, CroppingOptions options = {})
       : Cropping(cropping, options, "cropping3d") {}
   static std::shared_ptr<Layer> from_config(const json& c);

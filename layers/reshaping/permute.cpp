@@ -4,13 +4,16 @@
 
 #include <fmt/format.h>
 
-#include "keras/json.hpp"
+#include "keras/config/fields.hpp"
+#include "keras/config/layer_config.hpp"
 #include "keras/ops/manipulation.hpp"
 
 namespace keras::layers {
 
+KERAS_FIELDS(PermuteOptions)  // the base fields only; dims is positional
+
 Permute::Permute(std::vector<int> dims, PermuteOptions options)
-    : Layer(options.name, "permute", options.trainable), dims_(std::move(dims)) {
+    : Layer(options, "permute"), dims_(std::move(dims)) {
   std::vector<int> sorted = dims_;
   std::sort(sorted.begin(), sorted.end());
   for (std::size_t i = 0; i < sorted.size(); ++i)
@@ -18,7 +21,6 @@ Permute::Permute(std::vector<int> dims, PermuteOptions options)
       throw ValueError(fmt::format("Invalid permutation argument `dims` for Permute Layer. The set of indices in `dims` "
                                    "must be consecutive and start from 1. Received dims=[{}]",
                                    fmt::join(dims_, ", ")));
-  set_input_shape(options.input_shape);
 }
 
 Shape Permute::compute_output_shape(const Shape& s) const {
@@ -44,9 +46,7 @@ json Permute::get_config() const {
 }
 
 std::shared_ptr<Layer> Permute::from_config(const json& c) {
-  auto layer = std::make_shared<Permute>(c.at("dims").get<std::vector<int>>(), PermuteOptions{.name = c.value("name", "")});
-  layer->read_base_config(c);
-  return layer;
+  return make_from_config<Permute, PermuteOptions>(c, c.at("dims").get<std::vector<int>>());
 }
 
 KERAS_REGISTER_LAYER(Permute)

@@ -2,16 +2,18 @@
 
 #include <fmt/format.h>
 
-#include "keras/json.hpp"
+#include "keras/config/fields.hpp"
+#include "keras/config/layer_config.hpp"
 #include "keras/ops/manipulation.hpp"
 
 namespace keras::layers {
 
+KERAS_FIELDS(RepeatVectorOptions)  // the base fields only; n is positional
+
 RepeatVector::RepeatVector(std::int64_t n, RepeatVectorOptions options)
-    : Layer(options.name, "repeat_vector", options.trainable), n_(n) {
+    : Layer(options, "repeat_vector"), n_(n) {
   if (n < 1)
     throw ValueError(fmt::format("RepeatVector: `n` must be a positive integer, received n={}", n));
-  set_input_shape(options.input_shape);
 }
 
 Shape RepeatVector::compute_output_shape(const Shape& s) const {
@@ -34,10 +36,7 @@ json RepeatVector::get_config() const {
 }
 
 std::shared_ptr<Layer> RepeatVector::from_config(const json& c) {
-  auto layer = std::make_shared<RepeatVector>(c.at("n").get<std::int64_t>(),
-                                              RepeatVectorOptions{.name = c.value("name", "")});
-  layer->read_base_config(c);
-  return layer;
+  return make_from_config<RepeatVector, RepeatVectorOptions>(c, c.at("n").get<std::int64_t>());
 }
 
 KERAS_REGISTER_LAYER(RepeatVector)

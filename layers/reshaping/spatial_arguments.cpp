@@ -32,11 +32,30 @@ SpatialPairs read_spatial_pairs(const json& j, int rank, const std::string& owne
   return out;
 }
 
+SpatialPairs spatial_pairs_from_config(const json& c, const char* key, int rank, const SpatialPairs& fallback,
+                                       const std::string& owner) {
+  require_channels_last(c, owner);
+  return c.contains(key) ? read_spatial_pairs(c[key], rank, owner, key) : fallback;
+}
+
 json spatial_pairs_json(const SpatialPairs& pairs) {
   if (pairs.size() == 1) return json{pairs[0][0], pairs[0][1]};
   json out = json::array();
   for (const auto& p : pairs) out.push_back(json{p[0], p[1]});
   return out;
+}
+
+json with_shorthands_spelled_out(json config, int rank, std::initializer_list<const char*> size_keys,
+                                 const std::string& owner) {
+  for (auto it = config.begin(); it != config.end();) it = it->is_null() ? config.erase(it) : std::next(it);
+  for (const char* key : size_keys) {
+    auto it = config.find(key);
+    if (it == config.end()) continue;
+    if (it->is_number_integer()) *it = json(std::vector<std::int64_t>(rank, it->get<std::int64_t>()));
+    else if (!it->is_array() || static_cast<int>(it->size()) != rank)
+      throw ValueError(fmt::format("{}: `{}` must be {} integers, got {}", owner, key, rank, it->dump()));
+  }
+  return config;
 }
 
 void require_channels_last(const json& c, const std::string& owner) {

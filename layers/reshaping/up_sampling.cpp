@@ -4,7 +4,8 @@
 
 #include <fmt/format.h>
 
-#include "keras/json.hpp"
+#include "keras/config/fields.hpp"
+#include "keras/config/layer_config.hpp"
 #include "keras/ops/manipulation.hpp"
 #include "keras/ops/nn.hpp"
 #include "layers/reshaping/spatial_arguments.hpp"
@@ -40,16 +41,18 @@ Tensor interpolate_axis(const Tensor& x, int axis, std::int64_t out) {
 
 }  // namespace
 
+KERAS_FIELDS(UpSamplingOptions)  // the base fields only; size is positional
+KERAS_FIELDS(UpSampling2DOptions, interpolation)
+
 UpSampling::UpSampling(std::vector<std::int64_t> size, std::string interpolation, const UpSamplingOptions& options,
                        const std::string& prefix)
-    : Layer(options.name, prefix, options.trainable), size_(std::move(size)), interpolation_(std::move(interpolation)) {
+    : Layer(options, prefix), size_(std::move(size)), interpolation_(std::move(interpolation)) {
   for (auto s : size_)
     if (s < 1) throw ValueError(fmt::format("{}: `size` values must be >= 1, got {}", prefix, s));
   if (interpolation_ != "nearest" && interpolation_ != "bilinear")
     throw ValueError(fmt::format("`interpolation` argument should be one of: \"nearest\" or \"bilinear\". Received: "
                                  "\"{}\"",
                                  interpolation_));
-  set_input_shape(options.input_shape);
 }
 
 Shape UpSampling::compute_output_shape(const Shape& s) const {
@@ -93,10 +96,7 @@ json UpSampling1D::get_config() const {
 }
 
 std::shared_ptr<Layer> UpSampling1D::from_config(const json& c) {
-  auto layer = std::make_shared<UpSampling1D>(read_size(c, 1, {2}, "UpSampling1D")[0],
-                                              UpSamplingOptions{.name = c.value("name", "")});
-  layer->read_base_config(c);
-  return layer;
+  return make_from_config<UpSampling1D, UpSamplingOptions>(c, read_size(c, 1, {2}, "UpSampling1D")[0]);
 }
 
 UpSampling2D::UpSampling2D(std::array<std::int64_t, 2> size, UpSampling2DOptions options)
@@ -105,20 +105,15 @@ UpSampling2D::UpSampling2D(std::array<std::int64_t, 2> size, UpSampling2DOptions
                  "up_sampling2d") {}
 
 json UpSampling2D::get_config() const {
-  json c = Layer::get_config();
+  json c = layer_config(*this, UpSampling2DOptions{.interpolation = interpolation()});
   c["size"] = size_json();
   c["data_format"] = "channels_last";
-  c["interpolation"] = interpolation();
   return c;
 }
 
 std::shared_ptr<Layer> UpSampling2D::from_config(const json& c) {
   const auto s = read_size(c, 2, {2, 2}, "UpSampling2D");
-  auto layer = std::make_shared<UpSampling2D>(
-      std::array<std::int64_t, 2>{s[0], s[1]},
-      UpSampling2DOptions{.interpolation = c.value("interpolation", "nearest"), .name = c.value("name", "")});
-  layer->read_base_config(c);
-  return layer;
+  return make_from_config<UpSampling2D, UpSampling2DOptions>(c, std::array<std::int64_t, 2>{s[0], s[1]});
 }
 
 json UpSampling3D::get_config() const {
@@ -130,10 +125,7 @@ json UpSampling3D::get_config() const {
 
 std::shared_ptr<Layer> UpSampling3D::from_config(const json& c) {
   const auto s = read_size(c, 3, {2, 2, 2}, "UpSampling3D");
-  auto layer = std::make_shared<UpSampling3D>(std::array<std::int64_t, 3>{s[0], s[1], s[2]},
-                                              UpSamplingOptions{.name = c.value("name", "")});
-  layer->read_base_config(c);
-  return layer;
+  return make_from_config<UpSampling3D, UpSamplingOptions>(c, std::array<std::int64_t, 3>{s[0], s[1], s[2]});
 }
 
 KERAS_REGISTER_LAYER(UpSampling1D)

@@ -7,9 +7,7 @@
 namespace keras::layers {
 
 struct UpSamplingOptions {
-  Shape input_shape{};
-  std::string name{};
-  bool trainable = true;
+  KERAS_LAYER_OPTIONS
 };
 
 /// The shared implementation; use UpSampling1D, UpSampling2D or UpSampling3D.
@@ -45,9 +43,7 @@ class UpSampling1D : public UpSampling {
 
 struct UpSampling2DOptions {
   std::string interpolation = "nearest";  // "nearest" or "bilinear"
-  Shape input_shape{};
-  std::string name{};
-  bool trainable = true;
+  KERAS_LAYER_OPTIONS
 };
 
 class UpSampling2D : public UpSampling {

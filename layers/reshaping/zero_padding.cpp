@@ -2,16 +2,18 @@
 
 #include <fmt/format.h>
 
-#include "keras/json.hpp"
+#include "keras/config/fields.hpp"
+#include "keras/config/layer_config.hpp"
 #include "keras/ops/manipulation.hpp"
 
 namespace keras::layers {
 
+KERAS_FIELDS(ZeroPaddingOptions)  // the base fields only; padding is positional
+
 ZeroPadding::ZeroPadding(SpatialPairs padding, const ZeroPaddingOptions& options, const std::string& prefix)
-    : Layer(options.name, prefix, options.trainable), padding_(std::move(padding)) {
+    : Layer(options, prefix), padding_(std::move(padding)) {
   for (const auto& p : padding_)
     if (p[0] < 0 || p[1] < 0) throw ValueError(fmt::format("{}: padding values must be >= 0", prefix));
-  set_input_shape(options.input_shape);
 }
 
 Shape ZeroPadding::compute_output_shape(const Shape& s) const {
@@ -39,20 +41,20 @@ json ZeroPadding::get_config() const {
   return c;
 }
 
-template <class L>
-std::shared_ptr<Layer> ZeroPadding::make_from_config(const json& c, int rank, const SpatialPairs& fallback) {
-  require_channels_last(c, L::kClassName);
-  const auto pairs = c.contains("padding") ? read_spatial_pairs(c["padding"], rank, L::kClassName, "padding") : fallback;
-  auto layer = std::make_shared<L>(pairs, ZeroPaddingOptions{.name = c.value("name", "")});
-  layer->read_base_config(c);
-  return layer;
+std::shared_ptr<Layer> ZeroPadding1D::from_config(const json& c) {
+  const auto padding = spatial_pairs_from_config(c, "padding", 1, {{1, 1}}, "ZeroPadding1D");
+  return make_from_config<ZeroPadding1D, ZeroPaddingOptions>(c, padding);
 }
 
-std::shared_ptr<Layer> ZeroPadding1D::from_config(const json& c) { return make_from_config<ZeroPadding1D>(c, 1, {{1, 1}}); }
+std::shared_ptr<Layer> ZeroPadding2D::from_config(const json& c) {
+  const auto padding = spatial_pairs_from_config(c, "padding", 2, {{1, 1}, {1, 1}}, "ZeroPadding2D");
+  return make_from_config<ZeroPadding2D, ZeroPaddingOptions>(c, padding);
+}
 
-std::shared_ptr<Layer> ZeroPadding2D::from_config(const json& c) { return make_from_config<ZeroPadding2D>(c, 2, {{1, 1}, {1, 1}}); }
-
-std::shared_ptr<Layer> ZeroPadding3D::from_config(const json& c) { return make_from_config<ZeroPadding3D>(c, 3, {{1, 1}, {1, 1}, {1, 1}}); }
+std::shared_ptr<Layer> ZeroPadding3D::from_config(const json& c) {
+  const auto padding = spatial_pairs_from_config(c, "padding", 3, {{1, 1}, {1, 1}, {1, 1}}, "ZeroPadding3D");
+  return make_from_config<ZeroPadding3D, ZeroPaddingOptions>(c, padding);
+}
 
 KERAS_REGISTER_LAYER(ZeroPadding1D)
 KERAS_REGISTER_LAYER(ZeroPadding2D)

@@ -6,9 +6,7 @@
 namespace keras::layers {
 
 struct ZeroPaddingOptions {
-  Shape input_shape{};
-  std::string name{};
-  bool trainable = true;
+  KERAS_LAYER_OPTIONS
 };
 
 /// The shared implementation; use ZeroPadding1D, ZeroPadding2D or ZeroPadding3D.
@@ -21,8 +19,6 @@ class ZeroPadding : public Layer {
 
  protected:
   ZeroPadding(SpatialPairs padding, const ZeroPaddingOptions& options, const std::string& prefix);
-  template <class L>
-  static std::shared_ptr<Layer> make_from_config(const json& c, int rank, const SpatialPairs& fallback);
 
  private:
   SpatialPairs padding_;
@@ -30,7 +26,6 @@ class ZeroPadding : public Layer {
 
 class ZeroPadding1D : public ZeroPadding {
  public:
-  static constexpr const char* kClassName = "ZeroPadding1D";
   explicit ZeroPadding1D(std::int64_t padding = 1, ZeroPaddingOptions options = {})
       : ZeroPadding({{padding, padding}}, options, "zero_padding1d") {}
   ZeroPadding1D(std::array<std::int64_t, 2> padding, ZeroPaddingOptions options = {})
@@ -43,7 +38,6 @@ class ZeroPadding1D : public ZeroPadding {
 
 class ZeroPadding2D : public ZeroPadding {
  public:
-  static constexpr const char* kClassName = "ZeroPadding2D";
   /// ((top, bottom), (left, right)).
   explicit ZeroPadding2D(const SpatialPairs& padding = {{1, 1}, {1, 1}}, ZeroPaddingOptions options = {})
       : ZeroPadding(padding, options, "zero_padding2d") {}
@@ -54,7 +48,6 @@ class ZeroPadding2D : public ZeroPadding {
 
 class ZeroPadding3D : public ZeroPadding {
  public:
-  static constexpr const char* kClassName = "ZeroPadding3D";
   explicit ZeroPadding3D(const SpatialPairs& padding = {{1, 1}, {1, 1}, {1, 1}}, ZeroPaddingOptions options = {})
       : ZeroPadding(padding, options, "zero_padding3d") {}
   static std::shared_ptr<Layer> from_config(const json& c);
