@@ -1,15 +1,17 @@
 #include "layers/attention/additive_attention.hpp"
 
-#include "keras/json.hpp"
+#include "keras/config/fields.hpp"
+#include "keras/config/layer_config.hpp"
 #include "keras/ops/manipulation.hpp"
 #include "keras/ops/math.hpp"
 #include "keras/ops/nn.hpp"
 
 namespace keras::layers {
 
+KERAS_FIELDS(AdditiveAttentionOptions, use_scale, dropout, causal)
+
 AdditiveAttention::AdditiveAttention(AdditiveAttentionOptions options)
-    : BaseDenseAttention(options.name, "additive_attention", options.trainable, options.dropout, options.causal),
-      options_(std::move(options)) {}
+    : BaseDenseAttention(options, "additive_attention"), options_(std::move(options)) {}
 
 void AdditiveAttention::build_scores(const std::vector<Shape>& shapes) {
   const std::int64_t dim = shapes[1].back();  // tf.keras 2.x sizes the scale by the value's last axis
@@ -28,17 +30,13 @@ Tensor AdditiveAttention::calculate_scores(const Tensor& query, const Tensor& ke
 }
 
 json AdditiveAttention::get_config() const {
-  json c = BaseDenseAttention::get_config();
-  c["use_scale"] = options_.use_scale;
+  json c = layer_config(*this, options_);
+  if (!options_.causal) c.erase("causal");  // tf.keras ≤ 2.10's argument, written only when set
   return c;
 }
 
 std::shared_ptr<Layer> AdditiveAttention::from_config(const json& c) {
-  AdditiveAttentionOptions o{.use_scale = c.value("use_scale", true), .name = c.value("name", "")};
-  read_attention_config(c, o.dropout, o.causal);
-  auto layer = std::make_shared<AdditiveAttention>(o);
-  layer->read_base_config(c);
-  return layer;
+  return make_from_config<AdditiveAttention, AdditiveAttentionOptions>(c);
 }
 
 KERAS_REGISTER_LAYER(AdditiveAttention)

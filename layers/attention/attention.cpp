@@ -1,6 +1,7 @@
 #include "layers/attention/attention.hpp"
 
-#include "keras/json.hpp"
+#include "keras/config/fields.hpp"
+#include "keras/config/layer_config.hpp"
 #include "keras/ops/batch_matmul.hpp"
 #include "keras/ops/manipulation.hpp"
 #include "keras/ops/math.hpp"
@@ -8,9 +9,10 @@
 
 namespace keras::layers {
 
+KERAS_FIELDS(AttentionOptions, use_scale, score_mode, dropout, causal)
+
 Attention::Attention(AttentionOptions options)
-    : BaseDenseAttention(options.name, "attention", options.trainable, options.dropout, options.causal),
-      options_(std::move(options)) {
+    : BaseDenseAttention(options, "attention"), options_(std::move(options)) {
   if (options_.score_mode != "dot" && options_.score_mode != "concat")
     throw ValueError("Attention: received score_mode=\"" + options_.score_mode +
                      "\"; acceptable values are \"dot\" and \"concat\"");
@@ -33,19 +35,13 @@ Tensor Attention::calculate_scores(const Tensor& query, const Tensor& key) const
 }
 
 json Attention::get_config() const {
-  json c = BaseDenseAttention::get_config();
-  c["use_scale"] = options_.use_scale;
-  c["score_mode"] = options_.score_mode;
+  json c = layer_config(*this, options_);
+  if (!options_.causal) c.erase("causal");  // tf.keras ≤ 2.10's argument, written only when set
   return c;
 }
 
 std::shared_ptr<Layer> Attention::from_config(const json& c) {
-  AttentionOptions o{.use_scale = c.value("use_scale", false), .score_mode = c.value("score_mode", "dot"),
-                     .name = c.value("name", "")};
-  read_attention_config(c, o.dropout, o.causal);
-  auto layer = std::make_shared<Attention>(o);
-  layer->read_base_config(c);
-  return layer;
+  return make_from_config<Attention, AttentionOptions>(c);
 }
 
 KERAS_REGISTER_LAYER(Attention)

@@ -12,8 +12,7 @@ struct AttentionOptions {
   double dropout = 0.0;
   /// tf.keras ≤ 2.10's `causal`: always apply the causal mask (use_causal_mask in calls).
   bool causal = false;
-  std::string name{};
-  bool trainable = true;
+  KERAS_LAYER_OPTIONS
 };
 
 class Attention : public BaseDenseAttention {

@@ -10,12 +10,9 @@
 
 namespace keras::layers {
 
-BaseDenseAttention::BaseDenseAttention(const std::string& name, const std::string& prefix, bool trainable,
-                                       double dropout, bool causal)
-    : Layer(name, prefix, trainable), dropout_(dropout), causal_(causal) {
-  if (!(dropout >= 0.0 && dropout < 1.0))
-    throw ValueError(fmt::format("{}: `dropout` must be a float in [0, 1), received dropout={}", prefix, dropout));
-  supports_masking_ = true;
+void BaseDenseAttention::check_dropout(const std::string& owner) const {
+  if (!(dropout_ >= 0.0 && dropout_ < 1.0))
+    throw ValueError(fmt::format("{}: `dropout` must be a float in [0, 1), received dropout={}", owner, dropout_));
 }
 
 void BaseDenseAttention::check_shapes(const std::vector<Shape>& s) const {
@@ -86,18 +83,6 @@ std::vector<Tensor> BaseDenseAttention::call_with_args(const std::vector<Tensor>
   if (q_mask.defined()) out = ops::multiply(out, ops::reshape(q_mask.astype(DType::float32), {batch, tq, 1}));
   if (args.return_attention_scores) return {out, weights};
   return {out};
-}
-
-json BaseDenseAttention::get_config() const {
-  json c = Layer::get_config();
-  c["dropout"] = dropout_;
-  if (causal_) c["causal"] = true;  // only tf.keras ≤ 2.10 knows it; written when set
-  return c;
-}
-
-void BaseDenseAttention::read_attention_config(const json& c, double& dropout, bool& causal) {
-  dropout = c.value("dropout", 0.0);
-  causal = c.value("causal", false);
 }
 
 }  // namespace keras::layers

@@ -18,8 +18,13 @@ struct AttentionCallArgs {
 
 class BaseDenseAttention : public Layer {
  public:
-  BaseDenseAttention(const std::string& name, const std::string& prefix, bool trainable, double dropout,
-                     bool causal);
+  /// From a subclass's options: the base layer's fields, dropout and causal.
+  template <class Options>
+  BaseDenseAttention(const Options& options, const std::string& prefix)
+      : Layer(options, prefix), dropout_(options.dropout), causal_(options.causal) {
+    check_dropout(prefix);
+    supports_masking_ = true;
+  }
   /// {query, value} or {query, value, key} under the Keras masks of query and value (from
   /// Embedding(mask_zero) or Masking): the output [batch, Tq, dim].
   std::vector<Tensor> call(const std::vector<Tensor>& inputs, const CallContext& context) override;
@@ -32,7 +37,6 @@ class BaseDenseAttention : public Layer {
   }
   void build(const std::vector<Shape>& input_shapes) override;
   std::vector<Shape> compute_output_shape(const std::vector<Shape>& input_shapes) const override;
-  json get_config() const override;
 
   double dropout() const { return dropout_; }
 
@@ -42,10 +46,10 @@ class BaseDenseAttention : public Layer {
   /// Weights of the subclass for the checked input shapes.
   virtual void build_scores(const std::vector<Shape>& input_shapes) = 0;
   /// Reads dropout and the deprecated `causal` field.
-  static void read_attention_config(const json& c, double& dropout, bool& causal);
 
  private:
   void check_shapes(const std::vector<Shape>& shapes) const;
+  void check_dropout(const std::string& owner) const;
   double dropout_;
   bool causal_;  // tf.keras ≤ 2.10's constructor argument, the stored form of use_causal_mask
 };

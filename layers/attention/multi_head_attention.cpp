@@ -5,7 +5,8 @@
 
 #include <fmt/format.h>
 
-#include "keras/json.hpp"
+#include "keras/config/fields.hpp"
+#include "keras/config/layer_config.hpp"
 #include "keras/ops/batch_matmul.hpp"
 #include "keras/ops/manipulation.hpp"
 #include "keras/ops/math.hpp"
@@ -14,6 +15,12 @@
 #include "layers/attention/attention_utils.hpp"
 
 namespace keras::layers {
+
+// value_dim, output_shape and attention_axes are written by hand: Keras writes None for their unset
+// values and an int or a list for the last two.
+KERAS_FIELDS(MultiHeadAttentionOptions, dropout, use_bias, kernel_initializer, bias_initializer, kernel_regularizer,
+             bias_regularizer, activity_regularizer, kernel_constraint, bias_constraint)
+
 namespace {
 
 std::int64_t product(const Shape& s) {
@@ -37,7 +44,7 @@ Shape shape_from_json(const json& j) {
 }  // namespace
 
 MultiHeadAttention::MultiHeadAttention(std::int64_t num_heads, std::int64_t key_dim, MultiHeadAttentionOptions options)
-    : Layer(options.name, "multi_head_attention", options.trainable),
+    : Layer(options, "multi_head_attention"),
       num_heads_(num_heads),
       key_dim_(key_dim),
       value_dim_(options.value_dim > 0 ? options.value_dim : key_dim),
@@ -268,18 +275,13 @@ std::vector<Tensor> MultiHeadAttention::call_with_args(const std::vector<Tensor>
 }
 
 json MultiHeadAttention::get_config() const {
-  json c = Layer::get_config();
+  json c = layer_config(*this, options_);
   c["num_heads"] = num_heads_;
   c["key_dim"] = key_dim_;
   c["value_dim"] = value_dim_;
-  c["dropout"] = options_.dropout;
-  c["use_bias"] = options_.use_bias;
   const auto& os = options_.output_shape;
   c["output_shape"] = os.empty() ? json(nullptr) : os.size() == 1 ? json(os[0]) : json(os);
   c["attention_axes"] = options_.attention_axes.empty() ? json(nullptr) : json(options_.attention_axes);
-  c["kernel_initializer"] = initializers::serialize(*options_.kernel_initializer);
-  c["bias_initializer"] = initializers::serialize(*options_.bias_initializer);
-  regularizers::write_penalty_config(c, options_);
   const bool have = built_shapes_.size() == 3;
   c["query_shape"] = have ? shape_json(built_shapes_[0]) : json(nullptr);
   c["value_shape"] = have ? shape_json(built_shapes_[1]) : json(nullptr);
@@ -288,11 +290,8 @@ json MultiHeadAttention::get_config() const {
 }
 
 std::shared_ptr<Layer> MultiHeadAttention::from_config(const json& c) {
-  MultiHeadAttentionOptions o;
-  o.name = c.value("name", "");
+  auto o = options_from_config<MultiHeadAttentionOptions>(c);
   if (c.contains("value_dim") && !c["value_dim"].is_null()) o.value_dim = c["value_dim"].get<std::int64_t>();
-  o.dropout = c.value("dropout", 0.0);
-  o.use_bias = c.value("use_bias", true);
   if (c.contains("output_shape") && !c["output_shape"].is_null()) {
     const json& s = c["output_shape"];
     o.output_shape = s.is_array() ? s.get<Shape>() : Shape{s.get<std::int64_t>()};
@@ -301,9 +300,6 @@ std::shared_ptr<Layer> MultiHeadAttention::from_config(const json& c) {
     const json& a = c["attention_axes"];
     o.attention_axes = a.is_array() ? a.get<std::vector<int>>() : std::vector<int>{a.get<int>()};
   }
-  if (c.contains("kernel_initializer")) o.kernel_initializer = initializers::Initializer::deserialize(c["kernel_initializer"]);
-  if (c.contains("bias_initializer")) o.bias_initializer = initializers::Initializer::deserialize(c["bias_initializer"]);
-  regularizers::read_penalty_config(c, o);
   auto layer = std::make_shared<MultiHeadAttention>(c.at("num_heads").get<std::int64_t>(),
                                                     c.at("key_dim").get<std::int64_t>(), o);
   layer->read_base_config(c);

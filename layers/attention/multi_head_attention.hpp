@@ -4,7 +4,6 @@
 // `attention_axes` (default: every axis between batch and features), heads joined by the
 // attention_output kernel [num_heads, value_dim, output_shape...]. Batched products run on oneDNN.
 #include "keras/layer.hpp"
-#include "keras/regularizers/layer_options.hpp"
 
 namespace keras::layers {
 
@@ -21,8 +20,7 @@ struct MultiHeadAttentionOptions {
   regularizers::RegularizerRef activity_regularizer{};
   constraints::ConstraintRef kernel_constraint{};
   constraints::ConstraintRef bias_constraint{};
-  std::string name{};
-  bool trainable = true;
+  KERAS_LAYER_OPTIONS
 };
 
 /// Keras's call arguments of MultiHeadAttention beyond query, value and key.

@@ -4,14 +4,17 @@
 
 #include <fmt/format.h>
 
-#include "keras/json.hpp"
+#include "keras/config/fields.hpp"
+#include "keras/config/layer_config.hpp"
 #include "keras/ops/manipulation.hpp"
 #include "layers/merging/merge.hpp"
 
 namespace keras::layers {
 
-Concatenate::Concatenate(int axis, ConcatenateOptions options)
-    : Layer(options.name, "concatenate", options.trainable), axis_(axis) {}
+// No fields beyond the base layer's; axis, a constructor argument, is written by hand.
+KERAS_FIELDS(ConcatenateOptions)
+
+Concatenate::Concatenate(int axis, ConcatenateOptions options) : Layer(options, "concatenate"), axis_(axis) {}
 
 std::vector<Shape> Concatenate::compute_output_shape(const std::vector<Shape>& shapes) const {
   std::string listed;
@@ -59,9 +62,7 @@ json Concatenate::get_config() const {
 }
 
 std::shared_ptr<Layer> Concatenate::from_config(const json& c) {
-  auto layer = std::make_shared<Concatenate>(c.value("axis", -1), ConcatenateOptions{.name = c.value("name", "")});
-  layer->read_base_config(c);
-  return layer;
+  return make_from_config<Concatenate, ConcatenateOptions>(c, c.value("axis", -1));
 }
 
 Tensor concatenate(const std::vector<Tensor>& inputs, int axis) { return Concatenate(axis)(inputs); }

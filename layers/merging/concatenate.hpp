@@ -5,8 +5,7 @@
 namespace keras::layers {
 
 struct ConcatenateOptions {
-  std::string name{};
-  bool trainable = true;
+  KERAS_LAYER_OPTIONS
 };
 
 class Concatenate : public Layer {

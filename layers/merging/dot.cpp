@@ -2,12 +2,16 @@
 
 #include <fmt/format.h>
 
-#include "keras/json.hpp"
+#include "keras/config/fields.hpp"
+#include "keras/config/layer_config.hpp"
 #include "keras/ops/manipulation.hpp"
 #include "keras/ops/math.hpp"
 #include "keras/ops/shape.hpp"
 
 namespace keras::layers {
+
+KERAS_FIELDS(DotOptions, normalize)
+
 namespace {
 
 // tf.math.l2_normalize: x / sqrt(max(sum(x²), 1e-12)) along `axis`.
@@ -27,10 +31,10 @@ Tensor move_axis(const Tensor& x, int from, int to) {
 }  // namespace
 
 Dot::Dot(int axes, DotOptions options)
-    : Layer(options.name, "dot", options.trainable), axes_{axes, axes}, single_axis_(true), options_(options) {}
+    : Layer(options, "dot"), axes_{axes, axes}, single_axis_(true), options_(options) {}
 
 Dot::Dot(std::array<int, 2> axes, DotOptions options)
-    : Layer(options.name, "dot", options.trainable), axes_(axes), single_axis_(false), options_(options) {}
+    : Layer(options, "dot"), axes_(axes), single_axis_(false), options_(options) {}
 
 std::array<int, 2> Dot::resolve(const std::vector<Shape>& shapes) const {
   if (shapes.size() != 2)
@@ -89,14 +93,13 @@ std::vector<Tensor> Dot::call(const std::vector<Tensor>& inputs, const CallConte
 }
 
 json Dot::get_config() const {
-  json c = Layer::get_config();
+  json c = layer_config(*this, options_);
   c["axes"] = single_axis_ ? json(axes_[0]) : json(std::vector<int>{axes_[0], axes_[1]});
-  c["normalize"] = options_.normalize;
   return c;
 }
 
 std::shared_ptr<Layer> Dot::from_config(const json& c) {
-  DotOptions o{.normalize = c.value("normalize", false), .name = c.value("name", "")};
+  const auto o = options_from_config<DotOptions>(c);
   const json& axes = c.at("axes");
   std::shared_ptr<Dot> layer;
   if (axes.is_array()) {

@@ -9,8 +9,7 @@ namespace keras::layers {
 
 struct DotOptions {
   bool normalize = false;
-  std::string name{};
-  bool trainable = true;
+  KERAS_LAYER_OPTIONS
 };
 
 class Dot : public Layer {

@@ -2,10 +2,15 @@
 
 #include <fmt/format.h>
 
-#include "keras/json.hpp"
+#include "keras/config/fields.hpp"
+#include "keras/config/layer_config.hpp"
 #include "keras/ops/math.hpp"
 
 namespace keras::layers {
+
+// No fields beyond the base layer's.
+KERAS_FIELDS(MergeOptions)
+
 namespace {
 
 template <class F>
@@ -40,13 +45,9 @@ void Subtract::check_inputs(const std::vector<Shape>& shapes) const {
                                  name(), shapes.size()));
 }
 
-#define KERAS_MERGE_FACTORY(Class, fn)                                                                    \
-  std::shared_ptr<Layer> Class::from_config(const json& c) {                                              \
-    auto layer = std::make_shared<Class>(options_from_config(c));                                         \
-    layer->read_base_config(c);                                                                           \
-    return layer;                                                                                         \
-  }                                                                                                       \
-  Tensor fn(const std::vector<Tensor>& inputs) { return Class()(inputs); }                                \
+#define KERAS_MERGE_FACTORY(Class, fn)                                                                          \
+  std::shared_ptr<Layer> Class::from_config(const json& c) { return make_from_config<Class, MergeOptions>(c); } \
+  Tensor fn(const std::vector<Tensor>& inputs) { return Class()(inputs); }                                      \
   KerasTensor fn(const std::vector<KerasTensor>& inputs) { return std::make_shared<Class>()->operator()(inputs); }
 
 KERAS_MERGE_FACTORY(Add, add)

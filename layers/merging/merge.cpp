@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include "keras/json.hpp"
 #include "keras/ops/math.hpp"
 #include "keras/ops/shape.hpp"
 
@@ -24,9 +23,7 @@ Shape expanded(Shape shape, std::size_t rank) {
 }  // namespace
 
 Merge::Merge(const MergeOptions& options, const std::string& default_prefix)
-    : Layer(options.name, default_prefix, options.trainable) {}
-
-MergeOptions Merge::options_from_config(const json& c) { return MergeOptions{.name = c.value("name", "")}; }
+    : Layer(options, default_prefix) {}
 
 void Merge::check_inputs(const std::vector<Shape>&) const {}
 

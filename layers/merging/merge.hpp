@@ -7,8 +7,7 @@
 namespace keras::layers {
 
 struct MergeOptions {
-  std::string name{};
-  bool trainable = true;
+  KERAS_LAYER_OPTIONS
 };
 
 /// The product (logical and) of the defined 0/1 masks; undefined when none is, or when their shapes differ.
@@ -28,8 +27,6 @@ class Merge : public Layer {
   virtual Tensor merge_function(const std::vector<Tensor>& inputs) const = 0;
   /// Extra checks of a subclass (Subtract wants exactly two inputs).
   virtual void check_inputs(const std::vector<Shape>& input_shapes) const;
-  /// Options of a merge layer's config (name, trainable).
-  static MergeOptions options_from_config(const json& config);
 
  private:
   void check_shapes(const std::vector<Shape>& input_shapes) const;

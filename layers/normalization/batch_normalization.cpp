@@ -1,18 +1,22 @@
 #include "layers/normalization/batch_normalization.hpp"
 
 #include "keras/autodiff/gradient_tape.hpp"
-#include "keras/json.hpp"
+#include "keras/config/fields.hpp"
+#include "keras/config/layer_config.hpp"
 #include "keras/ops/normalization.hpp"
 
 namespace keras::layers {
 
+// axis is written by hand: Keras writes it as an int or a list, and as the built axis once built.
+KERAS_FIELDS(BatchNormalizationOptions, momentum, epsilon, center, scale, beta_initializer, gamma_initializer,
+             moving_mean_initializer, moving_variance_initializer)
+
 BatchNormalization::BatchNormalization(BatchNormalizationOptions options)
-    : Layer(options.name, "batch_normalization", options.trainable), options_(std::move(options)) {
+    : Layer(options, "batch_normalization"), options_(std::move(options)) {
   if (!(options_.epsilon > 0))
     throw ValueError("BatchNormalization: epsilon must be positive, got " + std::to_string(options_.epsilon));
   if (!(options_.momentum >= 0 && options_.momentum <= 1))
     throw ValueError("BatchNormalization: momentum must be in [0, 1], got " + std::to_string(options_.momentum));
-  set_input_shape(options_.input_shape);
 }
 
 void BatchNormalization::build(const Shape& input_shape) {
@@ -68,24 +72,15 @@ Tensor BatchNormalization::call(const Tensor& inputs, bool training) {
 }
 
 json BatchNormalization::get_config() const {
-  json c = Layer::get_config();
+  json c = layer_config(*this, options_);
   if (built_axis_) c["axis"] = json::array({*built_axis_});  // Keras writes the built axis as a list
   else c["axis"] = axis_as_list_ ? json::array({options_.axis}) : json(options_.axis);
-  c["momentum"] = options_.momentum;
-  c["epsilon"] = options_.epsilon;
-  c["center"] = options_.center;
-  c["scale"] = options_.scale;
-  c["beta_initializer"] = initializers::serialize(*options_.beta_initializer);
-  c["gamma_initializer"] = initializers::serialize(*options_.gamma_initializer);
-  c["moving_mean_initializer"] = initializers::serialize(*options_.moving_mean_initializer);
-  c["moving_variance_initializer"] = initializers::serialize(*options_.moving_variance_initializer);
   for (const char* k : {"beta_regularizer", "gamma_regularizer", "beta_constraint", "gamma_constraint"}) c[k] = nullptr;
   return c;
 }
 
 std::shared_ptr<Layer> BatchNormalization::from_config(const json& c) {
-  BatchNormalizationOptions o;
-  o.name = c.value("name", "");
+  auto o = options_from_config<BatchNormalizationOptions>(c);
   bool as_list = false;
   if (c.contains("axis")) {
     const json& a = c["axis"];
@@ -99,17 +94,6 @@ std::shared_ptr<Layer> BatchNormalization::from_config(const json& c) {
       o.axis = a.get<int>();
     }
   }
-  o.momentum = c.value("momentum", 0.99);
-  o.epsilon = c.value("epsilon", 1e-3);
-  o.center = c.value("center", true);
-  o.scale = c.value("scale", true);
-  auto init = [&](const char* key, initializers::InitializerRef& slot) {
-    if (c.contains(key) && !c[key].is_null()) slot = initializers::Initializer::deserialize(c[key]);
-  };
-  init("beta_initializer", o.beta_initializer);
-  init("gamma_initializer", o.gamma_initializer);
-  init("moving_mean_initializer", o.moving_mean_initializer);
-  init("moving_variance_initializer", o.moving_variance_initializer);
   auto layer = std::make_shared<BatchNormalization>(o);
   layer->axis_as_list_ = as_list;
   layer->read_base_config(c);

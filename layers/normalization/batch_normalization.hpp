@@ -17,9 +17,7 @@ struct BatchNormalizationOptions {
   initializers::InitializerRef gamma_initializer = "ones";
   initializers::InitializerRef moving_mean_initializer = "zeros";
   initializers::InitializerRef moving_variance_initializer = "ones";
-  Shape input_shape{};  // optional, batch dimension excluded
-  std::string name{};
-  bool trainable = true;
+  KERAS_LAYER_OPTIONS
 };
 
 /// training=true: y = gamma * (x - mean_batch) / sqrt(var_batch + epsilon) + beta, and the moving

@@ -2,17 +2,20 @@
 
 #include <fmt/format.h>
 
-#include "keras/json.hpp"
+#include "keras/config/fields.hpp"
+#include "keras/config/layer_config.hpp"
 #include "keras/ops/manipulation.hpp"
 #include "keras/ops/math.hpp"
 #include "keras/ops/shape.hpp"
 
 namespace keras::layers {
 
+KERAS_FIELDS(GroupNormalizationOptions, axis, epsilon, center, scale, beta_initializer, gamma_initializer,
+             beta_regularizer, gamma_regularizer, beta_constraint, gamma_constraint)
+
 GroupNormalization::GroupNormalization(std::int64_t groups, GroupNormalizationOptions options)
-    : Layer(options.name, "group_normalization", options.trainable), groups_(groups), options_(std::move(options)) {
+    : Layer(options, "group_normalization"), groups_(groups), options_(std::move(options)) {
   if (groups < 1) throw ValueError(fmt::format("GroupNormalization: groups must be >= 1, received {}", groups));
-  set_input_shape(options_.input_shape);
 }
 
 void GroupNormalization::build(const Shape& s) {
@@ -59,38 +62,13 @@ Tensor GroupNormalization::call(const Tensor& x0, bool) {
 }
 
 json GroupNormalization::get_config() const {
-  json c = Layer::get_config();
+  json c = layer_config(*this, options_);
   c["groups"] = groups_;
-  c["axis"] = options_.axis;
-  c["epsilon"] = options_.epsilon;
-  c["center"] = options_.center;
-  c["scale"] = options_.scale;
-  c["beta_initializer"] = initializers::serialize(*options_.beta_initializer);
-  c["gamma_initializer"] = initializers::serialize(*options_.gamma_initializer);
-  c["beta_regularizer"] = regularizers::serialize(options_.beta_regularizer);
-  c["gamma_regularizer"] = regularizers::serialize(options_.gamma_regularizer);
-  c["beta_constraint"] = constraints::serialize(options_.beta_constraint);
-  c["gamma_constraint"] = constraints::serialize(options_.gamma_constraint);
   return c;
 }
 
 std::shared_ptr<Layer> GroupNormalization::from_config(const json& c) {
-  GroupNormalizationOptions o;
-  o.name = c.value("name", "");
-  o.axis = c.value("axis", -1);
-  o.epsilon = c.value("epsilon", 1e-3);
-  o.center = c.value("center", true);
-  o.scale = c.value("scale", true);
-  if (c.contains("beta_initializer")) o.beta_initializer = initializers::Initializer::deserialize(c["beta_initializer"]);
-  if (c.contains("gamma_initializer")) o.gamma_initializer = initializers::Initializer::deserialize(c["gamma_initializer"]);
-  const auto at = [&](const char* k) { return c.contains(k) ? c[k] : json(); };
-  o.beta_regularizer = regularizers::deserialize_or_null(at("beta_regularizer"));
-  o.gamma_regularizer = regularizers::deserialize_or_null(at("gamma_regularizer"));
-  o.beta_constraint = constraints::deserialize_or_null(at("beta_constraint"));
-  o.gamma_constraint = constraints::deserialize_or_null(at("gamma_constraint"));
-  auto layer = std::make_shared<GroupNormalization>(c.value("groups", std::int64_t{32}), o);
-  layer->read_base_config(c);
-  return layer;
+  return make_from_config<GroupNormalization, GroupNormalizationOptions>(c, c.value("groups", std::int64_t{32}));
 }
 
 KERAS_REGISTER_LAYER(GroupNormalization)

@@ -18,9 +18,7 @@ struct GroupNormalizationOptions {
   regularizers::RegularizerRef gamma_regularizer{};
   constraints::ConstraintRef beta_constraint{};
   constraints::ConstraintRef gamma_constraint{};
-  Shape input_shape{};
-  std::string name{};
-  bool trainable = true;
+  KERAS_LAYER_OPTIONS
 };
 
 class GroupNormalization : public Layer {

@@ -2,18 +2,21 @@
 
 #include <algorithm>
 
-#include "keras/json.hpp"
+#include "keras/config/fields.hpp"
+#include "keras/config/layer_config.hpp"
 #include "keras/ops/normalization.hpp"
 
 namespace keras::layers {
 
+// axis is written by hand: Keras writes it as an int or a list, and as the built axes once built.
+KERAS_FIELDS(LayerNormalizationOptions, epsilon, center, scale, beta_initializer, gamma_initializer)
+
 LayerNormalization::LayerNormalization(LayerNormalizationOptions options)
-    : Layer(options.name, "layer_normalization", options.trainable), options_(std::move(options)) {
+    : Layer(options, "layer_normalization"), options_(std::move(options)) {
   if (options_.axis.empty()) throw ValueError("LayerNormalization: `axis` must name at least one axis");
   if (!(options_.epsilon > 0))
     throw ValueError("LayerNormalization: epsilon must be positive, got " + std::to_string(options_.epsilon));
   axis_as_int_ = options_.axis.size() == 1;
-  set_input_shape(options_.input_shape);
 }
 
 void LayerNormalization::build(const Shape& input_shape) {
@@ -55,22 +58,16 @@ Tensor LayerNormalization::call(const Tensor& inputs, bool) {
 }
 
 json LayerNormalization::get_config() const {
-  json c = Layer::get_config();
+  json c = layer_config(*this, options_);
   if (!built_axes_.empty()) c["axis"] = built_axes_;  // Keras writes the built axes as a list
   else if (axis_as_int_) c["axis"] = options_.axis[0];
   else c["axis"] = options_.axis;
-  c["epsilon"] = options_.epsilon;
-  c["center"] = options_.center;
-  c["scale"] = options_.scale;
-  c["beta_initializer"] = initializers::serialize(*options_.beta_initializer);
-  c["gamma_initializer"] = initializers::serialize(*options_.gamma_initializer);
   for (const char* k : {"beta_regularizer", "gamma_regularizer", "beta_constraint", "gamma_constraint"}) c[k] = nullptr;
   return c;
 }
 
 std::shared_ptr<Layer> LayerNormalization::from_config(const json& c) {
-  LayerNormalizationOptions o;
-  o.name = c.value("name", "");
+  auto o = options_from_config<LayerNormalizationOptions>(c);
   bool as_int = true;
   if (c.contains("axis")) {
     const json& a = c["axis"];
@@ -81,13 +78,6 @@ std::shared_ptr<Layer> LayerNormalization::from_config(const json& c) {
       o.axis = {a.get<int>()};
     }
   }
-  o.epsilon = c.value("epsilon", 1e-3);
-  o.center = c.value("center", true);
-  o.scale = c.value("scale", true);
-  if (c.contains("beta_initializer") && !c["beta_initializer"].is_null())
-    o.beta_initializer = initializers::Initializer::deserialize(c["beta_initializer"]);
-  if (c.contains("gamma_initializer") && !c["gamma_initializer"].is_null())
-    o.gamma_initializer = initializers::Initializer::deserialize(c["gamma_initializer"]);
   auto layer = std::make_shared<LayerNormalization>(o);
   layer->axis_as_int_ = as_int;
   layer->read_base_config(c);

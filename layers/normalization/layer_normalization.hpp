@@ -14,9 +14,7 @@ struct LayerNormalizationOptions {
   bool scale = true;   ///< learn gamma
   initializers::InitializerRef beta_initializer = "zeros";
   initializers::InitializerRef gamma_initializer = "ones";
-  Shape input_shape{};  // optional, batch dimension excluded
-  std::string name{};
-  bool trainable = true;
+  KERAS_LAYER_OPTIONS
 };
 
 /// y = gamma * (x - mean) / sqrt(var + epsilon) + beta, statistics per sample over `axis`

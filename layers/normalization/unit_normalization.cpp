@@ -2,15 +2,18 @@
 
 #include <fmt/format.h>
 
-#include "keras/json.hpp"
+#include "keras/config/fields.hpp"
+#include "keras/config/layer_config.hpp"
 #include "keras/ops/math.hpp"
 
 namespace keras::layers {
 
+// No fields beyond the base layer's; axis, a constructor argument, is written by hand (an int or a list).
+KERAS_FIELDS(UnitNormalizationOptions)
+
 UnitNormalization::UnitNormalization(std::vector<int> axis, UnitNormalizationOptions options)
-    : Layer(options.name, "unit_normalization", options.trainable), axis_(std::move(axis)), axis_as_int_(axis_.size() == 1) {
+    : Layer(options, "unit_normalization"), axis_(std::move(axis)), axis_as_int_(axis_.size() == 1) {
   if (axis_.empty()) throw ValueError("UnitNormalization: `axis` must name at least one axis");
-  set_input_shape(options.input_shape);
 }
 
 Tensor UnitNormalization::call(const Tensor& x, bool) {
@@ -31,9 +34,7 @@ json UnitNormalization::get_config() const {
 std::shared_ptr<Layer> UnitNormalization::from_config(const json& c) {
   std::vector<int> axis{-1};
   if (c.contains("axis")) axis = c["axis"].is_array() ? c["axis"].get<std::vector<int>>() : std::vector<int>{c["axis"].get<int>()};
-  auto layer = std::make_shared<UnitNormalization>(axis, UnitNormalizationOptions{.name = c.value("name", "")});
-  layer->read_base_config(c);
-  return layer;
+  return make_from_config<UnitNormalization, UnitNormalizationOptions>(c, axis);
 }
 
 KERAS_REGISTER_LAYER(UnitNormalization)

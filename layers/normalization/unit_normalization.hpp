@@ -7,9 +7,7 @@
 namespace keras::layers {
 
 struct UnitNormalizationOptions {
-  Shape input_shape{};
-  std::string name{};
-  bool trainable = true;
+  KERAS_LAYER_OPTIONS
 };
 
 class UnitNormalization : public Layer {

@@ -2,11 +2,17 @@
 
 #include <fmt/format.h>
 
-#include "keras/json.hpp"
+#include "keras/config/fields.hpp"
+#include "keras/config/layer_config.hpp"
 #include "keras/ops/math.hpp"
 #include "keras/ops/sequence.hpp"
 
 namespace keras::layers {
+
+// No fields beyond the base layer's: merge_mode is written by hand (Keras writes "none" as None), the
+// wrapped layer as a nested config.
+KERAS_FIELDS(BidirectionalOptions)
+
 namespace {
 
 std::shared_ptr<RNN> make_direction(const std::string& class_name, json config, const std::string& prefix,
@@ -22,7 +28,7 @@ std::shared_ptr<RNN> make_direction(const std::string& class_name, json config, 
 }  // namespace
 
 Bidirectional::Bidirectional(const LayerRef& layer, BidirectionalOptions options)
-    : Layer(options.name, "bidirectional", options.trainable), merge_mode_(options.merge_mode) {
+    : Layer(options, "bidirectional"), merge_mode_(options.merge_mode) {
   const LayerPtr& l = layer.ptr();
   if (!l || !std::dynamic_pointer_cast<RNN>(l))
     throw ValueError("Bidirectional needs a recurrent layer (LSTM, GRU, SimpleRNN, RNN), got " +
@@ -33,8 +39,7 @@ Bidirectional::Bidirectional(const LayerRef& layer, BidirectionalOptions options
                      "received " + merge_mode_);
   layer_class_ = l->class_name();
   layer_config_ = std::make_shared<const json>(l->get_config());
-  if (!l->batch_input_shape() || !options.input_shape.empty()) set_input_shape(options.input_shape);
-  else set_batch_input_shape(*l->batch_input_shape());
+  if (l->batch_input_shape() && options.input_shape.empty()) set_batch_input_shape(*l->batch_input_shape());
   forward_ = make_direction(layer_class_, *layer_config_, "forward_", false);
   backward_ = make_direction(layer_class_, *layer_config_, "backward_", true);
   supports_masking_ = true;
@@ -125,8 +130,7 @@ json Bidirectional::get_config() const {
 }
 
 std::shared_ptr<Layer> Bidirectional::from_config(const json& c) {
-  BidirectionalOptions o;
-  o.name = c.value("name", "");
+  auto o = options_from_config<BidirectionalOptions>(c);
   o.merge_mode = c.contains("merge_mode") && c["merge_mode"].is_string() ? c["merge_mode"].get<std::string>() : "none";
   const json& lc = c.at("layer");
   auto inner = Layer::deserialize(lc);

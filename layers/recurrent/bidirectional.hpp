@@ -7,9 +7,7 @@ namespace keras::layers {
 
 struct BidirectionalOptions {
   std::string merge_mode = "concat";
-  Shape input_shape{};
-  std::string name{};
-  bool trainable = true;
+  KERAS_LAYER_OPTIONS
 };
 
 class Bidirectional : public Layer {

@@ -5,32 +5,30 @@
 #include <fmt/format.h>
 
 #include "keras/autodiff/gradient_tape.hpp"
-#include "keras/json.hpp"
+#include "keras/config/fields.hpp"
+#include "keras/config/layer_config.hpp"
 #include "keras/ops/math.hpp"
 #include "keras/ops/sequence.hpp"
 #include "keras/ops/shape.hpp"
-#include "keras/regularizers/layer_options.hpp"
 #include "keras/utils/random.hpp"
 #include "layers/recurrent/step_masks.hpp"
 
 namespace keras::layers {
+
+KERAS_FIELDS(ConvLSTM2DOptions, strides, padding, dilation_rate, activation, recurrent_activation, use_bias,
+             kernel_initializer, recurrent_initializer, bias_initializer, unit_forget_bias, kernel_regularizer,
+             recurrent_regularizer, bias_regularizer, activity_regularizer, kernel_constraint, recurrent_constraint,
+             bias_constraint, return_sequences, return_state, go_backwards, stateful, dropout, recurrent_dropout)
+
 namespace {
 
 using detail::dropout_mask;
 using detail::select;
 
-Size2 read_pair(const json& c, const char* key, Size2 fallback) {
-  if (!c.contains(key) || c[key].is_null()) return fallback;
-  const json& v = c[key];
-  if (v.is_number_integer()) return {v.get<std::int64_t>(), v.get<std::int64_t>()};
-  if (!v.is_array() || v.size() != 2) throw ValueError(fmt::format("ConvLSTM2D: `{}` must be 2 integers, got {}", key, v.dump()));
-  return {v[0].get<std::int64_t>(), v[1].get<std::int64_t>()};
-}
-
 }  // namespace
 
 ConvLSTM2D::ConvLSTM2D(std::int64_t filters, Size2 kernel_size, ConvLSTM2DOptions options)
-    : Layer(options.name, "conv_lstm2d", options.trainable),
+    : Layer(options, "conv_lstm2d"),
       filters_(filters),
       kernel_size_(kernel_size),
       options_(std::move(options)),
@@ -48,7 +46,6 @@ ConvLSTM2D::ConvLSTM2D(std::int64_t filters, Size2 kernel_size, ConvLSTM2DOption
   if (!(options_.dropout >= 0.f && options_.dropout < 1.f && options_.recurrent_dropout >= 0.f &&
         options_.recurrent_dropout < 1.f))
     throw ValueError("ConvLSTM2D: dropout and recurrent_dropout must be in [0, 1)");
-  set_input_shape(options_.input_shape);
   set_activity_regularizer(options_.activity_regularizer);
   supports_masking_ = true;
 }
@@ -171,65 +168,23 @@ std::vector<Tensor> ConvLSTM2D::call_with_state(const Tensor& inputs, const std:
 }
 
 json ConvLSTM2D::get_config() const {
-  json c = Layer::get_config();
-  c["return_sequences"] = options_.return_sequences;
-  c["return_state"] = options_.return_state;
-  c["go_backwards"] = options_.go_backwards;
-  c["stateful"] = options_.stateful;
+  json c = layer_config(*this, options_);
+  c["filters"] = filters_;
+  c["kernel_size"] = config::encode(kernel_size_);
+  c["activation"] = activation_.name;  // the canonical names of aliases
+  c["recurrent_activation"] = recurrent_activation_.name;
   c["unroll"] = false;
   c["time_major"] = false;
-  c["filters"] = filters_;
-  c["kernel_size"] = std::vector<std::int64_t>{kernel_size_[0], kernel_size_[1]};
-  c["strides"] = std::vector<std::int64_t>{options_.strides[0], options_.strides[1]};
-  c["padding"] = options_.padding;
   c["data_format"] = "channels_last";
-  c["dilation_rate"] = std::vector<std::int64_t>{options_.dilation_rate[0], options_.dilation_rate[1]};
-  c["activation"] = activation_.name;
-  c["recurrent_activation"] = recurrent_activation_.name;
-  c["use_bias"] = options_.use_bias;
-  c["kernel_initializer"] = initializers::serialize(*options_.kernel_initializer);
-  c["recurrent_initializer"] = initializers::serialize(*options_.recurrent_initializer);
-  c["bias_initializer"] = initializers::serialize(*options_.bias_initializer);
-  c["unit_forget_bias"] = options_.unit_forget_bias;
-  regularizers::write_penalty_config(c, options_);
-  c["recurrent_regularizer"] = regularizers::serialize(options_.recurrent_regularizer);
-  c["recurrent_constraint"] = constraints::serialize(options_.recurrent_constraint);
-  c["dropout"] = options_.dropout;
-  c["recurrent_dropout"] = options_.recurrent_dropout;
   return c;
 }
 
 std::shared_ptr<Layer> ConvLSTM2D::from_config(const json& c) {
   if (c.contains("data_format") && !c["data_format"].is_null() && c["data_format"] != "channels_last")
     throw ValueError("ConvLSTM2D: only data_format=\"channels_last\" is supported, got " + c["data_format"].dump());
-  ConvLSTM2DOptions o;
-  o.name = c.value("name", "");
-  o.strides = read_pair(c, "strides", {1, 1});
-  o.padding = c.value("padding", "valid");
-  o.dilation_rate = read_pair(c, "dilation_rate", {1, 1});
-  if (c.contains("activation") && !c["activation"].is_null()) o.activation = c["activation"].get<std::string>();
-  if (c.contains("recurrent_activation") && !c["recurrent_activation"].is_null())
-    o.recurrent_activation = c["recurrent_activation"].get<std::string>();
-  o.use_bias = c.value("use_bias", true);
-  auto init = [&](const char* key, initializers::InitializerRef& into) {
-    if (c.contains(key) && !c[key].is_null()) into = initializers::Initializer::deserialize(c[key]);
-  };
-  init("kernel_initializer", o.kernel_initializer);
-  init("recurrent_initializer", o.recurrent_initializer);
-  init("bias_initializer", o.bias_initializer);
-  o.unit_forget_bias = c.value("unit_forget_bias", true);
-  regularizers::read_penalty_config(c, o);
-  if (c.contains("recurrent_regularizer")) o.recurrent_regularizer = regularizers::deserialize_or_null(c["recurrent_regularizer"]);
-  if (c.contains("recurrent_constraint")) o.recurrent_constraint = constraints::deserialize_or_null(c["recurrent_constraint"]);
-  o.return_sequences = c.value("return_sequences", false);
-  o.return_state = c.value("return_state", false);
-  o.go_backwards = c.value("go_backwards", false);
-  o.stateful = c.value("stateful", false);
-  o.dropout = c.value("dropout", 0.f);
-  o.recurrent_dropout = c.value("recurrent_dropout", 0.f);
-  auto layer = std::make_shared<ConvLSTM2D>(c.at("filters").get<std::int64_t>(), read_pair(c, "kernel_size", {0, 0}), o);
-  layer->read_base_config(c);
-  return layer;
+  Size2 kernel_size{};
+  config::decode(c.at("kernel_size"), kernel_size);
+  return make_from_config<ConvLSTM2D, ConvLSTM2DOptions>(c, c.at("filters").get<std::int64_t>(), kernel_size);
 }
 
 KERAS_REGISTER_LAYER(ConvLSTM2D)

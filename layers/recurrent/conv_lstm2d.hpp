@@ -34,9 +34,7 @@ struct ConvLSTM2DOptions {
   bool stateful = false;  // not supported: true raises an error
   float dropout = 0.f;
   float recurrent_dropout = 0.f;
-  Shape input_shape{};  // optional, batch dimension excluded: {time, rows, cols, channels}
-  std::string name{};
-  bool trainable = true;
+  KERAS_LAYER_OPTIONS  // input_shape: {time, rows, cols, channels}
 };
 
 class ConvLSTM2D : public Layer {

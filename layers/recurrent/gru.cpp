@@ -5,7 +5,7 @@
 namespace keras::layers {
 namespace {
 
-GRUCellOptions cell_options(const GRUOptions& o) {
+GRUCellOptions cell_options_of(const GRUOptions& o) {
   GRUCellOptions c;
   c.activation = o.activation;
   c.recurrent_activation = o.recurrent_activation;
@@ -23,27 +23,18 @@ GRUCellOptions cell_options(const GRUOptions& o) {
 }  // namespace
 
 GRU::GRU(std::int64_t units, GRUOptions options)
-    : RNN({std::make_shared<GRUCell>(units, cell_options(options))}, sequence_options_of(options), "gru") {}
+    : GRU(units, cell_options_of(options), sequence_options_of(options)) {}
+
+GRU::GRU(std::int64_t units, const GRUCellOptions& cell_options, RNNOptions options)
+    : RNN({std::make_shared<GRUCell>(units, cell_options)}, std::move(options), "gru") {}
 
 json GRU::get_config() const { return flat_config(); }
 
 std::shared_ptr<Layer> GRU::from_config(const json& c) {
-  json cell_config = c;
-  cell_config.erase("name");
-  const GRUCellOptions co = GRUCell::options_from_config(cell_config);
-  const RNNOptions ro = options_from_config(c);
-  GRUOptions o;
-  o.activation = co.activation;
-  o.recurrent_activation = co.recurrent_activation;
-  o.use_bias = co.use_bias;
-  o.kernel_initializer = co.kernel_initializer;
-  o.recurrent_initializer = co.recurrent_initializer;
-  o.bias_initializer = co.bias_initializer;
-  o.reset_after = co.reset_after;
-  o.dropout = co.dropout;
-  o.recurrent_dropout = co.recurrent_dropout;
-  set_sequence_options(o, ro);
-  auto layer = std::make_shared<GRU>(c.at("units").get<std::int64_t>(), o);
+  // Keras writes the cell's fields flat, beside the sequence's; the cell names itself.
+  auto cell_options = GRUCell::options_from_config(c);
+  cell_options.name.clear();
+  auto layer = std::make_shared<GRU>(c.at("units").get<std::int64_t>(), cell_options, options_from_config(c));
   layer->read_base_config(c);
   return layer;
 }

@@ -20,14 +20,14 @@ struct GRUOptions {
   bool go_backwards = false;
   bool stateful = false;
   bool unroll = false;
-  Shape input_shape{};
-  std::string name{};
-  bool trainable = true;
+  KERAS_LAYER_OPTIONS
 };
 
 class GRU : public RNN {
  public:
   explicit GRU(std::int64_t units, GRUOptions options = {});
+  /// The cell's arguments and the sequence's apart (as from_config reads them).
+  GRU(std::int64_t units, const GRUCellOptions& cell_options, RNNOptions options);
   json get_config() const override;
   static std::shared_ptr<Layer> from_config(const json& config);
   const GRUCell& cell() const { return static_cast<const GRUCell&>(*cells().front()); }

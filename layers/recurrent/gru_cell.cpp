@@ -1,6 +1,7 @@
 #include "layers/recurrent/gru_cell.hpp"
 
-#include "keras/json.hpp"
+#include "keras/config/fields.hpp"
+#include "keras/config/layer_config.hpp"
 #include "keras/ops/math.hpp"
 #include "keras/ops/nn.hpp"
 #include "keras/ops/sequence.hpp"
@@ -8,8 +9,11 @@
 
 namespace keras::layers {
 
+KERAS_FIELDS(GRUCellOptions, activation, recurrent_activation, use_bias, kernel_initializer, recurrent_initializer,
+             bias_initializer, reset_after, dropout, recurrent_dropout)
+
 GRUCell::GRUCell(std::int64_t units, GRUCellOptions options)
-    : RecurrentCell(options.name, "gru_cell", options.trainable),
+    : RecurrentCell(options, "gru_cell"),
       units_(units),
       options_(std::move(options)),
       activation_(activations::get(options_.activation)),
@@ -62,25 +66,18 @@ std::vector<Tensor> GRUCell::step(const Tensor& x, const std::vector<Tensor>& st
 }
 
 json GRUCell::get_config() const {
-  json c = cell_config(activation_.name, weight_spec());
+  json c = layer_config(*this, options_);
+  add_cell_fields(c);
+  c["activation"] = activation_.name;  // the canonical names of aliases
   c["recurrent_activation"] = recurrent_activation_.name;
-  c["reset_after"] = options_.reset_after;
   c["implementation"] = 2;
   return c;
 }
 
 GRUCellOptions GRUCell::options_from_config(const json& c) {
-  GRUCellOptions o;
-  o.name = c.value("name", "");
-  o.activation = c.value("activation", "tanh");
-  o.recurrent_activation = c.value("recurrent_activation", "sigmoid");
-  o.use_bias = c.value("use_bias", true);
+  auto o = keras::options_from_config<GRUCellOptions>(c);
   // tf.keras 2.x defaults to reset_after=True; Keras 2.2 files without the key meant False.
-  o.reset_after = c.value("reset_after", false);
-  detail::read_initializer(c, "kernel_initializer", o.kernel_initializer);
-  detail::read_initializer(c, "recurrent_initializer", o.recurrent_initializer);
-  detail::read_initializer(c, "bias_initializer", o.bias_initializer);
-  read_cell_config(c, o.dropout, o.recurrent_dropout);
+  if (!c.contains("reset_after")) o.reset_after = false;
   return o;
 }
 

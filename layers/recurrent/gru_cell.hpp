@@ -16,8 +16,7 @@ struct GRUCellOptions {
   float dropout = 0.f;
   float recurrent_dropout = 0.f;
   bool reset_after = true;
-  std::string name{};
-  bool trainable = true;
+  KERAS_LAYER_OPTIONS
 };
 
 class GRUCell : public RecurrentCell {
@@ -28,6 +27,7 @@ class GRUCell : public RecurrentCell {
   std::optional<kernels::RnnCell> fused_cell() const override;
   json get_config() const override;
   static std::shared_ptr<Layer> from_config(const json& config);
+  /// The options a config gives (the field list is in gru_cell.cpp).
   static GRUCellOptions options_from_config(const json& config);
   const GRUCellOptions& options() const { return options_; }
 

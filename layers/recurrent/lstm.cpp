@@ -5,7 +5,7 @@
 namespace keras::layers {
 namespace {
 
-LSTMCellOptions cell_options(const LSTMOptions& o) {
+LSTMCellOptions cell_options_of(const LSTMOptions& o) {
   LSTMCellOptions c;
   c.activation = o.activation;
   c.recurrent_activation = o.recurrent_activation;
@@ -23,27 +23,18 @@ LSTMCellOptions cell_options(const LSTMOptions& o) {
 }  // namespace
 
 LSTM::LSTM(std::int64_t units, LSTMOptions options)
-    : RNN({std::make_shared<LSTMCell>(units, cell_options(options))}, sequence_options_of(options), "lstm") {}
+    : LSTM(units, cell_options_of(options), sequence_options_of(options)) {}
+
+LSTM::LSTM(std::int64_t units, const LSTMCellOptions& cell_options, RNNOptions options)
+    : RNN({std::make_shared<LSTMCell>(units, cell_options)}, std::move(options), "lstm") {}
 
 json LSTM::get_config() const { return flat_config(); }
 
 std::shared_ptr<Layer> LSTM::from_config(const json& c) {
-  json cell_config = c;
-  cell_config.erase("name");
-  const LSTMCellOptions co = LSTMCell::options_from_config(cell_config);
-  const RNNOptions ro = options_from_config(c);
-  LSTMOptions o;
-  o.activation = co.activation;
-  o.recurrent_activation = co.recurrent_activation;
-  o.use_bias = co.use_bias;
-  o.kernel_initializer = co.kernel_initializer;
-  o.recurrent_initializer = co.recurrent_initializer;
-  o.bias_initializer = co.bias_initializer;
-  o.unit_forget_bias = co.unit_forget_bias;
-  o.dropout = co.dropout;
-  o.recurrent_dropout = co.recurrent_dropout;
-  set_sequence_options(o, ro);
-  auto layer = std::make_shared<LSTM>(c.at("units").get<std::int64_t>(), o);
+  // Keras writes the cell's fields flat, beside the sequence's; the cell names itself.
+  auto cell_options = LSTMCell::options_from_config(c);
+  cell_options.name.clear();
+  auto layer = std::make_shared<LSTM>(c.at("units").get<std::int64_t>(), cell_options, options_from_config(c));
   layer->read_base_config(c);
   return layer;
 }

@@ -20,14 +20,14 @@ struct LSTMOptions {
   bool go_backwards = false;
   bool stateful = false;
   bool unroll = false;
-  Shape input_shape{};
-  std::string name{};
-  bool trainable = true;
+  KERAS_LAYER_OPTIONS
 };
 
 class LSTM : public RNN {
  public:
   explicit LSTM(std::int64_t units, LSTMOptions options = {});
+  /// The cell's arguments and the sequence's apart (as from_config reads them).
+  LSTM(std::int64_t units, const LSTMCellOptions& cell_options, RNNOptions options);
   json get_config() const override;
   static std::shared_ptr<Layer> from_config(const json& config);
   const LSTMCell& cell() const { return static_cast<const LSTMCell&>(*cells().front()); }

@@ -1,14 +1,18 @@
 #include "layers/recurrent/lstm_cell.hpp"
 
-#include "keras/json.hpp"
+#include "keras/config/fields.hpp"
+#include "keras/config/layer_config.hpp"
 #include "keras/ops/math.hpp"
 #include "keras/ops/nn.hpp"
 #include "keras/ops/sequence.hpp"
 
 namespace keras::layers {
 
+KERAS_FIELDS(LSTMCellOptions, activation, recurrent_activation, use_bias, kernel_initializer, recurrent_initializer,
+             bias_initializer, unit_forget_bias, dropout, recurrent_dropout)
+
 LSTMCell::LSTMCell(std::int64_t units, LSTMCellOptions options)
-    : RecurrentCell(options.name, "lstm_cell", options.trainable),
+    : RecurrentCell(options, "lstm_cell"),
       units_(units),
       options_(std::move(options)),
       activation_(activations::get(options_.activation)),
@@ -44,26 +48,15 @@ std::vector<Tensor> LSTMCell::step(const Tensor& x, const std::vector<Tensor>& s
 }
 
 json LSTMCell::get_config() const {
-  json c = cell_config(activation_.name, weight_spec());
+  json c = layer_config(*this, options_);
+  add_cell_fields(c);
+  c["activation"] = activation_.name;  // the canonical names of aliases
   c["recurrent_activation"] = recurrent_activation_.name;
-  c["unit_forget_bias"] = options_.unit_forget_bias;
   c["implementation"] = 2;
   return c;
 }
 
-LSTMCellOptions LSTMCell::options_from_config(const json& c) {
-  LSTMCellOptions o;
-  o.name = c.value("name", "");
-  o.activation = c.value("activation", "tanh");
-  o.recurrent_activation = c.value("recurrent_activation", "sigmoid");
-  o.use_bias = c.value("use_bias", true);
-  o.unit_forget_bias = c.value("unit_forget_bias", true);
-  detail::read_initializer(c, "kernel_initializer", o.kernel_initializer);
-  detail::read_initializer(c, "recurrent_initializer", o.recurrent_initializer);
-  detail::read_initializer(c, "bias_initializer", o.bias_initializer);
-  read_cell_config(c, o.dropout, o.recurrent_dropout);
-  return o;
-}
+LSTMCellOptions LSTMCell::options_from_config(const json& c) { return keras::options_from_config<LSTMCellOptions>(c); }
 
 std::shared_ptr<Layer> LSTMCell::from_config(const json& c) {
   auto cell = std::make_shared<LSTMCell>(c.at("units").get<std::int64_t>(), options_from_config(c));

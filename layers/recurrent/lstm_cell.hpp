@@ -15,8 +15,7 @@ struct LSTMCellOptions {
   bool unit_forget_bias = true;
   float dropout = 0.f;
   float recurrent_dropout = 0.f;
-  std::string name{};
-  bool trainable = true;
+  KERAS_LAYER_OPTIONS
 };
 
 class LSTMCell : public RecurrentCell {
@@ -28,6 +27,7 @@ class LSTMCell : public RecurrentCell {
   std::optional<kernels::RnnCell> fused_cell() const override;
   json get_config() const override;
   static std::shared_ptr<Layer> from_config(const json& config);
+  /// The options a config gives (the field list is in lstm_cell.cpp).
   static LSTMCellOptions options_from_config(const json& config);
   const LSTMCellOptions& options() const { return options_; }
 

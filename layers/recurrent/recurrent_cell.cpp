@@ -7,10 +7,6 @@ namespace keras::layers {
 
 namespace detail {
 Tensor value_or_none(const std::shared_ptr<Variable>& v) { return v ? v->value() : Tensor(); }
-
-void read_initializer(const json& c, const char* key, initializers::InitializerRef& into) {
-  if (c.contains(key) && !c[key].is_null()) into = initializers::Initializer::deserialize(c[key]);
-}
 }  // namespace detail
 
 Tensor RecurrentCell::call(const Tensor&, bool) {
@@ -49,25 +45,11 @@ std::vector<Tensor> RecurrentCell::run_fused(const Tensor& x, const std::vector<
   return out;
 }
 
-json RecurrentCell::cell_config(const std::string& activation, const WeightSpec& s) const {
-  json c = Layer::get_config();
+void RecurrentCell::add_cell_fields(json& c) const {
   c["units"] = units();
-  c["activation"] = activation;
-  c["use_bias"] = s.use_bias;
-  c["kernel_initializer"] = initializers::serialize(*s.kernel_initializer);
-  c["recurrent_initializer"] = initializers::serialize(*s.recurrent_initializer);
-  c["bias_initializer"] = initializers::serialize(*s.bias_initializer);
   for (const char* k : {"kernel_regularizer", "recurrent_regularizer", "bias_regularizer", "kernel_constraint",
                         "recurrent_constraint", "bias_constraint"})
     c[k] = nullptr;
-  c["dropout"] = dropout_;
-  c["recurrent_dropout"] = recurrent_dropout_;
-  return c;
-}
-
-void RecurrentCell::read_cell_config(const json& c, float& dropout, float& recurrent_dropout) {
-  dropout = c.value("dropout", 0.f);
-  recurrent_dropout = c.value("recurrent_dropout", 0.f);
 }
 
 }  // namespace keras::layers

@@ -46,9 +46,9 @@ class RecurrentCell : public Layer {
     bool unit_forget_bias = false;
   };
   virtual WeightSpec weight_spec() const = 0;
-  /// Fields every cell config has: units, activation, use_bias, initializers, regularizers, dropouts.
-  json cell_config(const std::string& activation, const WeightSpec& spec) const;
-  static void read_cell_config(const json& c, float& dropout, float& recurrent_dropout);
+  /// Adds what every cell's config has beside its listed fields: units, and null for the regularizers
+  /// and constraints that Keras writes and cells do not take.
+  void add_cell_fields(json& config) const;
 
   float dropout_ = 0.f, recurrent_dropout_ = 0.f;
   std::shared_ptr<Variable> kernel_, recurrent_kernel_, bias_;
@@ -58,8 +58,6 @@ using CellPtr = std::shared_ptr<RecurrentCell>;
 
 namespace detail {
 Tensor value_or_none(const std::shared_ptr<Variable>& v);
-/// Reads an initializer field of a config when present.
-void read_initializer(const json& c, const char* key, initializers::InitializerRef& into);
 }  // namespace detail
 
 }  // namespace keras::layers

@@ -2,7 +2,8 @@
 
 #include <random>
 
-#include "keras/json.hpp"
+#include "keras/config/fields.hpp"
+#include "keras/config/layer_config.hpp"
 #include "keras/ops/math.hpp"
 #include "keras/ops/sequence.hpp"
 #include "keras/ops/shape.hpp"
@@ -10,6 +11,9 @@
 #include "layers/recurrent/step_masks.hpp"
 
 namespace keras::layers {
+
+KERAS_FIELDS(RNNOptions, return_sequences, return_state, go_backwards, stateful, unroll)
+
 namespace {
 
 using detail::dropout_mask;
@@ -22,7 +26,7 @@ RNN::RNN(CellPtr cell, RNNOptions options) : RNN(std::vector<CellPtr>{std::move(
 RNN::RNN(std::vector<CellPtr> cells, RNNOptions options) : RNN(std::move(cells), std::move(options), "rnn") {}
 
 RNN::RNN(std::vector<CellPtr> cells, RNNOptions options, const std::string& prefix)
-    : Layer(options.name, prefix, options.trainable), cells_(std::move(cells)), options_(std::move(options)) {
+    : Layer(options, prefix), cells_(std::move(cells)), options_(std::move(options)) {
   if (cells_.empty()) throw ValueError("RNN needs at least one cell");
   for (const auto& c : cells_)
     if (!c) throw ValueError("RNN received a null cell");
@@ -30,7 +34,6 @@ RNN::RNN(std::vector<CellPtr> cells, RNNOptions options, const std::string& pref
     throw ValueError("Layer \"" + name() + "\": stateful recurrent layers are not supported; carry the states "
                      "yourself with return_state and initial_state (call_with_state)");
   supports_masking_ = true;
-  set_input_shape(options_.input_shape);
 }
 
 std::vector<std::shared_ptr<Layer>> RNN::sublayers() const { return {cells_.begin(), cells_.end()}; }
@@ -177,12 +180,7 @@ Shape RNN::compute_output_shape(const Shape& input_shape) const {
 }
 
 json RNN::sequence_config() const {
-  json c = Layer::get_config();
-  c["return_sequences"] = options_.return_sequences;
-  c["return_state"] = options_.return_state;
-  c["go_backwards"] = options_.go_backwards;
-  c["stateful"] = options_.stateful;
-  c["unroll"] = options_.unroll;
+  json c = layer_config(*this, options_);
   c["time_major"] = false;
   return c;
 }
@@ -195,16 +193,7 @@ json RNN::flat_config() const {
   return c;
 }
 
-RNNOptions RNN::options_from_config(const json& c) {
-  RNNOptions o;
-  o.name = c.value("name", "");
-  o.return_sequences = c.value("return_sequences", false);
-  o.return_state = c.value("return_state", false);
-  o.go_backwards = c.value("go_backwards", false);
-  o.stateful = c.value("stateful", false);
-  o.unroll = c.value("unroll", false);
-  return o;
-}
+RNNOptions RNN::options_from_config(const json& c) { return keras::options_from_config<RNNOptions>(c); }
 
 json RNN::get_config() const {
   json c = sequence_config();
@@ -228,9 +217,7 @@ std::shared_ptr<Layer> RNN::from_config(const json& c) {
     if (!layer) throw ValueError("RNN: " + lc.value("class_name", std::string("?")) + " is not a recurrent cell");
     cells.push_back(layer);
   }
-  auto layer = std::make_shared<RNN>(cells, options_from_config(c));
-  layer->read_base_config(c);
-  return layer;
+  return make_from_config<RNN, RNNOptions>(c, cells);
 }
 
 KERAS_REGISTER_LAYER(RNN)

@@ -13,9 +13,7 @@ struct RNNOptions {
   bool go_backwards = false;
   bool stateful = false;  // not supported: true raises an error
   bool unroll = false;    // accepted and ignored (no graph to unroll)
-  Shape input_shape{};
-  std::string name{};
-  bool trainable = true;
+  KERAS_LAYER_OPTIONS
 };
 
 /// The sequence arguments of a recurrent layer's options struct (SimpleRNNOptions, LSTMOptions, GRUOptions).
@@ -23,17 +21,6 @@ template <class Options>
 RNNOptions sequence_options_of(const Options& o) {
   return {o.return_sequences, o.return_state, o.go_backwards, o.stateful, o.unroll, o.input_shape, o.name, o.trainable};
 }
-/// The reverse: copies the sequence arguments read from a config into such an options struct.
-template <class Options>
-void set_sequence_options(Options& o, const RNNOptions& r) {
-  o.return_sequences = r.return_sequences;
-  o.return_state = r.return_state;
-  o.go_backwards = r.go_backwards;
-  o.stateful = r.stateful;
-  o.unroll = r.unroll;
-  o.name = r.name;
-}
-
 class RNN : public Layer {
  public:
   explicit RNN(CellPtr cell, RNNOptions options = {});
@@ -68,6 +55,7 @@ class RNN : public Layer {
   RNN(std::vector<CellPtr> cells, RNNOptions options, const std::string& prefix);
   /// The sequence fields of every recurrent layer's config.
   json sequence_config() const;
+  /// The options a config gives (the field list is in rnn.cpp).
   static RNNOptions options_from_config(const json& config);
   /// LSTM, GRU, SimpleRNN configs: the sequence fields plus the cell's own (Keras writes them flat).
   json flat_config() const;

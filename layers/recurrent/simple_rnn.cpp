@@ -5,7 +5,7 @@
 namespace keras::layers {
 namespace {
 
-SimpleRNNCellOptions cell_options(const SimpleRNNOptions& o) {
+SimpleRNNCellOptions cell_options_of(const SimpleRNNOptions& o) {
   SimpleRNNCellOptions c;
   c.activation = o.activation;
   c.use_bias = o.use_bias;
@@ -21,25 +21,18 @@ SimpleRNNCellOptions cell_options(const SimpleRNNOptions& o) {
 }  // namespace
 
 SimpleRNN::SimpleRNN(std::int64_t units, SimpleRNNOptions options)
-    : RNN({std::make_shared<SimpleRNNCell>(units, cell_options(options))}, sequence_options_of(options), "simple_rnn") {}
+    : SimpleRNN(units, cell_options_of(options), sequence_options_of(options)) {}
+
+SimpleRNN::SimpleRNN(std::int64_t units, const SimpleRNNCellOptions& cell_options, RNNOptions options)
+    : RNN({std::make_shared<SimpleRNNCell>(units, cell_options)}, std::move(options), "simple_rnn") {}
 
 json SimpleRNN::get_config() const { return flat_config(); }
 
 std::shared_ptr<Layer> SimpleRNN::from_config(const json& c) {
-  json cell_config = c;
-  cell_config.erase("name");
-  const SimpleRNNCellOptions co = SimpleRNNCell::options_from_config(cell_config);
-  const RNNOptions ro = options_from_config(c);
-  SimpleRNNOptions o;
-  o.activation = co.activation;
-  o.use_bias = co.use_bias;
-  o.kernel_initializer = co.kernel_initializer;
-  o.recurrent_initializer = co.recurrent_initializer;
-  o.bias_initializer = co.bias_initializer;
-  o.dropout = co.dropout;
-  o.recurrent_dropout = co.recurrent_dropout;
-  set_sequence_options(o, ro);
-  auto layer = std::make_shared<SimpleRNN>(c.at("units").get<std::int64_t>(), o);
+  // Keras writes the cell's fields flat, beside the sequence's; the cell names itself.
+  auto cell_options = SimpleRNNCell::options_from_config(c);
+  cell_options.name.clear();
+  auto layer = std::make_shared<SimpleRNN>(c.at("units").get<std::int64_t>(), cell_options, options_from_config(c));
   layer->read_base_config(c);
   return layer;
 }

@@ -18,14 +18,14 @@ struct SimpleRNNOptions {
   bool go_backwards = false;
   bool stateful = false;
   bool unroll = false;
-  Shape input_shape{};
-  std::string name{};
-  bool trainable = true;
+  KERAS_LAYER_OPTIONS
 };
 
 class SimpleRNN : public RNN {
  public:
   explicit SimpleRNN(std::int64_t units, SimpleRNNOptions options = {});
+  /// The cell's arguments and the sequence's apart (as from_config reads them).
+  SimpleRNN(std::int64_t units, const SimpleRNNCellOptions& cell_options, RNNOptions options);
   json get_config() const override;
   static std::shared_ptr<Layer> from_config(const json& config);
   const SimpleRNNCell& cell() const { return static_cast<const SimpleRNNCell&>(*cells().front()); }

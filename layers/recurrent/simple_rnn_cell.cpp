@@ -1,13 +1,17 @@
 #include "layers/recurrent/simple_rnn_cell.hpp"
 
-#include "keras/json.hpp"
+#include "keras/config/fields.hpp"
+#include "keras/config/layer_config.hpp"
 #include "keras/ops/math.hpp"
 #include "keras/ops/nn.hpp"
 
 namespace keras::layers {
 
+KERAS_FIELDS(SimpleRNNCellOptions, activation, use_bias, kernel_initializer, recurrent_initializer, bias_initializer,
+             dropout, recurrent_dropout)
+
 SimpleRNNCell::SimpleRNNCell(std::int64_t units, SimpleRNNCellOptions options)
-    : RecurrentCell(options.name, "simple_rnn_cell", options.trainable),
+    : RecurrentCell(options, "simple_rnn_cell"),
       units_(units),
       options_(std::move(options)),
       activation_(activations::get(options_.activation)) {
@@ -34,18 +38,15 @@ std::vector<Tensor> SimpleRNNCell::step(const Tensor& x, const std::vector<Tenso
                                ops::matmul(h_in, recurrent_kernel_->value())))};
 }
 
-json SimpleRNNCell::get_config() const { return cell_config(activation_.name, weight_spec()); }
+json SimpleRNNCell::get_config() const {
+  json c = layer_config(*this, options_);
+  add_cell_fields(c);
+  c["activation"] = activation_.name;  // the canonical name of an alias
+  return c;
+}
 
 SimpleRNNCellOptions SimpleRNNCell::options_from_config(const json& c) {
-  SimpleRNNCellOptions o;
-  o.name = c.value("name", "");
-  o.activation = c.value("activation", "tanh");
-  o.use_bias = c.value("use_bias", true);
-  detail::read_initializer(c, "kernel_initializer", o.kernel_initializer);
-  detail::read_initializer(c, "recurrent_initializer", o.recurrent_initializer);
-  detail::read_initializer(c, "bias_initializer", o.bias_initializer);
-  read_cell_config(c, o.dropout, o.recurrent_dropout);
-  return o;
+  return keras::options_from_config<SimpleRNNCellOptions>(c);
 }
 
 std::shared_ptr<Layer> SimpleRNNCell::from_config(const json& c) {

@@ -12,8 +12,7 @@ struct SimpleRNNCellOptions {
   initializers::InitializerRef bias_initializer = "zeros";
   float dropout = 0.f;
   float recurrent_dropout = 0.f;
-  std::string name{};
-  bool trainable = true;
+  KERAS_LAYER_OPTIONS
 };
 
 class SimpleRNNCell : public RecurrentCell {
@@ -24,6 +23,7 @@ class SimpleRNNCell : public RecurrentCell {
   std::optional<kernels::RnnCell> fused_cell() const override;
   json get_config() const override;
   static std::shared_ptr<Layer> from_config(const json& config);
+  /// The options a config gives (the field list is in simple_rnn_cell.cpp).
   static SimpleRNNCellOptions options_from_config(const json& config);
   const SimpleRNNCellOptions& options() const { return options_; }
 

@@ -1,9 +1,14 @@
 #include "layers/recurrent/time_distributed.hpp"
 
-#include "keras/json.hpp"
+#include "keras/config/fields.hpp"
+#include "keras/config/layer_config.hpp"
 #include "keras/ops/shape.hpp"
 
 namespace keras::layers {
+
+// No fields beyond the base layer's; the wrapped layer is written as a nested config.
+KERAS_FIELDS(TimeDistributedOptions)
+
 namespace {
 
 Shape step_shape(const Shape& s) {
@@ -15,9 +20,8 @@ Shape step_shape(const Shape& s) {
 }  // namespace
 
 TimeDistributed::TimeDistributed(const LayerRef& layer, TimeDistributedOptions options)
-    : Layer(options.name, "time_distributed", options.trainable), layer_(layer.ptr()) {
+    : Layer(options, "time_distributed"), layer_(layer.ptr()) {
   if (!layer_) throw ValueError("TimeDistributed received a null layer");
-  set_input_shape(options.input_shape);
   supports_masking_ = true;
 }
 
@@ -53,10 +57,7 @@ json TimeDistributed::get_config() const {
 }
 
 std::shared_ptr<Layer> TimeDistributed::from_config(const json& c) {
-  auto layer = std::make_shared<TimeDistributed>(Layer::deserialize(c.at("layer")),
-                                                 TimeDistributedOptions{.name = c.value("name", "")});
-  layer->read_base_config(c);
-  return layer;
+  return make_from_config<TimeDistributed, TimeDistributedOptions>(c, Layer::deserialize(c.at("layer")));
 }
 
 KERAS_REGISTER_LAYER(TimeDistributed)

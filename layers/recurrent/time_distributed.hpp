@@ -6,9 +6,7 @@
 namespace keras::layers {
 
 struct TimeDistributedOptions {
-  Shape input_shape{};
-  std::string name{};
-  bool trainable = true;
+  KERAS_LAYER_OPTIONS
 };
 
 class TimeDistributed : public Layer {

@@ -8,9 +8,7 @@ namespace keras::layers {
 struct ActivityRegularizationOptions {
   double l1 = 0.0;
   double l2 = 0.0;
-  Shape input_shape{};
-  std::string name{};
-  bool trainable = true;
+  KERAS_LAYER_OPTIONS
 };
 
 class ActivityRegularization : public Layer {
@@ -21,7 +19,7 @@ class ActivityRegularization : public Layer {
   static std::shared_ptr<Layer> from_config(const json& config);
 
  private:
-  double l1_, l2_;
+  ActivityRegularizationOptions options_;
 
   KERAS_LAYER(ActivityRegularization)
 };

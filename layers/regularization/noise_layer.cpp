@@ -2,29 +2,22 @@
 
 #include <fmt/format.h>
 
-#include "keras/json.hpp"
+#include "keras/config/fields.hpp"
+#include "keras/config/layer_config.hpp"
 #include "keras/utils/random.hpp"
 
 namespace keras::layers {
 
+KERAS_FIELDS(NoiseOptions, seed)
+
 NoiseLayer::NoiseLayer(const NoiseOptions& options, const std::string& prefix)
-    : Layer(options.name, prefix, options.trainable), seed_(options.seed), seeded_(options.seed.value_or(0)) {
-  set_input_shape(options.input_shape);
-}
+    : Layer(options, prefix), options_(options), seeded_(options.seed.value_or(0)) {}
 
-std::mt19937_64& NoiseLayer::generator() { return seed_ ? seeded_ : utils::random_generator(); }
+std::mt19937_64& NoiseLayer::generator() { return options_.seed ? seeded_ : utils::random_generator(); }
 
-json NoiseLayer::get_config() const {
-  json c = Layer::get_config();
-  c["seed"] = seed_ ? json(*seed_) : json(nullptr);
-  return c;
-}
+json NoiseLayer::get_config() const { return layer_config(*this, options_); }
 
-NoiseOptions NoiseLayer::options_from_config(const json& c) {
-  NoiseOptions o{.name = c.value("name", "")};
-  if (c.contains("seed") && !c["seed"].is_null()) o.seed = c["seed"].get<std::uint64_t>();
-  return o;
-}
+NoiseOptions NoiseLayer::options_from_config(const json& c) { return keras::options_from_config<NoiseOptions>(c); }
 
 void NoiseLayer::check_rate(double rate, const std::string& owner) {
   if (!(rate >= 0.0 && rate < 1.0))

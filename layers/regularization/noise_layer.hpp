@@ -10,26 +10,25 @@ namespace keras::layers {
 
 struct NoiseOptions {
   std::optional<std::uint64_t> seed{};
-  Shape input_shape{};
-  std::string name{};
-  bool trainable = true;
+  KERAS_LAYER_OPTIONS
 };
 
 class NoiseLayer : public Layer {
  public:
+  /// The base fields and the seed; subclasses add their rate or stddev.
   json get_config() const override;
 
  protected:
   NoiseLayer(const NoiseOptions& options, const std::string& prefix);
   /// The seeded generator when a seed was given, else the global one.
   std::mt19937_64& generator();
-  /// Reads name and seed from a config.
+  /// The options a config gives (the field list is in noise_layer.cpp).
   static NoiseOptions options_from_config(const json& config);
   /// Checks a dropout rate in [0, 1).
   static void check_rate(double rate, const std::string& owner);
 
  private:
-  std::optional<std::uint64_t> seed_;
+  NoiseOptions options_;
   std::mt19937_64 seeded_;
 };
 
