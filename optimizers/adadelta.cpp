@@ -33,6 +33,8 @@ void Adadelta::update_step(const Tensor& grad, Variable& var, double lr, std::in
 
 json Adadelta::get_config() const { return optimizer_config(*this, options_); }
 
-std::shared_ptr<Optimizer> Adadelta::from_config(const json& c) { return optimizer_from_config<Adadelta, AdadeltaOptions>(c); }
+std::shared_ptr<Optimizer> Adadelta::from_config(const json& c) {
+  return optimizer_from_config<Adadelta, AdadeltaOptions>(c);
+}
 
 }  // namespace keras::optimizers

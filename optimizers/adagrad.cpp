@@ -33,6 +33,8 @@ void Adagrad::update_step(const Tensor& grad, Variable& var, double lr, std::int
 
 json Adagrad::get_config() const { return optimizer_config(*this, options_); }
 
-std::shared_ptr<Optimizer> Adagrad::from_config(const json& c) { return optimizer_from_config<Adagrad, AdagradOptions>(c); }
+std::shared_ptr<Optimizer> Adagrad::from_config(const json& c) {
+  return optimizer_from_config<Adagrad, AdagradOptions>(c);
+}
 
 }  // namespace keras::optimizers

@@ -34,6 +34,8 @@ void Adamax::update_step(const Tensor& grad, Variable& var, double lr, std::int6
 
 json Adamax::get_config() const { return optimizer_config(*this, options_); }
 
-std::shared_ptr<Optimizer> Adamax::from_config(const json& c) { return optimizer_from_config<Adamax, AdamaxOptions>(c); }
+std::shared_ptr<Optimizer> Adamax::from_config(const json& c) {
+  return optimizer_from_config<Adamax, AdamaxOptions>(c);
+}
 
 }  // namespace keras::optimizers

@@ -44,7 +44,8 @@ void check_non_negative(double value, const char* what) {
 
 }  // namespace
 
-KERAS_FIELDS(FtrlOptions, learning_rate_power, initial_accumulator_value, l1_regularization_strength, l2_regularization_strength, l2_shrinkage_regularization_strength, beta)
+KERAS_FIELDS(FtrlOptions, learning_rate_power, initial_accumulator_value, l1_regularization_strength,
+             l2_regularization_strength, l2_shrinkage_regularization_strength, beta)
 
 Ftrl::Ftrl(FtrlOptions o) : Optimizer(o), options_(std::move(o)) {
   check_non_negative(options_.initial_accumulator_value, "initial_accumulator_value");

@@ -60,8 +60,8 @@ Optimizer::Optimizer(std::string name, LearningRate learning_rate, CommonOptions
       throw ValueError("Optimizer '" + common_.name + "': `ema_momentum` must be in the range [0, 1], got " +
                        std::to_string(common_.ema_momentum));
     if (common_.ema_overwrite_frequency && *common_.ema_overwrite_frequency < 0)
-      throw ValueError("Optimizer '" + common_.name + "': `ema_overwrite_frequency` must be an integer >= 1 (or 0 or unset "
-                       "for never), got " +
+      throw ValueError("Optimizer '" + common_.name + "': `ema_overwrite_frequency` must be an integer >= 1 (or 0 or "
+                       "unset for never), got " +
                        std::to_string(*common_.ema_overwrite_frequency));
   }
 }
@@ -267,8 +267,8 @@ void Optimizer::overwrite_with_averages(const std::vector<std::shared_ptr<Variab
     const Tracked* t = it == index_.end() ? nullptr : &tracked_[it->second];
     auto s = t ? t->slots.find(kAverage) : std::map<std::string, std::shared_ptr<Variable>>::const_iterator{};
     if (!t || s == t->slots.end())
-      throw ValueError("finalize_variable_values: optimizer '" + common_.name + "' has no moving average of variable '" +
-                       v->name() + "'; it never updated it");
+      throw ValueError("finalize_variable_values: optimizer '" + common_.name + "' has no moving average of "
+                       "variable '" + v->name() + "'; it never updated it");
     v->assign(s->second->value());
   }
 }

@@ -75,6 +75,8 @@ std::vector<std::vector<Optimizer::SlotKind>> RMSprop::slot_layout() const {
 
 json RMSprop::get_config() const { return optimizer_config(*this, options_); }
 
-std::shared_ptr<Optimizer> RMSprop::from_config(const json& c) { return optimizer_from_config<RMSprop, RMSpropOptions>(c); }
+std::shared_ptr<Optimizer> RMSprop::from_config(const json& c) {
+  return optimizer_from_config<RMSprop, RMSpropOptions>(c);
+}
 
 }  // namespace keras::optimizers

@@ -46,9 +46,10 @@ json CosineDecay::get_config() const {
 
 std::shared_ptr<LearningRateSchedule> CosineDecay::from_config(const json& c) {
   const std::string owner = "CosineDecay";
-  return std::make_shared<CosineDecay>(required_number(c, "initial_learning_rate", owner),
-                                       required_number(c, "decay_steps", owner),
-                                       schedule_options<CosineDecayOptions>(c));
+  // One statement each: a missing value is reported in the order Keras lists them.
+  const double initial = required_number(c, "initial_learning_rate", owner);
+  const double decay_steps = required_number(c, "decay_steps", owner);
+  return std::make_shared<CosineDecay>(initial, decay_steps, schedule_options<CosineDecayOptions>(c));
 }
 
 }  // namespace keras::optimizers::schedules

@@ -51,8 +51,10 @@ json CosineDecayRestarts::get_config() const {
 
 std::shared_ptr<LearningRateSchedule> CosineDecayRestarts::from_config(const json& c) {
   const std::string owner = "CosineDecayRestarts";
-  return std::make_shared<CosineDecayRestarts>(required_number(c, "initial_learning_rate", owner),
-                                               required_number(c, "first_decay_steps", owner),
+  // One statement each: a missing value is reported in the order Keras lists them.
+  const double initial = required_number(c, "initial_learning_rate", owner);
+  const double first_decay_steps = required_number(c, "first_decay_steps", owner);
+  return std::make_shared<CosineDecayRestarts>(initial, first_decay_steps,
                                                schedule_options<CosineDecayRestartsOptions>(c));
 }
 

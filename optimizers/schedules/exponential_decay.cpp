@@ -38,9 +38,12 @@ json ExponentialDecay::get_config() const {
 
 std::shared_ptr<LearningRateSchedule> ExponentialDecay::from_config(const json& c) {
   const std::string owner = "ExponentialDecay";
-  return std::make_shared<ExponentialDecay>(
-      required_number(c, "initial_learning_rate", owner), required_number(c, "decay_steps", owner),
-      required_number(c, "decay_rate", owner), schedule_options<ExponentialDecayOptions>(c));
+  // One statement each: a missing value is reported in the order Keras lists them.
+  const double initial = required_number(c, "initial_learning_rate", owner);
+  const double decay_steps = required_number(c, "decay_steps", owner);
+  const double decay_rate = required_number(c, "decay_rate", owner);
+  return std::make_shared<ExponentialDecay>(initial, decay_steps, decay_rate,
+                                            schedule_options<ExponentialDecayOptions>(c));
 }
 
 }  // namespace keras::optimizers::schedules

@@ -38,9 +38,12 @@ json InverseTimeDecay::get_config() const {
 
 std::shared_ptr<LearningRateSchedule> InverseTimeDecay::from_config(const json& c) {
   const std::string owner = "InverseTimeDecay";
-  return std::make_shared<InverseTimeDecay>(
-      required_number(c, "initial_learning_rate", owner), required_number(c, "decay_steps", owner),
-      required_number(c, "decay_rate", owner), schedule_options<InverseTimeDecayOptions>(c));
+  // One statement each: a missing value is reported in the order Keras lists them.
+  const double initial = required_number(c, "initial_learning_rate", owner);
+  const double decay_steps = required_number(c, "decay_steps", owner);
+  const double decay_rate = required_number(c, "decay_rate", owner);
+  return std::make_shared<InverseTimeDecay>(initial, decay_steps, decay_rate,
+                                            schedule_options<InverseTimeDecayOptions>(c));
 }
 
 }  // namespace keras::optimizers::schedules

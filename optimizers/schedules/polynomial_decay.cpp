@@ -37,9 +37,10 @@ json PolynomialDecay::get_config() const {
 
 std::shared_ptr<LearningRateSchedule> PolynomialDecay::from_config(const json& c) {
   const std::string owner = "PolynomialDecay";
-  return std::make_shared<PolynomialDecay>(required_number(c, "initial_learning_rate", owner),
-                                           required_number(c, "decay_steps", owner),
-                                           schedule_options<PolynomialDecayOptions>(c));
+  // One statement each: a missing value is reported in the order Keras lists them.
+  const double initial = required_number(c, "initial_learning_rate", owner);
+  const double decay_steps = required_number(c, "decay_steps", owner);
+  return std::make_shared<PolynomialDecay>(initial, decay_steps, schedule_options<PolynomialDecayOptions>(c));
 }
 
 }  // namespace keras::optimizers::schedules
