@@ -17,8 +17,7 @@ struct BinaryCrossentropyOptions {
   bool from_logits = false;
   double label_smoothing = 0.0;
   int axis = -1;
-  Reduction reduction = Reduction::sum_over_batch_size;
-  std::string name = "binary_crossentropy";
+  KERAS_LOSS_OPTIONS("binary_crossentropy")
 };
 
 class BinaryCrossentropy : public Loss {

@@ -1,8 +1,10 @@
 #include "losses/binary_focal_crossentropy.hpp"
 
+#include "keras/config/fields.hpp"
 #include "keras/json.hpp"
 #include "keras/ops/math.hpp"
 #include "keras/ops/nn.hpp"
+#include "losses/loss_config.hpp"
 
 namespace keras::losses {
 namespace {
@@ -55,27 +57,12 @@ Tensor BinaryFocalCrossentropy::call(const Tensor& y_true, const Tensor& y_pred)
                                    static_cast<float>(options_.label_smoothing), options_.axis);
 }
 
-json BinaryFocalCrossentropy::get_config() const {
-  json config = Loss::get_config();
-  config["apply_class_balancing"] = options_.apply_class_balancing;
-  config["alpha"] = options_.alpha;
-  config["gamma"] = options_.gamma;
-  config["from_logits"] = options_.from_logits;
-  config["label_smoothing"] = options_.label_smoothing;
-  config["axis"] = options_.axis;
-  return config;
-}
+KERAS_FIELDS(BinaryFocalCrossentropyOptions, apply_class_balancing, alpha, gamma, from_logits, label_smoothing, axis)
+
+json BinaryFocalCrossentropy::get_config() const { return loss_config(*this, options_); }
 
 std::shared_ptr<Loss> BinaryFocalCrossentropy::from_config(const json& config) {
-  return std::make_shared<BinaryFocalCrossentropy>(BinaryFocalCrossentropyOptions{
-      .apply_class_balancing = config.value("apply_class_balancing", false),
-      .alpha = config.value("alpha", 0.25),
-      .gamma = config.value("gamma", 2.0),
-      .from_logits = config.value("from_logits", false),
-      .label_smoothing = config.value("label_smoothing", 0.0),
-      .axis = config.value("axis", -1),
-      .reduction = reduction_from_name(config.value("reduction", "sum_over_batch_size")),
-      .name = config.value("name", "binary_focal_crossentropy")});
+  return loss_from_config<BinaryFocalCrossentropy, BinaryFocalCrossentropyOptions>(config);
 }
 
 namespace {

@@ -25,8 +25,7 @@ struct BinaryFocalCrossentropyOptions {
   bool from_logits = false;
   double label_smoothing = 0.0;
   int axis = -1;
-  Reduction reduction = Reduction::sum_over_batch_size;
-  std::string name = "binary_focal_crossentropy";
+  KERAS_LOSS_OPTIONS("binary_focal_crossentropy")
 };
 
 class BinaryFocalCrossentropy : public Loss {

@@ -1,8 +1,10 @@
 #include "losses/categorical_crossentropy.hpp"
 
+#include "keras/config/fields.hpp"
 #include "keras/json.hpp"
 #include "keras/ops/math.hpp"
 #include "keras/ops/nn.hpp"
+#include "losses/loss_config.hpp"
 
 namespace keras::losses {
 namespace {
@@ -58,21 +60,12 @@ Tensor CategoricalCrossentropy::call(const Tensor& y_true, const Tensor& y_pred)
                                   options_.axis);
 }
 
-json CategoricalCrossentropy::get_config() const {
-  json config = Loss::get_config();
-  config["from_logits"] = options_.from_logits;
-  config["label_smoothing"] = options_.label_smoothing;
-  config["axis"] = options_.axis;
-  return config;
-}
+KERAS_FIELDS(CategoricalCrossentropyOptions, from_logits, label_smoothing, axis)
+
+json CategoricalCrossentropy::get_config() const { return loss_config(*this, options_); }
 
 std::shared_ptr<Loss> CategoricalCrossentropy::from_config(const json& config) {
-  return std::make_shared<CategoricalCrossentropy>(CategoricalCrossentropyOptions{
-      .from_logits = config.value("from_logits", false),
-      .label_smoothing = config.value("label_smoothing", 0.0),
-      .axis = config.value("axis", -1),
-      .reduction = reduction_from_name(config.value("reduction", "sum_over_batch_size")),
-      .name = config.value("name", "categorical_crossentropy")});
+  return loss_from_config<CategoricalCrossentropy, CategoricalCrossentropyOptions>(config);
 }
 
 namespace {

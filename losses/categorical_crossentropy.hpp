@@ -19,8 +19,7 @@ struct CategoricalCrossentropyOptions {
   bool from_logits = false;
   double label_smoothing = 0.0;
   int axis = -1;
-  Reduction reduction = Reduction::sum_over_batch_size;
-  std::string name = "categorical_crossentropy";
+  KERAS_LOSS_OPTIONS("categorical_crossentropy")
 };
 
 class CategoricalCrossentropy : public Loss {

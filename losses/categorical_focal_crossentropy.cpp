@@ -1,8 +1,10 @@
 #include "losses/categorical_focal_crossentropy.hpp"
 
+#include "keras/config/fields.hpp"
 #include "keras/json.hpp"
 #include "keras/ops/math.hpp"
 #include "keras/ops/nn.hpp"
+#include "losses/loss_config.hpp"
 
 namespace keras::losses {
 namespace {
@@ -59,25 +61,12 @@ Tensor CategoricalFocalCrossentropy::call(const Tensor& y_true, const Tensor& y_
                                         static_cast<float>(options_.label_smoothing), options_.axis);
 }
 
-json CategoricalFocalCrossentropy::get_config() const {
-  json config = Loss::get_config();
-  config["alpha"] = options_.alpha;
-  config["gamma"] = options_.gamma;
-  config["from_logits"] = options_.from_logits;
-  config["label_smoothing"] = options_.label_smoothing;
-  config["axis"] = options_.axis;
-  return config;
-}
+KERAS_FIELDS(CategoricalFocalCrossentropyOptions, alpha, gamma, from_logits, label_smoothing, axis)
+
+json CategoricalFocalCrossentropy::get_config() const { return loss_config(*this, options_); }
 
 std::shared_ptr<Loss> CategoricalFocalCrossentropy::from_config(const json& config) {
-  return std::make_shared<CategoricalFocalCrossentropy>(CategoricalFocalCrossentropyOptions{
-      .alpha = config.value("alpha", 0.25),
-      .gamma = config.value("gamma", 2.0),
-      .from_logits = config.value("from_logits", false),
-      .label_smoothing = config.value("label_smoothing", 0.0),
-      .axis = config.value("axis", -1),
-      .reduction = reduction_from_name(config.value("reduction", "sum_over_batch_size")),
-      .name = config.value("name", "categorical_focal_crossentropy")});
+  return loss_from_config<CategoricalFocalCrossentropy, CategoricalFocalCrossentropyOptions>(config);
 }
 
 namespace {

@@ -22,8 +22,7 @@ struct CategoricalFocalCrossentropyOptions {
   bool from_logits = false;
   double label_smoothing = 0.0;
   int axis = -1;
-  Reduction reduction = Reduction::sum_over_batch_size;
-  std::string name = "categorical_focal_crossentropy";
+  KERAS_LOSS_OPTIONS("categorical_focal_crossentropy")
 };
 
 class CategoricalFocalCrossentropy : public Loss {

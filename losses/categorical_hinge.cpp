@@ -1,7 +1,9 @@
 #include "losses/categorical_hinge.hpp"
 
+#include "keras/config/fields.hpp"
 #include "keras/json.hpp"
 #include "keras/ops/math.hpp"
+#include "losses/loss_config.hpp"
 
 namespace keras::losses {
 
@@ -13,10 +15,10 @@ Tensor categorical_hinge(const Tensor& y_true, const Tensor& y_pred) {
   return ops::maximum(neg - pos + 1.f, Tensor::scalar(0.f));
 }
 
+KERAS_FIELDS(CategoricalHingeOptions)
+
 std::shared_ptr<Loss> CategoricalHinge::from_config(const json& config) {
-  return std::make_shared<CategoricalHinge>(CategoricalHingeOptions{
-      .reduction = reduction_from_name(config.value("reduction", "sum_over_batch_size")),
-      .name = config.value("name", "categorical_hinge")});
+  return loss_from_config<CategoricalHinge, CategoricalHingeOptions>(config);
 }
 
 namespace {

@@ -12,13 +12,12 @@ namespace keras::losses {
 Tensor categorical_hinge(const Tensor& y_true, const Tensor& y_pred);
 
 struct CategoricalHingeOptions {
-  Reduction reduction = Reduction::sum_over_batch_size;
-  std::string name = "categorical_hinge";
+  KERAS_LOSS_OPTIONS("categorical_hinge")
 };
 
 class CategoricalHinge : public Loss {
  public:
-  explicit CategoricalHinge(CategoricalHingeOptions options = {}) : Loss(options.name, options.reduction) {}
+  explicit CategoricalHinge(CategoricalHingeOptions options = {}) : Loss(options) {}
   Tensor call(const Tensor& y_true, const Tensor& y_pred) const override { return categorical_hinge(y_true, y_pred); }
   std::string class_name() const override { return "CategoricalHinge"; }
   static std::shared_ptr<Loss> from_config(const json& config);

@@ -1,7 +1,9 @@
 #include "losses/cosine_similarity.hpp"
 
+#include "keras/config/fields.hpp"
 #include "keras/json.hpp"
 #include "keras/ops/math.hpp"
+#include "losses/loss_config.hpp"
 
 namespace keras::losses {
 namespace {
@@ -22,17 +24,12 @@ Tensor cosine_similarity(const Tensor& y_true, const Tensor& y_pred, int axis) {
   return -ops::sum(l2_normalize(t, axis) * l2_normalize(y_pred, axis), {axis});
 }
 
-json CosineSimilarity::get_config() const {
-  json config = Loss::get_config();
-  config["axis"] = options_.axis;
-  return config;
-}
+KERAS_FIELDS(CosineSimilarityOptions, axis)
+
+json CosineSimilarity::get_config() const { return loss_config(*this, options_); }
 
 std::shared_ptr<Loss> CosineSimilarity::from_config(const json& config) {
-  return std::make_shared<CosineSimilarity>(CosineSimilarityOptions{
-      .axis = config.value("axis", -1),
-      .reduction = reduction_from_name(config.value("reduction", "sum_over_batch_size")),
-      .name = config.value("name", "cosine_similarity")});
+  return loss_from_config<CosineSimilarity, CosineSimilarityOptions>(config);
 }
 
 namespace {

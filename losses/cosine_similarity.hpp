@@ -14,14 +14,13 @@ Tensor cosine_similarity(const Tensor& y_true, const Tensor& y_pred, int axis = 
 
 struct CosineSimilarityOptions {
   int axis = -1;
-  Reduction reduction = Reduction::sum_over_batch_size;
-  std::string name = "cosine_similarity";
+  KERAS_LOSS_OPTIONS("cosine_similarity")
 };
 
 class CosineSimilarity : public Loss {
  public:
   explicit CosineSimilarity(CosineSimilarityOptions options = {})
-      : Loss(options.name, options.reduction), options_(std::move(options)) {}
+      : Loss(options), options_(std::move(options)) {}
   Tensor call(const Tensor& y_true, const Tensor& y_pred) const override {
     return cosine_similarity(y_true, y_pred, options_.axis);
   }

@@ -2,8 +2,10 @@
 
 #include <algorithm>
 
+#include "keras/config/fields.hpp"
 #include "keras/json.hpp"
 #include "keras/ops/math.hpp"
+#include "losses/loss_config.hpp"
 
 namespace keras::losses {
 
@@ -21,10 +23,10 @@ Tensor hinge(const Tensor& y_true, const Tensor& y_pred) {
   return ops::mean(ops::maximum(1.f - t * y_pred, Tensor::scalar(0.f)), {-1});
 }
 
+KERAS_FIELDS(HingeOptions)
+
 std::shared_ptr<Loss> Hinge::from_config(const json& config) {
-  return std::make_shared<Hinge>(HingeOptions{
-      .reduction = reduction_from_name(config.value("reduction", "sum_over_batch_size")),
-      .name = config.value("name", "hinge")});
+  return loss_from_config<Hinge, HingeOptions>(config);
 }
 
 namespace {

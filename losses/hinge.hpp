@@ -18,13 +18,12 @@ Tensor hinge_targets(const Tensor& y_true, const Tensor& y_pred, const std::stri
 }  // namespace detail
 
 struct HingeOptions {
-  Reduction reduction = Reduction::sum_over_batch_size;
-  std::string name = "hinge";
+  KERAS_LOSS_OPTIONS("hinge")
 };
 
 class Hinge : public Loss {
  public:
-  explicit Hinge(HingeOptions options = {}) : Loss(options.name, options.reduction) {}
+  explicit Hinge(HingeOptions options = {}) : Loss(options) {}
   Tensor call(const Tensor& y_true, const Tensor& y_pred) const override { return hinge(y_true, y_pred); }
   std::string class_name() const override { return "Hinge"; }
   static std::shared_ptr<Loss> from_config(const json& config);

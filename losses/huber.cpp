@@ -1,7 +1,9 @@
 #include "losses/huber.hpp"
 
+#include "keras/config/fields.hpp"
 #include "keras/json.hpp"
 #include "keras/ops/math.hpp"
+#include "losses/loss_config.hpp"
 
 namespace keras::losses {
 
@@ -15,17 +17,12 @@ Tensor huber(const Tensor& y_true, const Tensor& y_pred, float delta) {
   return ops::mean(0.5f * ops::square(q) + delta * (abs_error - q), {-1});
 }
 
-json Huber::get_config() const {
-  json config = Loss::get_config();
-  config["delta"] = options_.delta;
-  return config;
-}
+KERAS_FIELDS(HuberOptions, delta)
+
+json Huber::get_config() const { return loss_config(*this, options_); }
 
 std::shared_ptr<Loss> Huber::from_config(const json& config) {
-  return std::make_shared<Huber>(HuberOptions{
-      .delta = config.value("delta", 1.0),
-      .reduction = reduction_from_name(config.value("reduction", "sum_over_batch_size")),
-      .name = config.value("name", "huber_loss")});
+  return loss_from_config<Huber, HuberOptions>(config);
 }
 
 namespace {

@@ -13,13 +13,12 @@ Tensor huber(const Tensor& y_true, const Tensor& y_pred, float delta = 1.f);
 
 struct HuberOptions {
   double delta = 1.0;
-  Reduction reduction = Reduction::sum_over_batch_size;
-  std::string name = "huber_loss";
+  KERAS_LOSS_OPTIONS("huber_loss")
 };
 
 class Huber : public Loss {
  public:
-  explicit Huber(HuberOptions options = {}) : Loss(options.name, options.reduction), options_(std::move(options)) {}
+  explicit Huber(HuberOptions options = {}) : Loss(options), options_(std::move(options)) {}
   Tensor call(const Tensor& y_true, const Tensor& y_pred) const override {
     return huber(y_true, y_pred, static_cast<float>(options_.delta));
   }

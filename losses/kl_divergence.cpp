@@ -1,7 +1,9 @@
 #include "losses/kl_divergence.hpp"
 
+#include "keras/config/fields.hpp"
 #include "keras/json.hpp"
 #include "keras/ops/math.hpp"
+#include "losses/loss_config.hpp"
 
 namespace keras::losses {
 
@@ -12,10 +14,10 @@ Tensor kl_divergence(const Tensor& y_true, const Tensor& y_pred) {
   return ops::sum(t * ops::log(t / p), {-1});
 }
 
+KERAS_FIELDS(KLDivergenceOptions)
+
 std::shared_ptr<Loss> KLDivergence::from_config(const json& config) {
-  return std::make_shared<KLDivergence>(KLDivergenceOptions{
-      .reduction = reduction_from_name(config.value("reduction", "sum_over_batch_size")),
-      .name = config.value("name", "kl_divergence")});
+  return loss_from_config<KLDivergence, KLDivergenceOptions>(config);
 }
 
 namespace {

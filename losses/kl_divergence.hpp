@@ -16,13 +16,12 @@ inline Tensor kullback_leibler_divergence(const Tensor& y_true, const Tensor& y_
 }
 
 struct KLDivergenceOptions {
-  Reduction reduction = Reduction::sum_over_batch_size;
-  std::string name = "kl_divergence";
+  KERAS_LOSS_OPTIONS("kl_divergence")
 };
 
 class KLDivergence : public Loss {
  public:
-  explicit KLDivergence(KLDivergenceOptions options = {}) : Loss(options.name, options.reduction) {}
+  explicit KLDivergence(KLDivergenceOptions options = {}) : Loss(options) {}
   Tensor call(const Tensor& y_true, const Tensor& y_pred) const override { return kl_divergence(y_true, y_pred); }
   std::string class_name() const override { return "KLDivergence"; }
   static std::shared_ptr<Loss> from_config(const json& config);

@@ -1,8 +1,10 @@
 #include "losses/log_cosh.hpp"
 
+#include "keras/config/fields.hpp"
 #include "keras/json.hpp"
 #include "keras/ops/math.hpp"
 #include "keras/ops/nn.hpp"
+#include "losses/loss_config.hpp"
 
 namespace keras::losses {
 
@@ -13,10 +15,10 @@ Tensor log_cosh(const Tensor& y_true, const Tensor& y_pred) {
   return ops::mean(x + ops::softplus(-2.f * x) - kLog2, {-1});
 }
 
+KERAS_FIELDS(LogCoshOptions)
+
 std::shared_ptr<Loss> LogCosh::from_config(const json& config) {
-  return std::make_shared<LogCosh>(LogCoshOptions{
-      .reduction = reduction_from_name(config.value("reduction", "sum_over_batch_size")),
-      .name = config.value("name", "log_cosh")});
+  return loss_from_config<LogCosh, LogCoshOptions>(config);
 }
 
 namespace {

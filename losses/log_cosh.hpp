@@ -13,13 +13,12 @@ Tensor log_cosh(const Tensor& y_true, const Tensor& y_pred);
 inline Tensor logcosh(const Tensor& y_true, const Tensor& y_pred) { return log_cosh(y_true, y_pred); }
 
 struct LogCoshOptions {
-  Reduction reduction = Reduction::sum_over_batch_size;
-  std::string name = "log_cosh";
+  KERAS_LOSS_OPTIONS("log_cosh")
 };
 
 class LogCosh : public Loss {
  public:
-  explicit LogCosh(LogCoshOptions options = {}) : Loss(options.name, options.reduction) {}
+  explicit LogCosh(LogCoshOptions options = {}) : Loss(options) {}
   Tensor call(const Tensor& y_true, const Tensor& y_pred) const override { return log_cosh(y_true, y_pred); }
   std::string class_name() const override { return "LogCosh"; }
   static std::shared_ptr<Loss> from_config(const json& config);

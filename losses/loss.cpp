@@ -5,6 +5,7 @@
 #include "keras/json.hpp"
 #include "keras/ops/math.hpp"
 #include "keras/ops/shape.hpp"
+#include "losses/loss_config.hpp"
 
 namespace keras::losses {
 
@@ -24,6 +25,9 @@ Reduction reduction_from_name(const std::string& s) {
   throw ValueError("Unknown loss reduction '" + s + "'; expected one of auto, sum_over_batch_size, sum, none");
 }
 
+json encode(Reduction reduction) { return reduction_name(reduction); }
+void decode(const json& value, Reduction& reduction) { reduction = reduction_from_name(value.get<std::string>()); }
+
 Tensor Loss::operator()(const Tensor& y_true, const Tensor& y_pred, const Tensor& sample_weight) const {
   Tensor losses = call(y_true, y_pred);
   if (sample_weight.defined()) {
@@ -34,7 +38,7 @@ Tensor Loss::operator()(const Tensor& y_true, const Tensor& y_pred, const Tensor
     while (ws.size() > losses.shape().size() && ws.back() == 1) ws.pop_back();
     losses = ops::multiply(losses, w.reshape(ws));
   }
-  switch (reduction_) {
+  switch (common_.reduction) {
     case Reduction::none: return losses;
     case Reduction::sum: return ops::sum(losses);
     case Reduction::sum_over_batch_size: return ops::mean(losses);
@@ -42,7 +46,11 @@ Tensor Loss::operator()(const Tensor& y_true, const Tensor& y_pred, const Tensor
   return losses;
 }
 
-json Loss::get_config() const { return {{"reduction", reduction_name(reduction_)}, {"name", name_}}; }
+json Loss::get_config() const {
+  json c = json::object();
+  config::write_fields(c, BaseFields<const CommonOptions>{common_});
+  return c;
+}
 
 std::shared_ptr<Loss> Loss::get(const std::string& identifier) {
   return Registry<Loss>::instance().create(identifier, json::object(), "loss");

@@ -13,11 +13,41 @@ namespace keras::losses {
 enum class Reduction { sum_over_batch_size, sum, none };
 std::string reduction_name(Reduction);
 Reduction reduction_from_name(const std::string&);
+/// Reduction in a config: its name; "auto" reads as sum_over_batch_size.
+json encode(Reduction reduction);
+void decode(const json& value, Reduction& reduction);
+
+/// The arguments every loss takes, declared once: an options struct ends with KERAS_LOSS_OPTIONS and
+/// Keras's default name, so that `Huber({.delta = 2.0, .name = "h"})` stays one flat designated initializer.
+/// The Loss base keeps them (CommonOptions) and writes and reads them in every config (for_each_base_field).
+#define KERAS_LOSS_OPTIONS(default_name)                                                    \
+  ::keras::losses::Reduction reduction = ::keras::losses::Reduction::sum_over_batch_size; \
+  std::string name = default_name;
+
+/// The base arguments on their own: what the Loss base keeps.
+struct CommonOptions {
+  KERAS_LOSS_OPTIONS("")
+};
+
+/// The base fields under the keys Keras writes in every loss's config, listed once: calls
+/// visit(key, options.field...) for each, on one options struct (to write or read its config) or on two
+/// (to copy one into the other).
+template <class Visit, class... Options>
+void for_each_base_field(Visit&& visit, Options&... options) {
+  visit("reduction", options.reduction...);
+  visit("name", options.name...);
+}
 
 class Loss {
  public:
   explicit Loss(std::string name, Reduction reduction = Reduction::sum_over_batch_size)
-      : name_(std::move(name)), reduction_(reduction) {}
+      : common_{.reduction = reduction, .name = std::move(name)} {}
+  /// A built-in: the base fields of its options struct (which ends with KERAS_LOSS_OPTIONS).
+  template <class Options>
+    requires requires(const Options& options) { options.reduction; }
+  explicit Loss(const Options& options) {
+    for_each_base_field([](const char*, auto& to, const auto& from) { to = from; }, common_, options);
+  }
   virtual ~Loss() = default;
 
   /// Per-sample losses, built from keras::ops so gradients flow (usually y_pred's shape without the last axis).
@@ -26,18 +56,17 @@ class Loss {
   Tensor operator()(const Tensor& y_true, const Tensor& y_pred, const Tensor& sample_weight = Tensor()) const;
 
   virtual std::string class_name() const = 0;
-  /// {"reduction", "name"} plus each subclass's own fields.
+  /// The base fields (for_each_base_field) plus each subclass's own fields (losses/loss_config.hpp).
   virtual json get_config() const;
-  const std::string& name() const { return name_; }
-  Reduction reduction() const { return reduction_; }
+  const std::string& name() const { return common_.name; }
+  Reduction reduction() const { return common_.reduction; }
 
   /// By name ("sparse_categorical_crossentropy", "mse", "SparseCategoricalCrossentropy").
   static std::shared_ptr<Loss> get(const std::string& identifier);
   static std::shared_ptr<Loss> deserialize(const json& config);
 
  private:
-  std::string name_;
-  Reduction reduction_;
+  CommonOptions common_;
 };
 
 /// A loss from any callable (y_true, y_pred) → per-sample Tensor, e.g. a user's focal loss.

@@ -12,13 +12,12 @@ namespace keras::losses {
 Tensor mean_absolute_error(const Tensor& y_true, const Tensor& y_pred);
 
 struct MeanAbsoluteErrorOptions {
-  Reduction reduction = Reduction::sum_over_batch_size;
-  std::string name = "mean_absolute_error";
+  KERAS_LOSS_OPTIONS("mean_absolute_error")
 };
 
 class MeanAbsoluteError : public Loss {
  public:
-  explicit MeanAbsoluteError(MeanAbsoluteErrorOptions options = {}) : Loss(options.name, options.reduction) {}
+  explicit MeanAbsoluteError(MeanAbsoluteErrorOptions options = {}) : Loss(options) {}
   Tensor call(const Tensor& y_true, const Tensor& y_pred) const override {
     return mean_absolute_error(y_true, y_pred);
   }

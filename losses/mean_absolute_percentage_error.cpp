@@ -1,7 +1,9 @@
 #include "losses/mean_absolute_percentage_error.hpp"
 
+#include "keras/config/fields.hpp"
 #include "keras/json.hpp"
 #include "keras/ops/math.hpp"
+#include "losses/loss_config.hpp"
 
 namespace keras::losses {
 
@@ -12,10 +14,10 @@ Tensor mean_absolute_percentage_error(const Tensor& y_true, const Tensor& y_pred
   return 100.f * ops::mean(diff, {-1});
 }
 
+KERAS_FIELDS(MeanAbsolutePercentageErrorOptions)
+
 std::shared_ptr<Loss> MeanAbsolutePercentageError::from_config(const json& config) {
-  return std::make_shared<MeanAbsolutePercentageError>(MeanAbsolutePercentageErrorOptions{
-      .reduction = reduction_from_name(config.value("reduction", "sum_over_batch_size")),
-      .name = config.value("name", "mean_absolute_percentage_error")});
+  return loss_from_config<MeanAbsolutePercentageError, MeanAbsolutePercentageErrorOptions>(config);
 }
 
 namespace {

@@ -13,14 +13,13 @@ Tensor mean_absolute_percentage_error(const Tensor& y_true, const Tensor& y_pred
 inline Tensor mape(const Tensor& y_true, const Tensor& y_pred) { return mean_absolute_percentage_error(y_true, y_pred); }
 
 struct MeanAbsolutePercentageErrorOptions {
-  Reduction reduction = Reduction::sum_over_batch_size;
-  std::string name = "mean_absolute_percentage_error";
+  KERAS_LOSS_OPTIONS("mean_absolute_percentage_error")
 };
 
 class MeanAbsolutePercentageError : public Loss {
  public:
   explicit MeanAbsolutePercentageError(MeanAbsolutePercentageErrorOptions options = {})
-      : Loss(options.name, options.reduction) {}
+      : Loss(options) {}
   Tensor call(const Tensor& y_true, const Tensor& y_pred) const override {
     return mean_absolute_percentage_error(y_true, y_pred);
   }

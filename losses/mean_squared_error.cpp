@@ -1,7 +1,9 @@
 #include "losses/mean_squared_error.hpp"
 
+#include "keras/config/fields.hpp"
 #include "keras/json.hpp"
 #include "keras/ops/math.hpp"
+#include "losses/loss_config.hpp"
 
 namespace keras::losses {
 
@@ -10,10 +12,10 @@ Tensor mean_squared_error(const Tensor& y_true, const Tensor& y_pred) {
   return ops::mean(ops::square(ops::subtract(y_pred, t)), {-1});
 }
 
+KERAS_FIELDS(MeanSquaredErrorOptions)
+
 std::shared_ptr<Loss> MeanSquaredError::from_config(const json& config) {
-  return std::make_shared<MeanSquaredError>(MeanSquaredErrorOptions{
-      .reduction = reduction_from_name(config.value("reduction", "sum_over_batch_size")),
-      .name = config.value("name", "mean_squared_error")});
+  return loss_from_config<MeanSquaredError, MeanSquaredErrorOptions>(config);
 }
 
 namespace {

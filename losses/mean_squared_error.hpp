@@ -12,13 +12,12 @@ namespace keras::losses {
 Tensor mean_squared_error(const Tensor& y_true, const Tensor& y_pred);
 
 struct MeanSquaredErrorOptions {
-  Reduction reduction = Reduction::sum_over_batch_size;
-  std::string name = "mean_squared_error";
+  KERAS_LOSS_OPTIONS("mean_squared_error")
 };
 
 class MeanSquaredError : public Loss {
  public:
-  explicit MeanSquaredError(MeanSquaredErrorOptions options = {}) : Loss(options.name, options.reduction) {}
+  explicit MeanSquaredError(MeanSquaredErrorOptions options = {}) : Loss(options) {}
   Tensor call(const Tensor& y_true, const Tensor& y_pred) const override {
     return mean_squared_error(y_true, y_pred);
   }

@@ -1,7 +1,9 @@
 #include "losses/mean_squared_logarithmic_error.hpp"
 
+#include "keras/config/fields.hpp"
 #include "keras/json.hpp"
 #include "keras/ops/math.hpp"
+#include "losses/loss_config.hpp"
 
 namespace keras::losses {
 
@@ -13,10 +15,10 @@ Tensor mean_squared_logarithmic_error(const Tensor& y_true, const Tensor& y_pred
   return ops::mean(ops::square(first_log - second_log), {-1});
 }
 
+KERAS_FIELDS(MeanSquaredLogarithmicErrorOptions)
+
 std::shared_ptr<Loss> MeanSquaredLogarithmicError::from_config(const json& config) {
-  return std::make_shared<MeanSquaredLogarithmicError>(MeanSquaredLogarithmicErrorOptions{
-      .reduction = reduction_from_name(config.value("reduction", "sum_over_batch_size")),
-      .name = config.value("name", "mean_squared_logarithmic_error")});
+  return loss_from_config<MeanSquaredLogarithmicError, MeanSquaredLogarithmicErrorOptions>(config);
 }
 
 namespace {

@@ -13,14 +13,13 @@ Tensor mean_squared_logarithmic_error(const Tensor& y_true, const Tensor& y_pred
 inline Tensor msle(const Tensor& y_true, const Tensor& y_pred) { return mean_squared_logarithmic_error(y_true, y_pred); }
 
 struct MeanSquaredLogarithmicErrorOptions {
-  Reduction reduction = Reduction::sum_over_batch_size;
-  std::string name = "mean_squared_logarithmic_error";
+  KERAS_LOSS_OPTIONS("mean_squared_logarithmic_error")
 };
 
 class MeanSquaredLogarithmicError : public Loss {
  public:
   explicit MeanSquaredLogarithmicError(MeanSquaredLogarithmicErrorOptions options = {})
-      : Loss(options.name, options.reduction) {}
+      : Loss(options) {}
   Tensor call(const Tensor& y_true, const Tensor& y_pred) const override {
     return mean_squared_logarithmic_error(y_true, y_pred);
   }

@@ -1,7 +1,9 @@
 #include "losses/poisson.hpp"
 
+#include "keras/config/fields.hpp"
 #include "keras/json.hpp"
 #include "keras/ops/math.hpp"
+#include "losses/loss_config.hpp"
 
 namespace keras::losses {
 
@@ -11,10 +13,10 @@ Tensor poisson(const Tensor& y_true, const Tensor& y_pred) {
   return ops::mean(y_pred - t * ops::log(y_pred + kEpsilon), {-1});
 }
 
+KERAS_FIELDS(PoissonOptions)
+
 std::shared_ptr<Loss> Poisson::from_config(const json& config) {
-  return std::make_shared<Poisson>(PoissonOptions{
-      .reduction = reduction_from_name(config.value("reduction", "sum_over_batch_size")),
-      .name = config.value("name", "poisson")});
+  return loss_from_config<Poisson, PoissonOptions>(config);
 }
 
 namespace {

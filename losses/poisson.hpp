@@ -12,13 +12,12 @@ namespace keras::losses {
 Tensor poisson(const Tensor& y_true, const Tensor& y_pred);
 
 struct PoissonOptions {
-  Reduction reduction = Reduction::sum_over_batch_size;
-  std::string name = "poisson";
+  KERAS_LOSS_OPTIONS("poisson")
 };
 
 class Poisson : public Loss {
  public:
-  explicit Poisson(PoissonOptions options = {}) : Loss(options.name, options.reduction) {}
+  explicit Poisson(PoissonOptions options = {}) : Loss(options) {}
   Tensor call(const Tensor& y_true, const Tensor& y_pred) const override { return poisson(y_true, y_pred); }
   std::string class_name() const override { return "Poisson"; }
   static std::shared_ptr<Loss> from_config(const json& config);

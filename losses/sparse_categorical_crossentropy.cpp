@@ -2,9 +2,11 @@
 
 #include <cmath>
 
+#include "keras/config/fields.hpp"
 #include "keras/json.hpp"
 #include "keras/ops/math.hpp"
 #include "keras/ops/nn.hpp"
+#include "losses/loss_config.hpp"
 
 namespace keras::losses {
 
@@ -35,10 +37,11 @@ Tensor sparse_categorical_crossentropy(const Tensor& y_true, const Tensor& y_pre
   return ops::sparse_softmax_cross_entropy(labels, logits);
 }
 
+KERAS_FIELDS(SparseCategoricalCrossentropyOptions, from_logits)
+
 json SparseCategoricalCrossentropy::get_config() const {
-  json config = Loss::get_config();
-  config["from_logits"] = options_.from_logits;
-  config["ignore_class"] = nullptr;
+  json config = loss_config(*this, options_);
+  config["ignore_class"] = nullptr;  // not supported (see from_config); Keras writes it
   return config;
 }
 
@@ -46,10 +49,7 @@ std::shared_ptr<Loss> SparseCategoricalCrossentropy::from_config(const json& con
   if (config.contains("ignore_class") && !config["ignore_class"].is_null())
     throw ValueError("SparseCategoricalCrossentropy: ignore_class is not supported; mask those samples with "
                      "sample_weight = 0 instead");
-  return std::make_shared<SparseCategoricalCrossentropy>(SparseCategoricalCrossentropyOptions{
-      .from_logits = config.value("from_logits", false),
-      .reduction = reduction_from_name(config.value("reduction", "sum_over_batch_size")),
-      .name = config.value("name", "sparse_categorical_crossentropy")});
+  return loss_from_config<SparseCategoricalCrossentropy, SparseCategoricalCrossentropyOptions>(config);
 }
 
 namespace {

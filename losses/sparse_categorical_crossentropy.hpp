@@ -16,14 +16,13 @@ Tensor sparse_categorical_crossentropy(const Tensor& y_true, const Tensor& y_pre
 
 struct SparseCategoricalCrossentropyOptions {
   bool from_logits = false;
-  Reduction reduction = Reduction::sum_over_batch_size;
-  std::string name = "sparse_categorical_crossentropy";
+  KERAS_LOSS_OPTIONS("sparse_categorical_crossentropy")
 };
 
 class SparseCategoricalCrossentropy : public Loss {
  public:
   explicit SparseCategoricalCrossentropy(SparseCategoricalCrossentropyOptions options = {})
-      : Loss(options.name, options.reduction), options_(std::move(options)) {}
+      : Loss(options), options_(std::move(options)) {}
   Tensor call(const Tensor& y_true, const Tensor& y_pred) const override {
     return sparse_categorical_crossentropy(y_true, y_pred, options_.from_logits);
   }

@@ -1,8 +1,10 @@
 #include "losses/squared_hinge.hpp"
 
+#include "keras/config/fields.hpp"
 #include "keras/json.hpp"
 #include "keras/ops/math.hpp"
 #include "losses/hinge.hpp"
+#include "losses/loss_config.hpp"
 
 namespace keras::losses {
 
@@ -11,10 +13,10 @@ Tensor squared_hinge(const Tensor& y_true, const Tensor& y_pred) {
   return ops::mean(ops::square(ops::maximum(1.f - t * y_pred, Tensor::scalar(0.f))), {-1});
 }
 
+KERAS_FIELDS(SquaredHingeOptions)
+
 std::shared_ptr<Loss> SquaredHinge::from_config(const json& config) {
-  return std::make_shared<SquaredHinge>(SquaredHingeOptions{
-      .reduction = reduction_from_name(config.value("reduction", "sum_over_batch_size")),
-      .name = config.value("name", "squared_hinge")});
+  return loss_from_config<SquaredHinge, SquaredHingeOptions>(config);
 }
 
 namespace {

@@ -12,13 +12,12 @@ namespace keras::losses {
 Tensor squared_hinge(const Tensor& y_true, const Tensor& y_pred);
 
 struct SquaredHingeOptions {
-  Reduction reduction = Reduction::sum_over_batch_size;
-  std::string name = "squared_hinge";
+  KERAS_LOSS_OPTIONS("squared_hinge")
 };
 
 class SquaredHinge : public Loss {
  public:
-  explicit SquaredHinge(SquaredHingeOptions options = {}) : Loss(options.name, options.reduction) {}
+  explicit SquaredHinge(SquaredHingeOptions options = {}) : Loss(options) {}
   Tensor call(const Tensor& y_true, const Tensor& y_pred) const override { return squared_hinge(y_true, y_pred); }
   std::string class_name() const override { return "SquaredHinge"; }
   static std::shared_ptr<Loss> from_config(const json& config);

@@ -2,7 +2,9 @@
 
 #include <cmath>
 
+#include "keras/config/fields.hpp"
 #include "keras/json.hpp"
+#include "metrics/metric_config.hpp"
 #include "metrics/metric_utils.hpp"
 
 namespace keras::metrics {
@@ -22,8 +24,10 @@ Tensor accuracy(const Tensor& y_true, const Tensor& y_pred) {
   return Tensor::from_vector<float>(out, y_pred.shape());
 }
 
+KERAS_FIELDS(AccuracyOptions)
+
 std::shared_ptr<Metric> Accuracy::from_config(const json& config) {
-  return std::make_shared<Accuracy>(AccuracyOptions{.name = config.value("name", "accuracy")});
+  return metric_from_config<Accuracy, AccuracyOptions>(config);
 }
 
 namespace {

@@ -1,7 +1,9 @@
 #include "metrics/binary_accuracy.hpp"
 
+#include "keras/config/fields.hpp"
 #include "keras/json.hpp"
 #include "keras/ops/math.hpp"
+#include "metrics/metric_config.hpp"
 
 namespace keras::metrics {
 
@@ -25,17 +27,14 @@ BinaryAccuracy::BinaryAccuracy(BinaryAccuracyOptions options)
             return binary_accuracy(y_true, y_pred, threshold);
           },
           options.name, "BinaryAccuracy"),
-      threshold_(options.threshold) {}
+      options_(std::move(options)) {}
 
-json BinaryAccuracy::get_config() const {
-  json config = Metric::get_config();
-  config["threshold"] = threshold_;
-  return config;
-}
+KERAS_FIELDS(BinaryAccuracyOptions, threshold)
+
+json BinaryAccuracy::get_config() const { return metric_config(*this, options_); }
 
 std::shared_ptr<Metric> BinaryAccuracy::from_config(const json& config) {
-  return std::make_shared<BinaryAccuracy>(BinaryAccuracyOptions{.name = config.value("name", "binary_accuracy"),
-                                                                .threshold = config.value("threshold", 0.5)});
+  return metric_from_config<BinaryAccuracy, BinaryAccuracyOptions>(config);
 }
 
 namespace {

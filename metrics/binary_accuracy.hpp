@@ -22,10 +22,10 @@ class BinaryAccuracy : public MeanMetricWrapper {
   /// {"name", "dtype", "threshold"}.
   json get_config() const override;
   static std::shared_ptr<Metric> from_config(const json& config);
-  double threshold() const { return threshold_; }
+  double threshold() const { return options_.threshold; }
 
  private:
-  double threshold_;
+  BinaryAccuracyOptions options_;
 };
 
 }  // namespace keras::metrics

@@ -1,7 +1,9 @@
 #include "metrics/categorical_accuracy.hpp"
 
+#include "keras/config/fields.hpp"
 #include "keras/json.hpp"
 #include "keras/ops/math.hpp"
+#include "metrics/metric_config.hpp"
 
 namespace keras::metrics {
 
@@ -14,9 +16,10 @@ Tensor categorical_accuracy(const Tensor& y_true, const Tensor& y_pred) {
   return ops::equal(ops::argmax(y_true, -1), ops::argmax(y_pred, -1));
 }
 
+KERAS_FIELDS(CategoricalAccuracyOptions)
+
 std::shared_ptr<Metric> CategoricalAccuracy::from_config(const json& config) {
-  return std::make_shared<CategoricalAccuracy>(
-      CategoricalAccuracyOptions{.name = config.value("name", "categorical_accuracy")});
+  return metric_from_config<CategoricalAccuracy, CategoricalAccuracyOptions>(config);
 }
 
 namespace {

@@ -1,8 +1,10 @@
 #include "metrics/cosine_similarity.hpp"
 
+#include "keras/config/fields.hpp"
 #include "keras/json.hpp"
 #include "keras/ops/math.hpp"
 #include "losses/loss.hpp"
+#include "metrics/metric_config.hpp"
 
 namespace keras::metrics {
 namespace {
@@ -22,17 +24,14 @@ Tensor cosine_similarity(const Tensor& y_true, const Tensor& y_pred, int axis) {
 CosineSimilarity::CosineSimilarity(CosineSimilarityOptions options)
     : MeanMetricWrapper([axis = options.axis](const Tensor& t, const Tensor& p) { return cosine_similarity(t, p, axis); },
                         options.name, "CosineSimilarity"),
-      axis_(options.axis) {}
+      options_(std::move(options)) {}
 
-json CosineSimilarity::get_config() const {
-  json config = Metric::get_config();
-  config["axis"] = axis_;
-  return config;
-}
+KERAS_FIELDS(CosineSimilarityOptions, axis)
+
+json CosineSimilarity::get_config() const { return metric_config(*this, options_); }
 
 std::shared_ptr<Metric> CosineSimilarity::from_config(const json& config) {
-  return std::make_shared<CosineSimilarity>(
-      CosineSimilarityOptions{.name = config.value("name", "cosine_similarity"), .axis = config.value("axis", -1)});
+  return metric_from_config<CosineSimilarity, CosineSimilarityOptions>(config);
 }
 
 namespace {

@@ -23,10 +23,10 @@ class CosineSimilarity : public MeanMetricWrapper {
   /// {"name", "dtype", "axis"}.
   json get_config() const override;
   static std::shared_ptr<Metric> from_config(const json& config);
-  int axis() const { return axis_; }
+  int axis() const { return options_.axis; }
 
  private:
-  int axis_;
+  CosineSimilarityOptions options_;
 };
 
 }  // namespace keras::metrics

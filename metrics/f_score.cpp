@@ -3,25 +3,13 @@
 #include <algorithm>
 #include <cmath>
 
+#include "keras/config/fields.hpp"
 #include "keras/json.hpp"
 #include "metrics/confusion_matrix.hpp"
+#include "metrics/metric_config.hpp"
 #include "metrics/metric_utils.hpp"
 
 namespace keras::metrics {
-namespace {
-
-std::optional<std::string> optional_string(const json& config, const char* key) {
-  if (!config.contains(key) || config[key].is_null()) return std::nullopt;
-  return config[key].get<std::string>();
-}
-
-std::optional<double> optional_double(const json& config, const char* key) {
-  if (!config.contains(key) || config[key].is_null()) return std::nullopt;
-  return config[key].get<double>();
-}
-
-}  // namespace
-
 FBetaScore::FBetaScore(FBetaScoreOptions options, const char* class_name)
     : Metric(options.name), options_(std::move(options)) {
   const std::string cls = class_name;
@@ -111,19 +99,13 @@ void FBetaScore::reset_state() {
   for (auto* v : {&tp_, &fp_, &fn_, &support_}) std::fill(v->begin(), v->end(), 0.0);
 }
 
-json FBetaScore::get_config() const {
-  json config = Metric::get_config();
-  config["average"] = detail::optional_json(options_.average);
-  config["beta"] = options_.beta;
-  config["threshold"] = detail::optional_json(options_.threshold);
-  return config;
-}
+KERAS_FIELDS(FBetaScoreOptions, average, beta, threshold)
+KERAS_FIELDS(F1ScoreOptions, average, threshold)
+
+json FBetaScore::get_config() const { return metric_config(*this, options_); }
 
 std::shared_ptr<Metric> FBetaScore::from_config(const json& config) {
-  return std::make_shared<FBetaScore>(FBetaScoreOptions{.average = optional_string(config, "average"),
-                                                        .beta = config.value("beta", 1.0),
-                                                        .threshold = optional_double(config, "threshold"),
-                                                        .name = config.value("name", "fbeta_score")});
+  return metric_from_config<FBetaScore, FBetaScoreOptions>(config);
 }
 
 json F1Score::get_config() const {
@@ -133,9 +115,7 @@ json F1Score::get_config() const {
 }
 
 std::shared_ptr<Metric> F1Score::from_config(const json& config) {
-  return std::make_shared<F1Score>(F1ScoreOptions{.average = optional_string(config, "average"),
-                                                  .threshold = optional_double(config, "threshold"),
-                                                  .name = config.value("name", "f1_score")});
+  return metric_from_config<F1Score, F1ScoreOptions>(config);
 }
 
 namespace {

@@ -2,10 +2,12 @@
 
 #include <cmath>
 
+#include "keras/config/fields.hpp"
 #include "keras/json.hpp"
 #include "keras/ops/math.hpp"
 #include "keras/ops/nn.hpp"
 #include "losses/loss.hpp"
+#include "metrics/metric_config.hpp"
 
 namespace keras::metrics {
 
@@ -16,8 +18,10 @@ Tensor logcosh(const Tensor& y_true, const Tensor& y_pred) {
   return ops::mean(per_element, {-1});
 }
 
+KERAS_FIELDS(LogCoshErrorOptions)
+
 std::shared_ptr<Metric> LogCoshError::from_config(const json& config) {
-  return std::make_shared<LogCoshError>(LogCoshErrorOptions{.name = config.value("name", "logcosh")});
+  return metric_from_config<LogCoshError, LogCoshErrorOptions>(config);
 }
 
 namespace {

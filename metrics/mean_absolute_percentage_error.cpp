@@ -1,8 +1,10 @@
 #include "metrics/mean_absolute_percentage_error.hpp"
 
+#include "keras/config/fields.hpp"
 #include "keras/json.hpp"
 #include "keras/ops/math.hpp"
 #include "losses/loss.hpp"
+#include "metrics/metric_config.hpp"
 
 namespace keras::metrics {
 
@@ -12,9 +14,10 @@ Tensor mean_absolute_percentage_error(const Tensor& y_true, const Tensor& y_pred
   return ops::mean(ops::abs(ops::divide(ops::subtract(t, y_pred), denom)), {-1}) * 100.f;
 }
 
+KERAS_FIELDS(MeanAbsolutePercentageErrorOptions)
+
 std::shared_ptr<Metric> MeanAbsolutePercentageError::from_config(const json& config) {
-  return std::make_shared<MeanAbsolutePercentageError>(
-      MeanAbsolutePercentageErrorOptions{.name = config.value("name", "mean_absolute_percentage_error")});
+  return metric_from_config<MeanAbsolutePercentageError, MeanAbsolutePercentageErrorOptions>(config);
 }
 
 namespace {

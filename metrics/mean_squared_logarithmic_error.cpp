@@ -1,8 +1,10 @@
 #include "metrics/mean_squared_logarithmic_error.hpp"
 
+#include "keras/config/fields.hpp"
 #include "keras/json.hpp"
 #include "keras/ops/math.hpp"
 #include "losses/loss.hpp"
+#include "metrics/metric_config.hpp"
 
 namespace keras::metrics {
 
@@ -14,9 +16,10 @@ Tensor mean_squared_logarithmic_error(const Tensor& y_true, const Tensor& y_pred
   return ops::mean(ops::square(ops::subtract(first, second)), {-1});
 }
 
+KERAS_FIELDS(MeanSquaredLogarithmicErrorOptions)
+
 std::shared_ptr<Metric> MeanSquaredLogarithmicError::from_config(const json& config) {
-  return std::make_shared<MeanSquaredLogarithmicError>(
-      MeanSquaredLogarithmicErrorOptions{.name = config.value("name", "mean_squared_logarithmic_error")});
+  return metric_from_config<MeanSquaredLogarithmicError, MeanSquaredLogarithmicErrorOptions>(config);
 }
 
 namespace {

@@ -1,7 +1,9 @@
 #include "metrics/metric.hpp"
 
 #include "keras/autodiff/gradient_tape.hpp"
+#include "keras/config/fields.hpp"
 #include "keras/json.hpp"
+#include "metrics/metric_config.hpp"
 #include "metrics/metric_utils.hpp"
 
 namespace keras::metrics {
@@ -44,8 +46,10 @@ void Mean::update(const Tensor& values, const Tensor& sample_weight) {
   }
 }
 
+KERAS_FIELDS(MeanOptions)
+
 std::shared_ptr<Metric> Mean::from_config(const json& config) {
-  return std::make_shared<Mean>(MeanOptions{.name = config.value("name", "mean")});
+  return metric_from_config<Mean, MeanOptions>(config);
 }
 
 MeanMetricWrapper::MeanMetricWrapper(std::shared_ptr<losses::Loss> loss, std::string name)

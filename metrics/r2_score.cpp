@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <cmath>
 
+#include "keras/config/fields.hpp"
 #include "keras/json.hpp"
+#include "metrics/metric_config.hpp"
 #include "metrics/metric_utils.hpp"
 
 namespace keras::metrics {
@@ -97,20 +99,12 @@ void R2Score::reset_state() {
   built_ = false;
 }
 
-json R2Score::get_config() const {
-  json config = Metric::get_config();
-  config["class_aggregation"] = detail::optional_json(options_.class_aggregation);
-  config["num_regressors"] = options_.num_regressors;
-  return config;
-}
+KERAS_FIELDS(R2ScoreOptions, class_aggregation, num_regressors)
+
+json R2Score::get_config() const { return metric_config(*this, options_); }
 
 std::shared_ptr<Metric> R2Score::from_config(const json& config) {
-  R2ScoreOptions options{.num_regressors = config.value("num_regressors", 0), .name = config.value("name", "r2_score")};
-  if (config.contains("class_aggregation"))
-    options.class_aggregation = config["class_aggregation"].is_null()
-                                    ? std::nullopt
-                                    : std::optional<std::string>(config["class_aggregation"].get<std::string>());
-  return std::make_shared<R2Score>(options);
+  return metric_from_config<R2Score, R2ScoreOptions>(config);
 }
 
 namespace {

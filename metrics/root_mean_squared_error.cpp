@@ -3,9 +3,11 @@
 #include <cmath>
 
 #include "keras/autodiff/gradient_tape.hpp"
+#include "keras/config/fields.hpp"
 #include "keras/json.hpp"
 #include "keras/ops/math.hpp"
 #include "losses/loss.hpp"
+#include "metrics/metric_config.hpp"
 
 namespace keras::metrics {
 
@@ -17,9 +19,10 @@ void RootMeanSquaredError::update_state(const Tensor& y_true, const Tensor& y_pr
   squared_errors_.update(ops::square(ops::subtract(y_pred, t)), sample_weight);
 }
 
+KERAS_FIELDS(RootMeanSquaredErrorOptions)
+
 std::shared_ptr<Metric> RootMeanSquaredError::from_config(const json& config) {
-  return std::make_shared<RootMeanSquaredError>(
-      RootMeanSquaredErrorOptions{.name = config.value("name", "root_mean_squared_error")});
+  return metric_from_config<RootMeanSquaredError, RootMeanSquaredErrorOptions>(config);
 }
 
 namespace {

@@ -1,7 +1,9 @@
 #include "metrics/sparse_categorical_accuracy.hpp"
 
+#include "keras/config/fields.hpp"
 #include "keras/json.hpp"
 #include "keras/ops/math.hpp"
+#include "metrics/metric_config.hpp"
 
 namespace keras::metrics {
 
@@ -19,9 +21,10 @@ Tensor sparse_categorical_accuracy(const Tensor& y_true, const Tensor& y_pred) {
   return ops::equal(labels, ops::argmax(y_pred, -1));
 }
 
+KERAS_FIELDS(SparseCategoricalAccuracyOptions)
+
 std::shared_ptr<Metric> SparseCategoricalAccuracy::from_config(const json& config) {
-  return std::make_shared<SparseCategoricalAccuracy>(
-      SparseCategoricalAccuracyOptions{.name = config.value("name", "sparse_categorical_accuracy")});
+  return metric_from_config<SparseCategoricalAccuracy, SparseCategoricalAccuracyOptions>(config);
 }
 
 namespace {

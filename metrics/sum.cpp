@@ -1,6 +1,8 @@
 #include "metrics/sum.hpp"
 
+#include "keras/config/fields.hpp"
 #include "keras/json.hpp"
+#include "metrics/metric_config.hpp"
 #include "metrics/metric_utils.hpp"
 
 namespace keras::metrics {
@@ -13,8 +15,10 @@ void Sum::update(const Tensor& values, const Tensor& sample_weight) {
   total_ += s;
 }
 
+KERAS_FIELDS(SumOptions)
+
 std::shared_ptr<Metric> Sum::from_config(const json& config) {
-  return std::make_shared<Sum>(SumOptions{.name = config.value("name", "sum")});
+  return metric_from_config<Sum, SumOptions>(config);
 }
 
 namespace {

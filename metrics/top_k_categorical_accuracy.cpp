@@ -2,8 +2,10 @@
 
 #include <cmath>
 
+#include "keras/config/fields.hpp"
 #include "keras/json.hpp"
 #include "keras/ops/math.hpp"
+#include "metrics/metric_config.hpp"
 #include "metrics/metric_utils.hpp"
 
 namespace keras::metrics {
@@ -46,34 +48,28 @@ Tensor top_k_categorical_accuracy(const Tensor& y_true, const Tensor& y_pred, in
 TopKCategoricalAccuracy::TopKCategoricalAccuracy(TopKCategoricalAccuracyOptions options)
     : MeanMetricWrapper([k = options.k](const Tensor& t, const Tensor& p) { return top_k_categorical_accuracy(t, p, k); },
                         options.name, "TopKCategoricalAccuracy"),
-      k_(options.k) {}
+      options_(std::move(options)) {}
 
-json TopKCategoricalAccuracy::get_config() const {
-  json config = Metric::get_config();
-  config["k"] = k_;
-  return config;
-}
+KERAS_FIELDS(TopKCategoricalAccuracyOptions, k)
+
+json TopKCategoricalAccuracy::get_config() const { return metric_config(*this, options_); }
 
 std::shared_ptr<Metric> TopKCategoricalAccuracy::from_config(const json& config) {
-  return std::make_shared<TopKCategoricalAccuracy>(TopKCategoricalAccuracyOptions{
-      .k = config.value("k", 5), .name = config.value("name", "top_k_categorical_accuracy")});
+  return metric_from_config<TopKCategoricalAccuracy, TopKCategoricalAccuracyOptions>(config);
 }
 
 SparseTopKCategoricalAccuracy::SparseTopKCategoricalAccuracy(SparseTopKCategoricalAccuracyOptions options)
     : MeanMetricWrapper(
           [k = options.k](const Tensor& t, const Tensor& p) { return sparse_top_k_categorical_accuracy(t, p, k); },
           options.name, "SparseTopKCategoricalAccuracy"),
-      k_(options.k) {}
+      options_(std::move(options)) {}
 
-json SparseTopKCategoricalAccuracy::get_config() const {
-  json config = Metric::get_config();
-  config["k"] = k_;
-  return config;
-}
+KERAS_FIELDS(SparseTopKCategoricalAccuracyOptions, k)
+
+json SparseTopKCategoricalAccuracy::get_config() const { return metric_config(*this, options_); }
 
 std::shared_ptr<Metric> SparseTopKCategoricalAccuracy::from_config(const json& config) {
-  return std::make_shared<SparseTopKCategoricalAccuracy>(SparseTopKCategoricalAccuracyOptions{
-      .k = config.value("k", 5), .name = config.value("name", "sparse_top_k_categorical_accuracy")});
+  return metric_from_config<SparseTopKCategoricalAccuracy, SparseTopKCategoricalAccuracyOptions>(config);
 }
 
 namespace {

@@ -29,10 +29,10 @@ class TopKCategoricalAccuracy : public MeanMetricWrapper {
   /// {"name", "dtype", "k"}.
   json get_config() const override;
   static std::shared_ptr<Metric> from_config(const json& config);
-  int k() const { return k_; }
+  int k() const { return options_.k; }
 
  private:
-  int k_;
+  TopKCategoricalAccuracyOptions options_;
 };
 
 struct SparseTopKCategoricalAccuracyOptions {
@@ -46,10 +46,10 @@ class SparseTopKCategoricalAccuracy : public MeanMetricWrapper {
   /// {"name", "dtype", "k"}.
   json get_config() const override;
   static std::shared_ptr<Metric> from_config(const json& config);
-  int k() const { return k_; }
+  int k() const { return options_.k; }
 
  private:
-  int k_;
+  SparseTopKCategoricalAccuracyOptions options_;
 };
 
 }  // namespace keras::metrics

@@ -2,15 +2,19 @@
 
 #include <cmath>
 
+#include "keras/config/fields.hpp"
 #include "keras/json.hpp"
 #include "keras/kernels/parallel.hpp"
+#include "optimizers/optimizer_config.hpp"
 
 namespace keras::optimizers {
 namespace {
 const bool registered = register_class<Optimizer, Adadelta>("Adadelta", {"adadelta"});
 }  // namespace
 
-Adadelta::Adadelta(AdadeltaOptions o) : Optimizer(o.name, o.learning_rate, common_of(o)), options_(std::move(o)) {}
+KERAS_FIELDS(AdadeltaOptions, rho, epsilon)
+
+Adadelta::Adadelta(AdadeltaOptions o) : Optimizer(o), options_(std::move(o)) {}
 
 void Adadelta::update_step(const Tensor& grad, Variable& var, double lr, std::int64_t /*step*/) {
   float* acc_g = slot(var, "accumulated_grad").value().data<float>();
@@ -27,19 +31,10 @@ void Adadelta::update_step(const Tensor& grad, Variable& var, double lr, std::in
   });
 }
 
-json Adadelta::get_config() const {
-  json c = Optimizer::get_config();
-  c["rho"] = options_.rho;
-  c["epsilon"] = options_.epsilon;
-  return c;
-}
+json Adadelta::get_config() const { return optimizer_config(*this, options_); }
 
 std::shared_ptr<Optimizer> Adadelta::from_config(const json& c) {
-  AdadeltaOptions o;
-  read_common(c, o, "Adadelta");
-  o.rho = read_number(c, "rho", o.rho, "Adadelta");
-  o.epsilon = read_number(c, "epsilon", o.epsilon, "Adadelta");
-  return std::make_shared<Adadelta>(std::move(o));
+  return optimizer_from_config<Adadelta, AdadeltaOptions>(c);
 }
 
 }  // namespace keras::optimizers

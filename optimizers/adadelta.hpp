@@ -12,14 +12,7 @@ struct AdadeltaOptions {
   LearningRate learning_rate = 0.001;
   double rho = 0.95;
   double epsilon = 1e-7;
-  std::optional<double> weight_decay = std::nullopt;
-  std::optional<double> clipnorm = std::nullopt;
-  std::optional<double> clipvalue = std::nullopt;
-  std::optional<double> global_clipnorm = std::nullopt;
-  bool use_ema = false;
-  double ema_momentum = 0.99;
-  std::optional<std::int64_t> ema_overwrite_frequency = std::nullopt;
-  std::string name = "Adadelta";
+  KERAS_OPTIMIZER_OPTIONS("Adadelta")
 };
 
 /// acc_g = rho acc_g + (1 - rho) g^2; delta = -sqrt(acc_d + eps) g / sqrt(acc_g + eps);

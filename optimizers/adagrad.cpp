@@ -2,15 +2,19 @@
 
 #include <cmath>
 
+#include "keras/config/fields.hpp"
 #include "keras/json.hpp"
 #include "keras/kernels/parallel.hpp"
+#include "optimizers/optimizer_config.hpp"
 
 namespace keras::optimizers {
 namespace {
 const bool registered = register_class<Optimizer, Adagrad>("Adagrad", {"adagrad"});
 }  // namespace
 
-Adagrad::Adagrad(AdagradOptions o) : Optimizer(o.name, o.learning_rate, common_of(o)), options_(std::move(o)) {
+KERAS_FIELDS(AdagradOptions, initial_accumulator_value, epsilon)
+
+Adagrad::Adagrad(AdagradOptions o) : Optimizer(o), options_(std::move(o)) {
   if (options_.initial_accumulator_value < 0)
     throw ValueError("Adagrad: `initial_accumulator_value` must be >= 0, got " +
                      std::to_string(options_.initial_accumulator_value));
@@ -27,19 +31,10 @@ void Adagrad::update_step(const Tensor& grad, Variable& var, double lr, std::int
   });
 }
 
-json Adagrad::get_config() const {
-  json c = Optimizer::get_config();
-  c["initial_accumulator_value"] = options_.initial_accumulator_value;
-  c["epsilon"] = options_.epsilon;
-  return c;
-}
+json Adagrad::get_config() const { return optimizer_config(*this, options_); }
 
 std::shared_ptr<Optimizer> Adagrad::from_config(const json& c) {
-  AdagradOptions o;
-  read_common(c, o, "Adagrad");
-  o.initial_accumulator_value = read_number(c, "initial_accumulator_value", o.initial_accumulator_value, "Adagrad");
-  o.epsilon = read_number(c, "epsilon", o.epsilon, "Adagrad");
-  return std::make_shared<Adagrad>(std::move(o));
+  return optimizer_from_config<Adagrad, AdagradOptions>(c);
 }
 
 }  // namespace keras::optimizers

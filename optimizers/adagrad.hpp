@@ -12,14 +12,7 @@ struct AdagradOptions {
   LearningRate learning_rate = 0.001;
   double initial_accumulator_value = 0.1;
   double epsilon = 1e-7;
-  std::optional<double> weight_decay = std::nullopt;
-  std::optional<double> clipnorm = std::nullopt;
-  std::optional<double> clipvalue = std::nullopt;
-  std::optional<double> global_clipnorm = std::nullopt;
-  bool use_ema = false;
-  double ema_momentum = 0.99;
-  std::optional<std::int64_t> ema_overwrite_frequency = std::nullopt;
-  std::string name = "Adagrad";
+  KERAS_OPTIMIZER_OPTIONS("Adagrad")
 };
 
 /// accumulator += g^2; var -= lr * g / sqrt(accumulator + epsilon). Slots: "accumulator".

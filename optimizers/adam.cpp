@@ -3,16 +3,20 @@
 #include <algorithm>
 #include <cmath>
 
+#include "keras/config/fields.hpp"
 #include "keras/json.hpp"
 #include "keras/kernels/cpu_dispatch.hpp"
 #include "keras/kernels/parallel.hpp"
+#include "optimizers/optimizer_config.hpp"
 
 namespace keras::optimizers {
 namespace {
 const bool registered = register_class<Optimizer, Adam>("Adam", {"adam"});
 }  // namespace
 
-Adam::Adam(AdamOptions o) : Optimizer(o.name, o.learning_rate, common_of(o)), options_(std::move(o)) {}
+KERAS_FIELDS(AdamOptions, beta_1, beta_2, epsilon, amsgrad)
+
+Adam::Adam(AdamOptions o) : Optimizer(o), options_(std::move(o)) {}
 
 void Adam::adam_update(std::int64_t n, const float* g, float* w, float* m, float* v, float* vhat, double lr,
                        double beta_1, double beta_2, double epsilon, std::int64_t step) {
@@ -58,23 +62,8 @@ std::vector<std::vector<Optimizer::SlotKind>> Adam::slot_layout() const {
   return {{{"m"}, {"v"}}};
 }
 
-json Adam::get_config() const {
-  json c = Optimizer::get_config();
-  c["beta_1"] = options_.beta_1;
-  c["beta_2"] = options_.beta_2;
-  c["epsilon"] = options_.epsilon;
-  c["amsgrad"] = options_.amsgrad;
-  return c;
-}
+json Adam::get_config() const { return optimizer_config(*this, options_); }
 
-std::shared_ptr<Optimizer> Adam::from_config(const json& c) {
-  AdamOptions o;
-  read_common(c, o, "Adam");
-  o.beta_1 = read_number(c, "beta_1", o.beta_1, "Adam");
-  o.beta_2 = read_number(c, "beta_2", o.beta_2, "Adam");
-  o.epsilon = read_number(c, "epsilon", o.epsilon, "Adam");
-  o.amsgrad = read_bool(c, "amsgrad", o.amsgrad, "Adam");
-  return std::make_shared<Adam>(std::move(o));
-}
+std::shared_ptr<Optimizer> Adam::from_config(const json& c) { return optimizer_from_config<Adam, AdamOptions>(c); }
 
 }  // namespace keras::optimizers

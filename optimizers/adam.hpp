@@ -14,14 +14,7 @@ struct AdamOptions {
   double beta_2 = 0.999;
   double epsilon = 1e-7;
   bool amsgrad = false;
-  std::optional<double> weight_decay = std::nullopt;
-  std::optional<double> clipnorm = std::nullopt;
-  std::optional<double> clipvalue = std::nullopt;
-  std::optional<double> global_clipnorm = std::nullopt;
-  bool use_ema = false;
-  double ema_momentum = 0.99;
-  std::optional<std::int64_t> ema_overwrite_frequency = std::nullopt;
-  std::string name = "Adam";
+  KERAS_OPTIMIZER_OPTIONS("Adam")
 };
 
 /// alpha = lr * sqrt(1 - beta_2^t) / (1 - beta_1^t); m += (g - m)(1 - beta_1);

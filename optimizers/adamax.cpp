@@ -3,15 +3,19 @@
 #include <algorithm>
 #include <cmath>
 
+#include "keras/config/fields.hpp"
 #include "keras/json.hpp"
 #include "keras/kernels/parallel.hpp"
+#include "optimizers/optimizer_config.hpp"
 
 namespace keras::optimizers {
 namespace {
 const bool registered = register_class<Optimizer, Adamax>("Adamax", {"adamax"});
 }  // namespace
 
-Adamax::Adamax(AdamaxOptions o) : Optimizer(o.name, o.learning_rate, common_of(o)), options_(std::move(o)) {}
+KERAS_FIELDS(AdamaxOptions, beta_1, beta_2, epsilon)
+
+Adamax::Adamax(AdamaxOptions o) : Optimizer(o), options_(std::move(o)) {}
 
 void Adamax::update_step(const Tensor& grad, Variable& var, double lr, std::int64_t step) {
   float* m = slot(var, "m").value().data<float>();
@@ -28,21 +32,10 @@ void Adamax::update_step(const Tensor& grad, Variable& var, double lr, std::int6
   });
 }
 
-json Adamax::get_config() const {
-  json c = Optimizer::get_config();
-  c["beta_1"] = options_.beta_1;
-  c["beta_2"] = options_.beta_2;
-  c["epsilon"] = options_.epsilon;
-  return c;
-}
+json Adamax::get_config() const { return optimizer_config(*this, options_); }
 
 std::shared_ptr<Optimizer> Adamax::from_config(const json& c) {
-  AdamaxOptions o;
-  read_common(c, o, "Adamax");
-  o.beta_1 = read_number(c, "beta_1", o.beta_1, "Adamax");
-  o.beta_2 = read_number(c, "beta_2", o.beta_2, "Adamax");
-  o.epsilon = read_number(c, "epsilon", o.epsilon, "Adamax");
-  return std::make_shared<Adamax>(std::move(o));
+  return optimizer_from_config<Adamax, AdamaxOptions>(c);
 }
 
 }  // namespace keras::optimizers

@@ -13,14 +13,7 @@ struct AdamaxOptions {
   double beta_1 = 0.9;
   double beta_2 = 0.999;
   double epsilon = 1e-7;
-  std::optional<double> weight_decay = std::nullopt;
-  std::optional<double> clipnorm = std::nullopt;
-  std::optional<double> clipvalue = std::nullopt;
-  std::optional<double> global_clipnorm = std::nullopt;
-  bool use_ema = false;
-  double ema_momentum = 0.99;
-  std::optional<std::int64_t> ema_overwrite_frequency = std::nullopt;
-  std::string name = "Adamax";
+  KERAS_OPTIMIZER_OPTIONS("Adamax")
 };
 
 /// m += (g - m)(1 - beta_1); u = max(beta_2 * u, |g|); var -= lr * m / ((1 - beta_1^t) (u + epsilon)).

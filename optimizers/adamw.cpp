@@ -1,14 +1,18 @@
 #include "optimizers/adamw.hpp"
 
+#include "keras/config/fields.hpp"
 #include "keras/json.hpp"
 #include "optimizers/adam.hpp"
+#include "optimizers/optimizer_config.hpp"
 
 namespace keras::optimizers {
 namespace {
 const bool registered = register_class<Optimizer, AdamW>("AdamW", {"adamw"});
 }  // namespace
 
-AdamW::AdamW(AdamWOptions o) : Optimizer(o.name, o.learning_rate, common_of(o)), options_(std::move(o)) {}
+KERAS_FIELDS(AdamWOptions, beta_1, beta_2, epsilon, amsgrad)
+
+AdamW::AdamW(AdamWOptions o) : Optimizer(o), options_(std::move(o)) {}
 
 void AdamW::update_step(const Tensor& grad, Variable& var, double lr, std::int64_t step) {
   // The decay itself is the base class's (it runs for every optimizer given a weight_decay).
@@ -23,25 +27,8 @@ std::vector<std::vector<Optimizer::SlotKind>> AdamW::slot_layout() const {
   return {{{"m"}, {"v"}}};
 }
 
-json AdamW::get_config() const {
-  json c = Optimizer::get_config();
-  c["beta_1"] = options_.beta_1;
-  c["beta_2"] = options_.beta_2;
-  c["epsilon"] = options_.epsilon;
-  c["amsgrad"] = options_.amsgrad;
-  return c;
-}
+json AdamW::get_config() const { return optimizer_config(*this, options_); }
 
-std::shared_ptr<Optimizer> AdamW::from_config(const json& c) {
-  if (c.contains("weight_decay") && c["weight_decay"].is_null())
-    throw ValueError("AdamW config: missing value of `weight_decay`, which is required and must be a float value");
-  AdamWOptions o;
-  read_common(c, o, "AdamW");
-  o.beta_1 = read_number(c, "beta_1", o.beta_1, "AdamW");
-  o.beta_2 = read_number(c, "beta_2", o.beta_2, "AdamW");
-  o.epsilon = read_number(c, "epsilon", o.epsilon, "AdamW");
-  o.amsgrad = read_bool(c, "amsgrad", o.amsgrad, "AdamW");
-  return std::make_shared<AdamW>(std::move(o));
-}
+std::shared_ptr<Optimizer> AdamW::from_config(const json& c) { return optimizer_from_config<AdamW, AdamWOptions>(c); }
 
 }  // namespace keras::optimizers

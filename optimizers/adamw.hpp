@@ -15,13 +15,7 @@ struct AdamWOptions {
   double beta_2 = 0.999;
   double epsilon = 1e-7;
   bool amsgrad = false;
-  std::optional<double> clipnorm = std::nullopt;
-  std::optional<double> clipvalue = std::nullopt;
-  std::optional<double> global_clipnorm = std::nullopt;
-  bool use_ema = false;
-  double ema_momentum = 0.99;
-  std::optional<std::int64_t> ema_overwrite_frequency = std::nullopt;
-  std::string name = "AdamW";
+  KERAS_OPTIMIZER_OPTIONS_AFTER_WEIGHT_DECAY("AdamW")
 };
 
 /// var -= var * weight_decay * lr, then the Adam update (see Adam). Slots: "m", "v", "vhat" (amsgrad).

@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <cmath>
 
+#include "keras/config/fields.hpp"
 #include "keras/json.hpp"
 #include "keras/kernels/parallel.hpp"
+#include "optimizers/optimizer_config.hpp"
 
 namespace keras::optimizers {
 namespace {
@@ -42,7 +44,10 @@ void check_non_negative(double value, const char* what) {
 
 }  // namespace
 
-Ftrl::Ftrl(FtrlOptions o) : Optimizer(o.name, o.learning_rate, common_of(o)), options_(std::move(o)) {
+KERAS_FIELDS(FtrlOptions, learning_rate_power, initial_accumulator_value, l1_regularization_strength,
+             l2_regularization_strength, l2_shrinkage_regularization_strength, beta)
+
+Ftrl::Ftrl(FtrlOptions o) : Optimizer(o), options_(std::move(o)) {
   check_non_negative(options_.initial_accumulator_value, "initial_accumulator_value");
   if (options_.learning_rate_power > 0)
     throw ValueError("Ftrl: `learning_rate_power` needs to be negative or zero, got " +
@@ -68,29 +73,8 @@ void Ftrl::update_step(const Tensor& grad, Variable& var, double lr, std::int64_
     ftrl_pass<false>(grad.size(), grad.data<float>(), var.value().data<float>(), acc, linear, k);
 }
 
-json Ftrl::get_config() const {
-  json c = Optimizer::get_config();
-  c["learning_rate_power"] = options_.learning_rate_power;
-  c["initial_accumulator_value"] = options_.initial_accumulator_value;
-  c["l1_regularization_strength"] = options_.l1_regularization_strength;
-  c["l2_regularization_strength"] = options_.l2_regularization_strength;
-  c["l2_shrinkage_regularization_strength"] = options_.l2_shrinkage_regularization_strength;
-  c["beta"] = options_.beta;
-  return c;
-}
+json Ftrl::get_config() const { return optimizer_config(*this, options_); }
 
-std::shared_ptr<Optimizer> Ftrl::from_config(const json& c) {
-  FtrlOptions o;
-  const std::string owner = "Ftrl";
-  read_common(c, o, owner);
-  o.learning_rate_power = read_number(c, "learning_rate_power", o.learning_rate_power, owner);
-  o.initial_accumulator_value = read_number(c, "initial_accumulator_value", o.initial_accumulator_value, owner);
-  o.l1_regularization_strength = read_number(c, "l1_regularization_strength", o.l1_regularization_strength, owner);
-  o.l2_regularization_strength = read_number(c, "l2_regularization_strength", o.l2_regularization_strength, owner);
-  o.l2_shrinkage_regularization_strength =
-      read_number(c, "l2_shrinkage_regularization_strength", o.l2_shrinkage_regularization_strength, owner);
-  o.beta = read_number(c, "beta", o.beta, owner);
-  return std::make_shared<Ftrl>(std::move(o));
-}
+std::shared_ptr<Optimizer> Ftrl::from_config(const json& c) { return optimizer_from_config<Ftrl, FtrlOptions>(c); }
 
 }  // namespace keras::optimizers

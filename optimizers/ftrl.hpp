@@ -16,14 +16,7 @@ struct FtrlOptions {
   double l2_regularization_strength = 0.0;
   double l2_shrinkage_regularization_strength = 0.0;  // magnitude penalty that shrinks the gradient
   double beta = 0.0;
-  std::optional<double> weight_decay = std::nullopt;
-  std::optional<double> clipnorm = std::nullopt;
-  std::optional<double> clipvalue = std::nullopt;
-  std::optional<double> global_clipnorm = std::nullopt;
-  bool use_ema = false;
-  double ema_momentum = 0.99;
-  std::optional<std::int64_t> ema_overwrite_frequency = std::nullopt;
-  std::string name = "Ftrl";
+  KERAS_OPTIMIZER_OPTIONS("Ftrl")
 };
 
 /// With p = -learning_rate_power and l2' = l2 + beta / (2 lr): new_acc = acc + g^2;

@@ -8,17 +8,20 @@ LearningRate::LearningRate(std::shared_ptr<schedules::LearningRateSchedule> sche
   if (!schedule_) throw ValueError("learning_rate: got a null schedule; pass a number or a schedule");
 }
 
-json LearningRate::to_json(std::int64_t step) const {
-  if (!schedule_) return value_;
-  if (dynamic_cast<const schedules::LambdaSchedule*>(schedule_.get())) return (*schedule_)(step);
-  return schedules::serialize(*schedule_);
+json encode(const LearningRate& learning_rate) {
+  if (!learning_rate.is_schedule()) return learning_rate.at(0);
+  return schedules::serialize(*learning_rate.schedule());
 }
 
-LearningRate LearningRate::from_json(const json& value) {
-  if (value.is_number()) return value.get<double>();
-  if (value.is_object()) return schedules::LearningRateSchedule::deserialize(value);
-  throw ValueError("learning_rate must be a number or a serialized schedule ({\"class_name\": ..., \"config\": ...}), "
-                   "got " + value.dump());
+void decode(const json& value, LearningRate& learning_rate) {
+  if (value.is_number()) {
+    learning_rate = value.get<double>();
+  } else if (value.is_object()) {
+    learning_rate = schedules::LearningRateSchedule::deserialize(value);
+  } else {
+    throw ValueError("learning_rate must be a number or a serialized schedule ({\"class_name\": ..., \"config\": "
+                     "...}), got " + value.dump());
+  }
 }
 
 }  // namespace keras::optimizers

@@ -39,15 +39,15 @@ class LearningRate {
   /// The schedule, or null for a constant.
   const std::shared_ptr<schedules::LearningRateSchedule>& schedule() const { return schedule_; }
 
-  /// Keras's config value: the number, or the serialized schedule ({"class_name", "config"}).
-  /// A LambdaSchedule cannot be serialized; its value at `step` is written instead.
-  json to_json(std::int64_t step = 0) const;
-  /// A number or a serialized schedule.
-  static LearningRate from_json(const json& value);
-
  private:
   double value_ = 0.0;
   std::shared_ptr<schedules::LearningRateSchedule> schedule_{};
 };
+
+/// Keras's config value: the number, or the serialized schedule ({"class_name", "config"}) (a
+/// LambdaSchedule cannot be serialized: Optimizer::get_config writes its current value instead).
+json encode(const LearningRate& learning_rate);
+/// A number or a serialized schedule.
+void decode(const json& value, LearningRate& learning_rate);
 
 }  // namespace keras::optimizers

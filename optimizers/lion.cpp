@@ -1,14 +1,18 @@
 #include "optimizers/lion.hpp"
 
+#include "keras/config/fields.hpp"
 #include "keras/json.hpp"
 #include "keras/kernels/parallel.hpp"
+#include "optimizers/optimizer_config.hpp"
 
 namespace keras::optimizers {
 namespace {
 const bool registered = register_class<Optimizer, Lion>("Lion", {"lion"});
 }  // namespace
 
-Lion::Lion(LionOptions o) : Optimizer(o.name, o.learning_rate, common_of(o)), options_(std::move(o)) {
+KERAS_FIELDS(LionOptions, beta_1, beta_2)
+
+Lion::Lion(LionOptions o) : Optimizer(o), options_(std::move(o)) {
   if (options_.beta_1 <= 0 || options_.beta_1 > 1)
     throw ValueError("Lion: `beta_1`=" + std::to_string(options_.beta_1) +
                      " must be between ]0, 1]. Otherwise, the optimizer degenerates to SignSGD.");
@@ -28,19 +32,8 @@ void Lion::update_step(const Tensor& grad, Variable& var, double lr, std::int64_
   });
 }
 
-json Lion::get_config() const {
-  json c = Optimizer::get_config();
-  c["beta_1"] = options_.beta_1;
-  c["beta_2"] = options_.beta_2;
-  return c;
-}
+json Lion::get_config() const { return optimizer_config(*this, options_); }
 
-std::shared_ptr<Optimizer> Lion::from_config(const json& c) {
-  LionOptions o;
-  read_common(c, o, "Lion");
-  o.beta_1 = read_number(c, "beta_1", o.beta_1, "Lion");
-  o.beta_2 = read_number(c, "beta_2", o.beta_2, "Lion");
-  return std::make_shared<Lion>(std::move(o));
-}
+std::shared_ptr<Optimizer> Lion::from_config(const json& c) { return optimizer_from_config<Lion, LionOptions>(c); }
 
 }  // namespace keras::optimizers

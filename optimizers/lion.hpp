@@ -12,14 +12,7 @@ struct LionOptions {
   LearningRate learning_rate = 0.0001;
   double beta_1 = 0.9;   // in (0, 1]
   double beta_2 = 0.99;
-  std::optional<double> weight_decay = std::nullopt;
-  std::optional<double> clipnorm = std::nullopt;
-  std::optional<double> clipvalue = std::nullopt;
-  std::optional<double> global_clipnorm = std::nullopt;
-  bool use_ema = false;
-  double ema_momentum = 0.99;
-  std::optional<std::int64_t> ema_overwrite_frequency = std::nullopt;
-  std::string name = "Lion";
+  KERAS_OPTIMIZER_OPTIONS("Lion")
 };
 
 /// var -= lr * sign(beta_1 m + (1 - beta_1) g); m = beta_2 m + (1 - beta_2) g. Slots: "m".

@@ -2,8 +2,10 @@
 
 #include <cmath>
 
+#include "keras/config/fields.hpp"
 #include "keras/json.hpp"
 #include "keras/kernels/parallel.hpp"
+#include "optimizers/optimizer_config.hpp"
 
 namespace keras::optimizers {
 namespace {
@@ -14,7 +16,9 @@ double momentum_cache(double beta_1, std::int64_t t) { return beta_1 * (1.0 - 0.
 
 }  // namespace
 
-Nadam::Nadam(NadamOptions o) : Optimizer(o.name, o.learning_rate, common_of(o)), options_(std::move(o)) {}
+KERAS_FIELDS(NadamOptions, beta_1, beta_2, epsilon)
+
+Nadam::Nadam(NadamOptions o) : Optimizer(o), options_(std::move(o)) {}
 
 double Nadam::u_product(std::int64_t step) {
   // Computed once per step and shared by every variable, as Keras caches it; recomputed from scratch
@@ -50,21 +54,8 @@ void Nadam::update_step(const Tensor& grad, Variable& var, double lr, std::int64
   });
 }
 
-json Nadam::get_config() const {
-  json c = Optimizer::get_config();
-  c["beta_1"] = options_.beta_1;
-  c["beta_2"] = options_.beta_2;
-  c["epsilon"] = options_.epsilon;
-  return c;
-}
+json Nadam::get_config() const { return optimizer_config(*this, options_); }
 
-std::shared_ptr<Optimizer> Nadam::from_config(const json& c) {
-  NadamOptions o;
-  read_common(c, o, "Nadam");
-  o.beta_1 = read_number(c, "beta_1", o.beta_1, "Nadam");
-  o.beta_2 = read_number(c, "beta_2", o.beta_2, "Nadam");
-  o.epsilon = read_number(c, "epsilon", o.epsilon, "Nadam");
-  return std::make_shared<Nadam>(std::move(o));
-}
+std::shared_ptr<Optimizer> Nadam::from_config(const json& c) { return optimizer_from_config<Nadam, NadamOptions>(c); }
 
 }  // namespace keras::optimizers

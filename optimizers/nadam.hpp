@@ -13,14 +13,7 @@ struct NadamOptions {
   double beta_1 = 0.9;
   double beta_2 = 0.999;
   double epsilon = 1e-7;
-  std::optional<double> weight_decay = std::nullopt;
-  std::optional<double> clipnorm = std::nullopt;
-  std::optional<double> clipvalue = std::nullopt;
-  std::optional<double> global_clipnorm = std::nullopt;
-  bool use_ema = false;
-  double ema_momentum = 0.99;
-  std::optional<std::int64_t> ema_overwrite_frequency = std::nullopt;
-  std::string name = "Nadam";
+  KERAS_OPTIMIZER_OPTIONS("Nadam")
 };
 
 /// u_t = beta_1 (1 - 0.5 * 0.96^t), U_t = u_1 ... u_t; m += (g - m)(1 - beta_1); v += (g^2 - v)(1 - beta_2);

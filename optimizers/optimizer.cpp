@@ -1,14 +1,14 @@
 #include "optimizers/optimizer.hpp"
 
-#include "keras/constraints/constraint.hpp"
-
 #include <algorithm>
 #include <cmath>
 #include <regex>
 
 #include "keras/autodiff/gradient_tape.hpp"
+#include "keras/config/fields.hpp"
 #include "keras/json.hpp"
 #include "keras/kernels/parallel.hpp"
+#include "optimizers/optimizer_config.hpp"
 #include "optimizers/schedules/inverse_time_decay.hpp"
 
 namespace keras::optimizers {
@@ -40,23 +40,28 @@ Tensor clipped(const Tensor& t, double limit) {
   return out;
 }
 
-json optional_json(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }
-
 constexpr const char* kAverage = "average";
+
+// What tf.keras < 2.11 wrote besides "lr" (read by read_learning_rate).
+struct LegacyOptions {
+  double decay = 0;
+};
+KERAS_FIELDS(LegacyOptions, decay)
 
 }  // namespace
 
 Optimizer::Optimizer(std::string name, LearningRate learning_rate, CommonOptions common)
-    : name_(std::move(name)), learning_rate_(std::move(learning_rate)), common_(common) {
+    : learning_rate_(std::move(learning_rate)), common_(std::move(common)) {
+  common_.name = std::move(name);
   if (common_.clipnorm && common_.global_clipnorm)
-    throw ValueError("Optimizer '" + name_ + "': set at most one of clipnorm and global_clipnorm");
+    throw ValueError("Optimizer '" + common_.name + "': set at most one of clipnorm and global_clipnorm");
   if (common_.use_ema) {
     if (common_.ema_momentum < 0 || common_.ema_momentum > 1)
-      throw ValueError("Optimizer '" + name_ + "': `ema_momentum` must be in the range [0, 1], got " +
+      throw ValueError("Optimizer '" + common_.name + "': `ema_momentum` must be in the range [0, 1], got " +
                        std::to_string(common_.ema_momentum));
     if (common_.ema_overwrite_frequency && *common_.ema_overwrite_frequency < 0)
-      throw ValueError("Optimizer '" + name_ + "': `ema_overwrite_frequency` must be an integer >= 1 (or 0 or unset "
-                       "for never), got " +
+      throw ValueError("Optimizer '" + common_.name + "': `ema_overwrite_frequency` must be an integer >= 1 (or 0 or "
+                       "unset for never), got " +
                        std::to_string(*common_.ema_overwrite_frequency));
   }
 }
@@ -262,8 +267,8 @@ void Optimizer::overwrite_with_averages(const std::vector<std::shared_ptr<Variab
     const Tracked* t = it == index_.end() ? nullptr : &tracked_[it->second];
     auto s = t ? t->slots.find(kAverage) : std::map<std::string, std::shared_ptr<Variable>>::const_iterator{};
     if (!t || s == t->slots.end())
-      throw ValueError("finalize_variable_values: optimizer '" + name_ + "' has no moving average of variable '" +
-                       v->name() + "'; it never updated it");
+      throw ValueError("finalize_variable_values: optimizer '" + common_.name + "' has no moving average of "
+                       "variable '" + v->name() + "'; it never updated it");
     v->assign(s->second->value());
   }
 }
@@ -281,67 +286,27 @@ void Optimizer::finalize_variable_values() {
 }
 
 json Optimizer::get_config() const {
-  json c{{"name", name_},
-         {"weight_decay", optional_json(common_.weight_decay)},
-         {"clipnorm", optional_json(common_.clipnorm)},
-         {"global_clipnorm", optional_json(common_.global_clipnorm)},
-         {"clipvalue", optional_json(common_.clipvalue)},
-         {"use_ema", common_.use_ema},
-         {"ema_momentum", common_.ema_momentum},
-         {"ema_overwrite_frequency",
-          common_.ema_overwrite_frequency ? json(*common_.ema_overwrite_frequency) : json(nullptr)},
-         {"jit_compile", false},
-         {"is_legacy_optimizer", false}};
-  c["learning_rate"] = learning_rate_.to_json(iterations_);
+  json c{{"jit_compile", false}, {"is_legacy_optimizer", false}};
+  config::write_fields(c, BaseFields<const CommonOptions>{common_});
+  // A C++ callable has no config: as Keras does for callables, the rate it gives now is written.
+  const bool callable = dynamic_cast<const schedules::LambdaSchedule*>(learning_rate_.schedule().get());
+  c["learning_rate"] = encode(callable ? LearningRate(learning_rate()) : learning_rate_);
   return c;
 }
 
-double Optimizer::read_number(const json& c, const char* key, double fallback, const std::string& owner) {
-  if (!c.contains(key) || c[key].is_null()) return fallback;
-  if (!c[key].is_number())
-    throw ValueError(owner + " config: '" + key + "' must be a number, got " + c[key].dump());
-  return c[key].get<double>();
-}
-
-bool Optimizer::read_bool(const json& c, const char* key, bool fallback, const std::string& owner) {
-  if (!c.contains(key) || c[key].is_null()) return fallback;
-  if (!c[key].is_boolean())
-    throw ValueError(owner + " config: '" + key + "' must be true or false, got " + c[key].dump());
-  return c[key].get<bool>();
-}
-
-std::string Optimizer::read_name(const json& c, const std::string& fallback) {
-  return c.contains("name") && c["name"].is_string() ? c["name"].get<std::string>() : fallback;
-}
-
-LearningRate Optimizer::read_learning_rate(const json& c, const LearningRate& fallback) {
+LearningRate read_learning_rate(const json& c, const LearningRate& fallback) {
   LearningRate lr = fallback;
   for (const char* key : {"lr", "learning_rate"})
-    if (c.contains(key) && !c[key].is_null()) lr = LearningRate::from_json(c[key]);
+    if (c.contains(key) && !c[key].is_null()) decode(c[key], lr);
   // A legacy (tf.keras < 2.11) optimizer's `decay` shrinks the rate as lr / (1 + decay * iterations):
   // exactly InverseTimeDecay(lr, 1, decay).
-  const double decay = read_number(c, "decay", 0, "optimizer");
-  if (decay == 0) return lr;
+  LegacyOptions legacy;
+  config::read_fields(c, legacy);
+  if (legacy.decay == 0) return lr;
   if (lr.is_schedule())
     throw ValueError("optimizer config: the legacy `decay` argument cannot be combined with a learning-rate "
                      "schedule; fold it into the schedule. Config: " + c.dump());
-  return LearningRate(std::make_shared<schedules::InverseTimeDecay>(lr.at(0), 1.0, decay));
-}
-
-CommonOptions Optimizer::common_from_config(const json& c, const std::string& owner) {
-  auto opt = [&](const char* key) -> std::optional<double> {
-    if (!c.contains(key) || c[key].is_null()) return std::nullopt;
-    return read_number(c, key, 0, owner);
-  };
-  const CommonOptions d;
-  CommonOptions out{.weight_decay = opt("weight_decay"),
-                    .clipnorm = opt("clipnorm"),
-                    .clipvalue = opt("clipvalue"),
-                    .global_clipnorm = opt("global_clipnorm"),
-                    .use_ema = read_bool(c, "use_ema", d.use_ema, owner),
-                    .ema_momentum = read_number(c, "ema_momentum", d.ema_momentum, owner)};
-  if (auto f = opt("ema_overwrite_frequency")) out.ema_overwrite_frequency = static_cast<std::int64_t>(*f);
-  return out;
+  return LearningRate(std::make_shared<schedules::InverseTimeDecay>(lr.at(0), 1.0, legacy.decay));
 }
 
 std::shared_ptr<Optimizer> Optimizer::get(const std::string& identifier) {

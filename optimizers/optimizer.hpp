@@ -15,24 +15,18 @@
 #include "keras/registry.hpp"
 #include "keras/variable.hpp"
 #include "optimizers/learning_rate.hpp"
+#include "optimizers/optimizer_options.hpp"
 
 namespace keras::optimizers {
 
-/// Arguments every optimizer takes (Keras names and defaults).
-struct CommonOptions {
-  std::optional<double> weight_decay{};     // decoupled: var -= var * weight_decay * lr before each update
-  std::optional<double> clipnorm{};         // clip each gradient to this L2 norm
-  std::optional<double> clipvalue{};        // clip each gradient element to [-v, v]
-  std::optional<double> global_clipnorm{};  // clip all gradients together to this L2 norm
-  bool use_ema = false;                     // keep an exponential moving average of the variables
-  double ema_momentum = 0.99;               // average = ema_momentum * average + (1 - ema_momentum) * var
-  std::optional<std::int64_t> ema_overwrite_frequency{};  // copy the averages into the variables every n steps
-                                                          // (unset or 0: only finalize_variable_values does)
-};
-
 class Optimizer {
  public:
+  /// A custom optimizer: its name, learning rate and the other base arguments (common.name is replaced).
   Optimizer(std::string name, LearningRate learning_rate, CommonOptions common = {});
+  /// A built-in: the learning rate and base fields of its options struct (which ends with
+  /// KERAS_OPTIMIZER_OPTIONS).
+  template <class Options>
+  explicit Optimizer(const Options& options) : Optimizer(options.name, options.learning_rate, common_of(options)) {}
   virtual ~Optimizer() = default;
 
   /// One update of each variable from its gradient (undefined gradients are skipped; if every gradient is
@@ -56,7 +50,7 @@ class Optimizer {
   /// Number of apply_gradients calls that updated something.
   std::int64_t iterations() const { return iterations_; }
   void set_iterations(std::int64_t n) { iterations_ = n; }
-  const std::string& name() const { return name_; }
+  const std::string& name() const { return common_.name; }
   const CommonOptions& common_options() const { return common_; }
   std::optional<double> weight_decay() const { return common_.weight_decay; }
   bool use_ema() const { return common_.use_ema; }
@@ -79,9 +73,8 @@ class Optimizer {
   std::vector<std::pair<std::string, std::shared_ptr<Variable>>> slots_of(const Variable& var) const;
 
   virtual std::string class_name() const = 0;
-  /// The Keras 2.11 base keys (name, weight_decay, clipnorm, global_clipnorm, clipvalue, use_ema,
-  /// ema_momentum, ema_overwrite_frequency, jit_compile, is_legacy_optimizer, learning_rate) plus each
-  /// subclass's own fields.
+  /// The Keras 2.11 base keys (for_each_base_field's, jit_compile, is_legacy_optimizer, learning_rate) plus
+  /// each subclass's own fields (optimizers/optimizer_config.hpp).
   virtual json get_config() const;
 
   /// By name ("adam", "sgd", "rmsprop", "Adam", ...).
@@ -107,40 +100,12 @@ class Optimizer {
   /// Throws unless var and grad are float32 (the update loops run on raw floats).
   void check_float32(const Tensor& grad, const Variable& var) const;
 
-  // Config readers for from_config: a missing or null key keeps the fallback; `owner` names the class in
-  // error messages.
-  static double read_number(const json& c, const char* key, double fallback, const std::string& owner);
-  static bool read_bool(const json& c, const char* key, bool fallback, const std::string& owner);
-  static std::string read_name(const json& c, const std::string& fallback);
-  /// "learning_rate" (or the legacy "lr"): a number or a serialized schedule. A legacy non-zero "decay"
-  /// becomes the equivalent InverseTimeDecay(lr, 1, decay).
-  static LearningRate read_learning_rate(const json& c, const LearningRate& fallback);
-  /// The common arguments (weight decay, clipping, EMA).
-  static CommonOptions common_from_config(const json& c, const std::string& owner);
-  /// The common arguments of an options struct (every optimizer's options repeat them).
+  /// The base fields of an options struct.
   template <class Options>
-  static CommonOptions common_of(const Options& o) {
-    return {.weight_decay = o.weight_decay,
-            .clipnorm = o.clipnorm,
-            .clipvalue = o.clipvalue,
-            .global_clipnorm = o.global_clipnorm,
-            .use_ema = o.use_ema,
-            .ema_momentum = o.ema_momentum,
-            .ema_overwrite_frequency = o.ema_overwrite_frequency};
-  }
-  /// Fills an options struct's learning rate, common arguments and name from a config.
-  template <class Options>
-  static void read_common(const json& c, Options& o, const std::string& owner) {
-    o.learning_rate = read_learning_rate(c, o.learning_rate);
-    const CommonOptions common = common_from_config(c, owner);
-    if (common.weight_decay) o.weight_decay = *common.weight_decay;  // set when the config has a non-null one
-    o.clipnorm = common.clipnorm;
-    o.clipvalue = common.clipvalue;
-    o.global_clipnorm = common.global_clipnorm;
-    o.use_ema = common.use_ema;
-    o.ema_momentum = common.ema_momentum;
-    o.ema_overwrite_frequency = common.ema_overwrite_frequency;
-    o.name = read_name(c, o.name);
+  static CommonOptions common_of(const Options& options) {
+    CommonOptions common;
+    for_each_base_field([](const char*, auto& to, const auto& from) { to = from; }, common, options);
+    return common;
   }
 
  private:
@@ -155,7 +120,6 @@ class Optimizer {
   void clip(std::vector<Tensor>& grads) const;
   void overwrite_with_averages(const std::vector<std::shared_ptr<Variable>>& vars);
 
-  std::string name_{};
   LearningRate learning_rate_;
   CommonOptions common_;
   std::int64_t iterations_ = 0;

@@ -2,8 +2,10 @@
 
 #include <cmath>
 
+#include "keras/config/fields.hpp"
 #include "keras/json.hpp"
 #include "keras/kernels/parallel.hpp"
+#include "optimizers/optimizer_config.hpp"
 
 namespace keras::optimizers {
 namespace {
@@ -36,7 +38,9 @@ void rmsprop_pass(std::int64_t n, const float* g, float* w, float* vel, float* a
 
 }  // namespace
 
-RMSprop::RMSprop(RMSpropOptions o) : Optimizer(o.name, o.learning_rate, common_of(o)), options_(std::move(o)) {
+KERAS_FIELDS(RMSpropOptions, rho, momentum, epsilon, centered)
+
+RMSprop::RMSprop(RMSpropOptions o) : Optimizer(o), options_(std::move(o)) {
   if (options_.momentum < 0)
     throw ValueError("RMSprop: `momentum` must be >= 0, got " + std::to_string(options_.momentum));
 }
@@ -69,23 +73,10 @@ std::vector<std::vector<Optimizer::SlotKind>> RMSprop::slot_layout() const {
   return layout;
 }
 
-json RMSprop::get_config() const {
-  json c = Optimizer::get_config();
-  c["rho"] = options_.rho;
-  c["momentum"] = options_.momentum;
-  c["epsilon"] = options_.epsilon;
-  c["centered"] = options_.centered;
-  return c;
-}
+json RMSprop::get_config() const { return optimizer_config(*this, options_); }
 
 std::shared_ptr<Optimizer> RMSprop::from_config(const json& c) {
-  RMSpropOptions o;
-  read_common(c, o, "RMSprop");
-  o.rho = read_number(c, "rho", o.rho, "RMSprop");
-  o.momentum = read_number(c, "momentum", o.momentum, "RMSprop");
-  o.epsilon = read_number(c, "epsilon", o.epsilon, "RMSprop");
-  o.centered = read_bool(c, "centered", o.centered, "RMSprop");
-  return std::make_shared<RMSprop>(std::move(o));
+  return optimizer_from_config<RMSprop, RMSpropOptions>(c);
 }
 
 }  // namespace keras::optimizers

@@ -14,14 +14,7 @@ struct RMSpropOptions {
   double momentum = 0.0;
   double epsilon = 1e-7;
   bool centered = false;
-  std::optional<double> weight_decay = std::nullopt;
-  std::optional<double> clipnorm = std::nullopt;
-  std::optional<double> clipvalue = std::nullopt;
-  std::optional<double> global_clipnorm = std::nullopt;
-  bool use_ema = false;
-  double ema_momentum = 0.99;
-  std::optional<std::int64_t> ema_overwrite_frequency = std::nullopt;
-  std::string name = "RMSprop";
+  KERAS_OPTIMIZER_OPTIONS("RMSprop")
 };
 
 /// velocity = rho * velocity + (1 - rho) g^2; increment = lr * g / sqrt(velocity + epsilon)

@@ -1,14 +1,18 @@
 #include "optimizers/sgd.hpp"
 
+#include "keras/config/fields.hpp"
 #include "keras/json.hpp"
 #include "keras/kernels/parallel.hpp"
+#include "optimizers/optimizer_config.hpp"
 
 namespace keras::optimizers {
 namespace {
 const bool registered = register_class<Optimizer, SGD>("SGD", {"sgd"});
 }  // namespace
 
-SGD::SGD(SGDOptions o) : Optimizer(o.name, o.learning_rate, common_of(o)), options_(std::move(o)) {
+KERAS_FIELDS(SGDOptions, momentum, nesterov)
+
+SGD::SGD(SGDOptions o) : Optimizer(o), options_(std::move(o)) {
   if (options_.momentum < 0 || options_.momentum > 1)
     throw ValueError("SGD: `momentum` must be between [0, 1], got " + std::to_string(options_.momentum));
 }
@@ -35,19 +39,8 @@ void SGD::update_step(const Tensor& grad, Variable& var, double lr, std::int64_t
   }
 }
 
-json SGD::get_config() const {
-  json c = Optimizer::get_config();
-  c["momentum"] = options_.momentum;
-  c["nesterov"] = options_.nesterov;
-  return c;
-}
+json SGD::get_config() const { return optimizer_config(*this, options_); }
 
-std::shared_ptr<Optimizer> SGD::from_config(const json& c) {
-  SGDOptions o;
-  read_common(c, o, "SGD");
-  o.momentum = read_number(c, "momentum", o.momentum, "SGD");
-  o.nesterov = read_bool(c, "nesterov", o.nesterov, "SGD");
-  return std::make_shared<SGD>(std::move(o));
-}
+std::shared_ptr<Optimizer> SGD::from_config(const json& c) { return optimizer_from_config<SGD, SGDOptions>(c); }
 
 }  // namespace keras::optimizers

@@ -12,14 +12,7 @@ struct SGDOptions {
   LearningRate learning_rate = 0.01;
   double momentum = 0.0;  // in [0, 1]
   bool nesterov = false;
-  std::optional<double> weight_decay = std::nullopt;
-  std::optional<double> clipnorm = std::nullopt;
-  std::optional<double> clipvalue = std::nullopt;
-  std::optional<double> global_clipnorm = std::nullopt;
-  bool use_ema = false;
-  double ema_momentum = 0.99;
-  std::optional<std::int64_t> ema_overwrite_frequency = std::nullopt;
-  std::string name = "SGD";
+  KERAS_OPTIMIZER_OPTIONS("SGD")
 };
 
 /// m = momentum * m - lr * g; var += m (Nesterov: var += momentum * m - lr * g).

@@ -4,7 +4,9 @@
 #include <cmath>
 #include <numbers>
 
+#include "keras/config/fields.hpp"
 #include "keras/json.hpp"
+#include "optimizers/schedules/schedule_config.hpp"
 
 namespace keras::optimizers::schedules {
 namespace {
@@ -33,26 +35,21 @@ double CosineDecay::operator()(std::int64_t step_in) const {
   return decay(step - warmup, target);
 }
 
+KERAS_FIELDS(CosineDecayOptions, alpha, name, warmup_target, warmup_steps)
+
 json CosineDecay::get_config() const {
-  return {{"initial_learning_rate", initial_learning_rate_},
-          {"decay_steps", steps_json(decay_steps_)},
-          {"alpha", options_.alpha},
-          {"name", name_json(options_.name)},
-          {"warmup_target", options_.warmup_target ? json(*options_.warmup_target) : json(nullptr)},
-          {"warmup_steps", steps_json(options_.warmup_steps)}};
+  json c = schedule_config(
+      {{"initial_learning_rate", initial_learning_rate_}, {"decay_steps", steps_json(decay_steps_)}}, options_);
+  c["warmup_steps"] = steps_json(options_.warmup_steps);  // a step count, written as Keras does
+  return c;
 }
 
 std::shared_ptr<LearningRateSchedule> CosineDecay::from_config(const json& c) {
   const std::string owner = "CosineDecay";
-  const CosineDecayOptions d;
+  // One statement each: a missing value is reported in the order Keras lists them.
   const double initial = required_number(c, "initial_learning_rate", owner);
   const double decay_steps = required_number(c, "decay_steps", owner);
-  return std::make_shared<CosineDecay>(
-      initial, decay_steps,
-      CosineDecayOptions{.alpha = number_or(c, "alpha", d.alpha, owner),
-                         .name = optional_name(c),
-                         .warmup_target = optional_number(c, "warmup_target", owner),
-                         .warmup_steps = number_or(c, "warmup_steps", d.warmup_steps, owner)});
+  return std::make_shared<CosineDecay>(initial, decay_steps, schedule_options<CosineDecayOptions>(c));
 }
 
 }  // namespace keras::optimizers::schedules

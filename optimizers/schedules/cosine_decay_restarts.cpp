@@ -3,7 +3,9 @@
 #include <cmath>
 #include <numbers>
 
+#include "keras/config/fields.hpp"
 #include "keras/json.hpp"
+#include "optimizers/schedules/schedule_config.hpp"
 
 namespace keras::optimizers::schedules {
 namespace {
@@ -39,26 +41,21 @@ double CosineDecayRestarts::operator()(std::int64_t step) const {
   return initial_learning_rate_ * ((1.0 - options_.alpha) * cosine + options_.alpha);
 }
 
+KERAS_FIELDS(CosineDecayRestartsOptions, t_mul, m_mul, alpha, name)
+
 json CosineDecayRestarts::get_config() const {
-  return {{"initial_learning_rate", initial_learning_rate_},
-          {"first_decay_steps", steps_json(first_decay_steps_)},
-          {"t_mul", options_.t_mul},
-          {"m_mul", options_.m_mul},
-          {"alpha", options_.alpha},
-          {"name", name_json(options_.name)}};
+  return schedule_config(
+      {{"initial_learning_rate", initial_learning_rate_}, {"first_decay_steps", steps_json(first_decay_steps_)}},
+      options_);
 }
 
 std::shared_ptr<LearningRateSchedule> CosineDecayRestarts::from_config(const json& c) {
   const std::string owner = "CosineDecayRestarts";
-  const CosineDecayRestartsOptions d;
+  // One statement each: a missing value is reported in the order Keras lists them.
   const double initial = required_number(c, "initial_learning_rate", owner);
   const double first_decay_steps = required_number(c, "first_decay_steps", owner);
-  return std::make_shared<CosineDecayRestarts>(
-      initial, first_decay_steps,
-      CosineDecayRestartsOptions{.t_mul = number_or(c, "t_mul", d.t_mul, owner),
-                                 .m_mul = number_or(c, "m_mul", d.m_mul, owner),
-                                 .alpha = number_or(c, "alpha", d.alpha, owner),
-                                 .name = optional_name(c)});
+  return std::make_shared<CosineDecayRestarts>(initial, first_decay_steps,
+                                               schedule_options<CosineDecayRestartsOptions>(c));
 }
 
 }  // namespace keras::optimizers::schedules

@@ -2,7 +2,9 @@
 
 #include <cmath>
 
+#include "keras/config/fields.hpp"
 #include "keras/json.hpp"
+#include "optimizers/schedules/schedule_config.hpp"
 
 namespace keras::optimizers::schedules {
 namespace {
@@ -25,22 +27,23 @@ double InverseTimeDecay::operator()(std::int64_t step) const {
   return initial_learning_rate_ / (1.0 + decay_rate_ * p);
 }
 
+KERAS_FIELDS(InverseTimeDecayOptions, staircase, name)
+
 json InverseTimeDecay::get_config() const {
-  return {{"initial_learning_rate", initial_learning_rate_},
-          {"decay_steps", steps_json(decay_steps_)},
-          {"decay_rate", decay_rate_},
-          {"staircase", options_.staircase},
-          {"name", name_json(options_.name)}};
+  return schedule_config({{"initial_learning_rate", initial_learning_rate_},
+                          {"decay_steps", steps_json(decay_steps_)},
+                          {"decay_rate", decay_rate_}},
+                         options_);
 }
 
 std::shared_ptr<LearningRateSchedule> InverseTimeDecay::from_config(const json& c) {
   const std::string owner = "InverseTimeDecay";
+  // One statement each: a missing value is reported in the order Keras lists them.
   const double initial = required_number(c, "initial_learning_rate", owner);
   const double decay_steps = required_number(c, "decay_steps", owner);
   const double decay_rate = required_number(c, "decay_rate", owner);
-  return std::make_shared<InverseTimeDecay>(
-      initial, decay_steps, decay_rate,
-      InverseTimeDecayOptions{.staircase = bool_or(c, "staircase", false, owner), .name = optional_name(c)});
+  return std::make_shared<InverseTimeDecay>(initial, decay_steps, decay_rate,
+                                            schedule_options<InverseTimeDecayOptions>(c));
 }
 
 }  // namespace keras::optimizers::schedules

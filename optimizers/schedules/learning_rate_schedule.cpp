@@ -23,35 +23,9 @@ std::shared_ptr<LearningRateSchedule> LearningRateSchedule::get(const std::strin
 double LearningRateSchedule::required_number(const json& c, const char* key, const std::string& owner) {
   if (!c.contains(key) || c[key].is_null())
     throw ValueError(owner + " config: missing required '" + key + "' in " + c.dump());
-  return number_or(c, key, 0.0, owner);
-}
-
-double LearningRateSchedule::number_or(const json& c, const char* key, double fallback, const std::string& owner) {
-  if (!c.contains(key) || c[key].is_null()) return fallback;
   if (!c[key].is_number())
     throw ValueError(owner + " config: '" + key + "' must be a number, got " + c[key].dump());
   return c[key].get<double>();
-}
-
-std::optional<double> LearningRateSchedule::optional_number(const json& c, const char* key, const std::string& owner) {
-  if (!c.contains(key) || c[key].is_null()) return std::nullopt;
-  return number_or(c, key, 0.0, owner);
-}
-
-bool LearningRateSchedule::bool_or(const json& c, const char* key, bool fallback, const std::string& owner) {
-  if (!c.contains(key) || c[key].is_null()) return fallback;
-  if (!c[key].is_boolean())
-    throw ValueError(owner + " config: '" + key + "' must be true or false, got " + c[key].dump());
-  return c[key].get<bool>();
-}
-
-std::optional<std::string> LearningRateSchedule::optional_name(const json& c) {
-  if (c.contains("name") && c["name"].is_string()) return c["name"].get<std::string>();
-  return std::nullopt;
-}
-
-json LearningRateSchedule::name_json(const std::optional<std::string>& name) {
-  return name ? json(*name) : json(nullptr);
 }
 
 json LearningRateSchedule::steps_json(double steps) {

@@ -4,7 +4,6 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
-#include <optional>
 #include <string>
 
 #include "keras/registry.hpp"
@@ -28,13 +27,9 @@ class LearningRateSchedule {
   static std::shared_ptr<LearningRateSchedule> get(const std::string& identifier);
 
  protected:
-  // Config readers shared by the schedules; `owner` names the class in error messages.
+  /// A positional value Keras always writes (the options are read by schedule_options, in
+  /// optimizers/schedules/schedule_config.hpp); `owner` names the class in error messages.
   static double required_number(const json& c, const char* key, const std::string& owner);
-  static double number_or(const json& c, const char* key, double fallback, const std::string& owner);
-  static std::optional<double> optional_number(const json& c, const char* key, const std::string& owner);
-  static bool bool_or(const json& c, const char* key, bool fallback, const std::string& owner);
-  static std::optional<std::string> optional_name(const json& c);
-  static json name_json(const std::optional<std::string>& name);
   /// Step counts as Keras writes them: an integer when integral.
   static json steps_json(double steps);
 };

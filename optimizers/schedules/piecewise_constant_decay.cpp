@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <cmath>
 
+#include "keras/config/fields.hpp"
 #include "keras/json.hpp"
+#include "optimizers/schedules/schedule_config.hpp"
 
 namespace keras::optimizers::schedules {
 namespace {
@@ -44,14 +46,16 @@ double PiecewiseConstantDecay::operator()(std::int64_t step) const {
   return values_[static_cast<std::size_t>(it - boundaries_.begin())];
 }
 
+KERAS_FIELDS(PiecewiseConstantDecayOptions, name)
+
 json PiecewiseConstantDecay::get_config() const {
-  return {{"boundaries", boundaries_}, {"values", values_}, {"name", name_json(options_.name)}};
+  return schedule_config({{"boundaries", boundaries_}, {"values", values_}}, options_);
 }
 
 std::shared_ptr<LearningRateSchedule> PiecewiseConstantDecay::from_config(const json& c) {
   return std::make_shared<PiecewiseConstantDecay>(read_list<std::int64_t>(c, "boundaries"),
                                                   read_list<double>(c, "values"),
-                                                  PiecewiseConstantDecayOptions{.name = optional_name(c)});
+                                                  schedule_options<PiecewiseConstantDecayOptions>(c));
 }
 
 }  // namespace keras::optimizers::schedules

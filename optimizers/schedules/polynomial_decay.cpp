@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <cmath>
 
+#include "keras/config/fields.hpp"
 #include "keras/json.hpp"
+#include "optimizers/schedules/schedule_config.hpp"
 
 namespace keras::optimizers::schedules {
 namespace {
@@ -26,26 +28,19 @@ double PolynomialDecay::operator()(std::int64_t step_in) const {
   return (initial_learning_rate_ - end) * std::pow(1.0 - step / decay_steps, options_.power) + end;
 }
 
+KERAS_FIELDS(PolynomialDecayOptions, end_learning_rate, power, cycle, name)
+
 json PolynomialDecay::get_config() const {
-  return {{"initial_learning_rate", initial_learning_rate_},
-          {"decay_steps", steps_json(decay_steps_)},
-          {"end_learning_rate", options_.end_learning_rate},
-          {"power", options_.power},
-          {"cycle", options_.cycle},
-          {"name", name_json(options_.name)}};
+  return schedule_config(
+      {{"initial_learning_rate", initial_learning_rate_}, {"decay_steps", steps_json(decay_steps_)}}, options_);
 }
 
 std::shared_ptr<LearningRateSchedule> PolynomialDecay::from_config(const json& c) {
   const std::string owner = "PolynomialDecay";
-  const PolynomialDecayOptions d;
+  // One statement each: a missing value is reported in the order Keras lists them.
   const double initial = required_number(c, "initial_learning_rate", owner);
   const double decay_steps = required_number(c, "decay_steps", owner);
-  return std::make_shared<PolynomialDecay>(
-      initial, decay_steps,
-      PolynomialDecayOptions{.end_learning_rate = number_or(c, "end_learning_rate", d.end_learning_rate, owner),
-                             .power = number_or(c, "power", d.power, owner),
-                             .cycle = bool_or(c, "cycle", d.cycle, owner),
-                             .name = optional_name(c)});
+  return std::make_shared<PolynomialDecay>(initial, decay_steps, schedule_options<PolynomialDecayOptions>(c));
 }
 
 }  // namespace keras::optimizers::schedules
