@@ -252,11 +252,7 @@ void Layer::read_base_config(const json& c) {
 }
 
 std::shared_ptr<Layer> Layer::deserialize(const json& config) {
-  if (!config.is_object() || !config.contains("class_name"))
-    throw ValueError("Cannot read a layer from " + config.dump().substr(0, 200) +
-                     ": expected {\"class_name\", \"config\"}");
-  return Registry<Layer>::instance().create(config["class_name"].get<std::string>(),
-                                           config.value("config", json::object()), "layer");
+  return Registry<Layer>::instance().deserialize(config, "layer");
 }
 
 std::shared_ptr<Variable> Layer::add_weight(const std::string& name, const Shape& shape,

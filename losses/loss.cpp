@@ -48,20 +48,16 @@ Tensor Loss::operator()(const Tensor& y_true, const Tensor& y_pred, const Tensor
 
 json Loss::get_config() const {
   json c = json::object();
-  config::write_fields(c, BaseFields<const CommonOptions>{common_});
+  config::write_fields(c, config::BaseFields<const CommonOptions>{common_});
   return c;
 }
 
 std::shared_ptr<Loss> Loss::get(const std::string& identifier) {
-  return Registry<Loss>::instance().create(identifier, json::object(), "loss");
+  return Registry<Loss>::instance().get(identifier, "loss");
 }
 
 std::shared_ptr<Loss> Loss::deserialize(const json& config) {
-  if (config.is_string()) return get(config.get<std::string>());
-  if (!config.is_object() || !config.contains("class_name"))
-    throw ValueError("Cannot read a loss from " + config.dump() + ": expected {\"class_name\", \"config\"}");
-  return Registry<Loss>::instance().create(config["class_name"].get<std::string>(),
-                                          config.value("config", json::object()), "loss");
+  return Registry<Loss>::instance().deserialize(config, "loss");
 }
 
 json serialize(const Loss& loss) { return serialize_object(loss.class_name(), loss.get_config()); }

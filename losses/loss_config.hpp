@@ -15,17 +15,6 @@
 
 namespace keras::losses {
 
-/// An options struct seen through its base fields only, so that config::write_fields and read_fields
-/// apply to them.
-template <class Options>
-struct BaseFields {
-  Options& options;
-};
-template <class Options, class Visit>
-void for_each_field(const BaseFields<Options>& base, Visit&& visit) {
-  for_each_base_field(visit, base.options);
-}
-
 /// The base loss's config plus the listed fields of `options`.
 template <class Options>
 json loss_config(const Loss& loss, const Options& options) {
@@ -38,7 +27,7 @@ json loss_config(const Loss& loss, const Options& options) {
 template <class L, class Options>
 std::shared_ptr<Loss> loss_from_config(const json& config) {
   Options options{};
-  BaseFields<Options> base{options};
+  config::BaseFields<Options> base{options};
   config::read_fields(config, base);
   config::read_fields(config, options);
   return std::make_shared<L>(std::move(options));

@@ -287,7 +287,7 @@ void Optimizer::finalize_variable_values() {
 
 json Optimizer::get_config() const {
   json c{{"jit_compile", false}, {"is_legacy_optimizer", false}};
-  config::write_fields(c, BaseFields<const CommonOptions>{common_});
+  config::write_fields(c, config::BaseFields<const CommonOptions>{common_});
   // A C++ callable has no config: as Keras does for callables, the rate it gives now is written.
   const bool callable = dynamic_cast<const schedules::LambdaSchedule*>(learning_rate_.schedule().get());
   c["learning_rate"] = encode(callable ? LearningRate(learning_rate()) : learning_rate_);
@@ -310,15 +310,11 @@ LearningRate read_learning_rate(const json& c, const LearningRate& fallback) {
 }
 
 std::shared_ptr<Optimizer> Optimizer::get(const std::string& identifier) {
-  return Registry<Optimizer>::instance().create(identifier, json::object(), "optimizer");
+  return Registry<Optimizer>::instance().get(identifier, "optimizer");
 }
 
 std::shared_ptr<Optimizer> Optimizer::deserialize(const json& config) {
-  if (config.is_string()) return get(config.get<std::string>());
-  if (!config.is_object() || !config.contains("class_name"))
-    throw ValueError("Cannot read an optimizer from " + config.dump() + ": expected {\"class_name\", \"config\"}");
-  return Registry<Optimizer>::instance().create(config["class_name"].get<std::string>(),
-                                               config.value("config", json::object()), "optimizer");
+  return Registry<Optimizer>::instance().deserialize(config, "optimizer");
 }
 
 json serialize(const Optimizer& optimizer) { return serialize_object(optimizer.class_name(), optimizer.get_config()); }

@@ -14,17 +14,6 @@
 
 namespace keras::optimizers {
 
-/// An options struct seen through its base fields only, so that config::write_fields and read_fields
-/// apply to them.
-template <class Options>
-struct BaseFields {
-  Options& options;
-};
-template <class Options, class Visit>
-void for_each_field(const BaseFields<Options>& base, Visit&& visit) {
-  for_each_base_field(visit, base.options);
-}
-
 /// "learning_rate" (or the legacy "lr"): a number or a serialized schedule; absent, `fallback`. A legacy
 /// non-zero "decay" becomes the equivalent InverseTimeDecay(lr, 1, decay).
 LearningRate read_learning_rate(const json& config, const LearningRate& fallback);
@@ -43,7 +32,7 @@ template <class O, class Options>
 std::shared_ptr<Optimizer> optimizer_from_config(const json& config) {
   Options options{};
   options.learning_rate = read_learning_rate(config, options.learning_rate);
-  BaseFields<Options> base{options};
+  config::BaseFields<Options> base{options};
   config::read_fields(config, base);
   config::read_fields(config, options);
   return std::make_shared<O>(std::move(options));

@@ -67,6 +67,18 @@ inline void decode(const json& j, regularizers::RegularizerRef& r) { r = regular
 inline json encode(const constraints::ConstraintRef& r) { return constraints::serialize(r); }
 inline void decode(const json& j, constraints::ConstraintRef& r) { r = constraints::deserialize_or_null(j); }
 
+/// An options struct seen through the base fields of its family only (the family's
+/// `for_each_base_field(visit, options)`, found by argument-dependent lookup), so that write_fields and
+/// read_fields apply to them: the base loss and optimizer fields are listed once for every subclass.
+template <class Options>
+struct BaseFields {
+  Options& options;
+};
+template <class Options, class Visit>
+void for_each_field(const BaseFields<Options>& base, Visit&& visit) {
+  for_each_base_field(visit, base.options);
+}
+
 /// Every field KERAS_FIELDS lists for Options, under its own name.
 template <class Options>
 void write_fields(json& config, const Options& options) {

@@ -46,15 +46,11 @@ Axes Axes::from_json(const json& j, const Axes& fallback) {
 json Constraint::get_config() const { return json::object(); }
 
 std::shared_ptr<Constraint> Constraint::get(const std::string& identifier) {
-  return Registry<Constraint>::instance().create(identifier, json::object(), "constraint");
+  return Registry<Constraint>::instance().get(identifier, "constraint");
 }
 
 std::shared_ptr<Constraint> Constraint::deserialize(const json& config) {
-  if (config.is_string()) return get(config.get<std::string>());
-  if (!config.is_object() || !config.contains("class_name"))
-    throw ValueError("Cannot read a constraint from " + config.dump() + ": expected {\"class_name\", \"config\"}");
-  return Registry<Constraint>::instance().create(config["class_name"].get<std::string>(),
-                                                config.value("config", json::object()), "constraint");
+  return Registry<Constraint>::instance().deserialize(config, "constraint");
 }
 
 json serialize(const ConstraintRef& c) {

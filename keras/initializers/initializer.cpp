@@ -7,15 +7,11 @@ namespace keras::initializers {
 json Initializer::get_config() const { return json::object(); }
 
 std::shared_ptr<Initializer> Initializer::get(const std::string& identifier) {
-  return Registry<Initializer>::instance().create(identifier, json::object(), "initializer");
+  return Registry<Initializer>::instance().get(identifier, "initializer");
 }
 
 std::shared_ptr<Initializer> Initializer::deserialize(const json& config) {
-  if (config.is_string()) return get(config.get<std::string>());
-  if (!config.is_object() || !config.contains("class_name"))
-    throw ValueError("Cannot read an initializer from " + config.dump() + ": expected {\"class_name\", \"config\"}");
-  return Registry<Initializer>::instance().create(config["class_name"].get<std::string>(),
-                                                 config.value("config", json::object()), "initializer");
+  return Registry<Initializer>::instance().deserialize(config, "initializer");
 }
 
 json serialize(const Initializer& initializer) {

@@ -36,15 +36,11 @@ const bool registered = register_class<Regularizer, L1>("L1", {"l1"}) &&
 }  // namespace
 
 std::shared_ptr<Regularizer> Regularizer::get(const std::string& identifier) {
-  return Registry<Regularizer>::instance().create(identifier, json::object(), "regularizer");
+  return Registry<Regularizer>::instance().get(identifier, "regularizer");
 }
 
 std::shared_ptr<Regularizer> Regularizer::deserialize(const json& config) {
-  if (config.is_string()) return get(config.get<std::string>());
-  if (!config.is_object() || !config.contains("class_name"))
-    throw ValueError("Cannot read a regularizer from " + config.dump() + ": expected {\"class_name\", \"config\"}");
-  return Registry<Regularizer>::instance().create(config["class_name"].get<std::string>(),
-                                                 config.value("config", json::object()), "regularizer");
+  return Registry<Regularizer>::instance().deserialize(config, "regularizer");
 }
 
 json serialize(const RegularizerRef& r) {

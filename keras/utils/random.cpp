@@ -20,6 +20,23 @@ void fill_dropout_mask(float* out, std::int64_t n, double rate, std::mt19937_64&
   if (i < n) out[i] = (gen() & 0xffffffffu) < threshold ? keep_scale : 0.f;
 }
 
+SeedGenerator::SeedGenerator(std::optional<std::uint64_t> seed)
+    : seeded_(seed ? std::make_unique<SeededEngine>(SeededEngine{std::mt19937_64(*seed)}) : nullptr) {}
+SeedGenerator::SeedGenerator(const SeedGenerator& other)
+    : seeded_(other.seeded_ ? std::make_unique<SeededEngine>(*other.seeded_) : nullptr) {}
+SeedGenerator& SeedGenerator::operator=(const SeedGenerator& other) {
+  if (this != &other) seeded_ = other.seeded_ ? std::make_unique<SeededEngine>(*other.seeded_) : nullptr;
+  return *this;
+}
+SeedGenerator::SeedGenerator(SeedGenerator&&) noexcept = default;
+SeedGenerator& SeedGenerator::operator=(SeedGenerator&&) noexcept = default;
+SeedGenerator::~SeedGenerator() = default;
+
+std::mt19937_64& engine(SeedGenerator& generator) {
+  std::mt19937_64* own = SeededEngine::of(generator);
+  return own ? *own : random_generator();
+}
+
 void set_random_seed(std::uint64_t seed) { random_generator().seed(seed); }
 
 }  // namespace keras::utils

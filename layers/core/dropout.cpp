@@ -10,7 +10,7 @@ namespace keras::layers {
 KERAS_FIELDS(DropoutOptions, seed)
 
 Dropout::Dropout(double rate, DropoutOptions options)
-    : Layer(options, "dropout"), rate_(rate), options_(std::move(options)), seeded_generator_(options_.seed.value_or(0)) {
+    : Layer(options, "dropout"), rate_(rate), options_(std::move(options)), seed_generator_(options_.seed) {
   if (!(rate >= 0.0 && rate < 1.0))
     throw ValueError("Invalid value received for argument `rate`: expected a float in [0, 1), received rate=" +
                      std::to_string(rate));
@@ -21,7 +21,7 @@ Tensor Dropout::call(const Tensor& inputs, bool training) {
   // The mask holds 0 or 1 / (1 - rate); multiplying by it gives the gradient for free.
   Tensor mask = Tensor::empty(inputs.shape());
   utils::fill_dropout_mask(mask.data<float>(), mask.size(), rate_,
-                           options_.seed ? seeded_generator_ : utils::random_generator());
+                           utils::engine(seed_generator_));
   return ops::multiply(inputs, mask);
 }
 

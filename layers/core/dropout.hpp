@@ -1,9 +1,9 @@
 #pragma once
 // Dropout: in training, zeroes a fraction `rate` of the inputs and scales the rest by 1 / (1 - rate).
 #include <optional>
-#include <random>
 
 #include "keras/layer.hpp"
+#include "keras/utils/seed_generator.hpp"
 
 namespace keras::layers {
 
@@ -23,7 +23,7 @@ class Dropout : public Layer {
  private:
   double rate_;
   DropoutOptions options_;
-  std::mt19937_64 seeded_generator_;  // used when a seed is given
+  utils::SeedGenerator seed_generator_;
 
   KERAS_LAYER(Dropout)
 };

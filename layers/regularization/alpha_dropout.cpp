@@ -4,6 +4,7 @@
 
 #include "keras/json.hpp"
 #include "keras/ops/math.hpp"
+#include "keras/utils/random.hpp"
 
 namespace keras::layers {
 
@@ -25,7 +26,7 @@ Tensor AlphaDropout::call(const Tensor& x, bool training) {
   if (!training || rate_ <= 0.0) return x;
   Tensor keep = Tensor::empty(x.shape());
   std::uniform_real_distribution<float> u(0.f, 1.f);
-  auto& gen = generator();
+  auto& gen = utils::engine(generator());
   float* p = keep.data<float>();
   for (std::int64_t i = 0; i < keep.size(); ++i) p[i] = u(gen) >= rate_ ? 1.f : 0.f;
   return apply_mask(x, keep);

@@ -4,6 +4,7 @@
 
 #include "keras/json.hpp"
 #include "keras/ops/math.hpp"
+#include "keras/utils/random.hpp"
 
 namespace keras::layers {
 
@@ -16,7 +17,7 @@ Tensor GaussianDropout::call(const Tensor& x, bool training) {
   if (!training || rate_ == 0.0) return x;
   Tensor noise = Tensor::empty(x.shape());
   std::normal_distribution<float> dist(1.f, static_cast<float>(std::sqrt(rate_ / (1.0 - rate_))));
-  auto& gen = generator();
+  auto& gen = utils::engine(generator());
   float* p = noise.data<float>();
   for (std::int64_t i = 0; i < noise.size(); ++i) p[i] = dist(gen);
   return ops::multiply(x, noise);

@@ -4,6 +4,7 @@
 
 #include "keras/json.hpp"
 #include "keras/ops/math.hpp"
+#include "keras/utils/random.hpp"
 
 namespace keras::layers {
 
@@ -16,7 +17,7 @@ Tensor GaussianNoise::call(const Tensor& x, bool training) {
   if (!training || stddev_ == 0.0) return x;
   Tensor noise = Tensor::empty(x.shape());
   std::normal_distribution<float> dist(0.f, static_cast<float>(stddev_));
-  auto& gen = generator();
+  auto& gen = utils::engine(generator());
   float* p = noise.data<float>();
   for (std::int64_t i = 0; i < noise.size(); ++i) p[i] = dist(gen);
   return ops::add(x, noise);

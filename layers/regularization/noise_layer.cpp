@@ -11,9 +11,8 @@ namespace keras::layers {
 KERAS_FIELDS(NoiseOptions, seed)
 
 NoiseLayer::NoiseLayer(const NoiseOptions& options, const std::string& prefix)
-    : Layer(options, prefix), options_(options), seeded_(options.seed.value_or(0)) {}
+    : Layer(options, prefix), options_(options), seed_generator_(options.seed) {}
 
-std::mt19937_64& NoiseLayer::generator() { return options_.seed ? seeded_ : utils::random_generator(); }
 
 json NoiseLayer::get_config() const { return layer_config(*this, options_); }
 

@@ -2,9 +2,9 @@
 // NoiseLayer: the shared part of the layers that add randomness in training only (SpatialDropout*,
 // GaussianNoise, GaussianDropout, AlphaDropout): an optional seed with its own generator.
 #include <optional>
-#include <random>
 
 #include "keras/layer.hpp"
+#include "keras/utils/seed_generator.hpp"
 
 namespace keras::layers {
 
@@ -21,7 +21,7 @@ class NoiseLayer : public Layer {
  protected:
   NoiseLayer(const NoiseOptions& options, const std::string& prefix);
   /// The seeded generator when a seed was given, else the global one.
-  std::mt19937_64& generator();
+  utils::SeedGenerator& generator() { return seed_generator_; }
   /// The options a config gives (the field list is in noise_layer.cpp).
   static NoiseOptions options_from_config(const json& config);
   /// Checks a dropout rate in [0, 1).
@@ -29,7 +29,7 @@ class NoiseLayer : public Layer {
 
  private:
   NoiseOptions options_;
-  std::mt19937_64 seeded_;
+  utils::SeedGenerator seed_generator_;
 };
 
 }  // namespace keras::layers

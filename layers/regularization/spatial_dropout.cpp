@@ -23,7 +23,7 @@ Tensor SpatialDropout::call(const Tensor& x, bool training) {
   noise.front() = x.dim(0);
   noise.back() = x.dim(-1);
   Tensor mask = Tensor::empty(noise);
-  utils::fill_dropout_mask(mask.data<float>(), mask.size(), rate_, generator());
+  utils::fill_dropout_mask(mask.data<float>(), mask.size(), rate_, utils::engine(generator()));
   return ops::multiply(x, mask);
 }
 

@@ -7,17 +7,11 @@
 namespace keras::optimizers::schedules {
 
 std::shared_ptr<LearningRateSchedule> LearningRateSchedule::deserialize(const json& config) {
-  if (config.is_string()) return get(config.get<std::string>());
-  if (!config.is_object() || !config.contains("class_name") || !config["class_name"].is_string())
-    throw ValueError("Cannot read a learning-rate schedule from " + config.dump() +
-                     ": expected {\"class_name\": ..., \"config\": {...}}");
-  const json& c = config.contains("config") ? config["config"] : json::object();
-  return Registry<LearningRateSchedule>::instance().create(config["class_name"].get<std::string>(), c,
-                                                           "learning-rate schedule");
+  return Registry<LearningRateSchedule>::instance().deserialize(config, "learning-rate schedule");
 }
 
 std::shared_ptr<LearningRateSchedule> LearningRateSchedule::get(const std::string& identifier) {
-  return Registry<LearningRateSchedule>::instance().create(identifier, json::object(), "learning-rate schedule");
+  return Registry<LearningRateSchedule>::instance().get(identifier, "learning-rate schedule");
 }
 
 double LearningRateSchedule::required_number(const json& c, const char* key, const std::string& owner) {
