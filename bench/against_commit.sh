@@ -16,8 +16,7 @@ cmake --build build --target step_overhead train_throughput > /dev/null
 (cd "$old/src" && BUILD_DIR="$old/build" scripts/build.sh -DKERAS_BUILD_TESTS=OFF -DKERAS_BUILD_EXAMPLES=OFF > /dev/null &&
  cmake --build "$old/build" --target step_overhead train_throughput > /dev/null)
 
-median() { sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
-figure() { grep "^$1:" | awk '{print $2}'; }
+source bench/lib.sh
 compare() {  # PROGRAM "ARGS" FIGURE higher|lower
   local program=$1 args="$2" name=$3 better=$4 news=() olds=()
   for ((i = 0; i < runs; i++)); do

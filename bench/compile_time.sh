@@ -17,7 +17,7 @@ read -ra keras_include <<< "${KERAS_INCLUDE:--I$PWD}"
 keras_flags=(-std=c++20 -O2 "${keras_include[@]}")
 torch_flags=(-std=c++17 -O2 -I/usr/include/torch/csrc/api/include)
 
-median() { sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
+source bench/lib.sh
 measure() {  # measure NAME FLAGS...: lines and median seconds of compiling $work/NAME.cpp
   local name=$1 lines times=()
   shift

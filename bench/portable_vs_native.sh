@@ -12,15 +12,14 @@ cmake --build build --target train_throughput >/dev/null
 BUILD_DIR=build-native scripts/build.sh -DKERAS_NATIVE=ON -DKERAS_BUILD_TESTS=OFF -DKERAS_BUILD_EXAMPLES=OFF >/dev/null
 cmake --build build-native --target train_throughput >/dev/null
 
-median() { sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
-figure() { awk '/^samples_per_sec:/ {print $2}'; }
+source bench/lib.sh
 echo "ONEDNN_MAX_CPU_ISA=${ONEDNN_MAX_CPU_ISA:-unset (the best the CPU has)}"
 for args in "--model mlp --batch-size 128 --epochs 1 --threads 2" "--model cnn --batch-size 32 --epochs 1 --threads 2" \
   "--model cnn --batch-size 32 --epochs 1 --threads 1 --samples 12000"; do
   portable=() native=()
   for ((i = 0; i < runs; i++)); do
-    portable+=("$(build/bin/train_throughput $args | figure)")
-    native+=("$(build-native/bin/train_throughput $args | figure)")
+    portable+=("$(build/bin/train_throughput $args | figure samples_per_sec)")
+    native+=("$(build-native/bin/train_throughput $args | figure samples_per_sec)")
   done
   p=$(printf '%s\n' "${portable[@]}" | median)
   n=$(printf '%s\n' "${native[@]}" | median)

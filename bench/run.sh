@@ -10,8 +10,7 @@ scripts/install_deps.sh libtorch-dev libopenblas0-openmp
 scripts/build.sh > /dev/null
 cmake --build build --target bench > /dev/null
 
-median() { sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
-figure() { grep "^$1:" | awk '{print $2}'; }
+source bench/lib.sh
 
 # compare PROGRAM "ARGS" FIGURE:higher|lower...: runs PROGRAM and PROGRAM_torch in alternation, then for
 # each figure prints both medians and how many times better kerascpp is (their value over ours for
