@@ -4,13 +4,23 @@
 #include <cmath>
 
 #include "keras/autodiff/gradient_tape.hpp"
+#include "keras/config/fields.hpp"
 #include "keras/json.hpp"
+#include "metrics/metric_config.hpp"
 #include "metrics/metric_utils.hpp"
+#include "metrics/thresholds.hpp"
 
 namespace keras::metrics {
 namespace {
 
 constexpr double kEpsilon = 1e-7;  // Keras's backend.epsilon()
+
+/// config[key] as null, one number or a list (absent: none).
+std::vector<double> values_or_none(const json& config, const char* key) {
+  Thresholds values;
+  if (auto it = config.find(key); it != config.end()) decode(*it, values);
+  return values;
+}
 
 std::string canonical_curve(const std::string& curve) {
   if (curve == "ROC" || curve == "roc") return "ROC";
@@ -37,7 +47,7 @@ AUC::AUC(AUCOptions options) : Metric(options.name), options_(std::move(options)
     inner = options_.thresholds;
     std::sort(inner.begin(), inner.end());
     options_.thresholds = inner;
-    num_thresholds_ = static_cast<int>(inner.size()) + 2;
+    options_.num_thresholds = static_cast<int>(inner.size()) + 2;  // what Keras writes, with thresholds given
     std::vector<double> with_ends{0.0};
     with_ends.insert(with_ends.end(), inner.begin(), inner.end());
     with_ends.push_back(1.0);
@@ -46,8 +56,8 @@ AUC::AUC(AUCOptions options) : Metric(options.name), options_(std::move(options)
     if (options_.num_thresholds <= 1)
       throw ValueError("AUC: argument `num_thresholds` must be an integer > 1. Received: num_thresholds=" +
                        std::to_string(options_.num_thresholds));
-    num_thresholds_ = options_.num_thresholds;
-    for (int i = 0; i < num_thresholds_ - 2; ++i) inner.push_back((i + 1) * 1.0 / (num_thresholds_ - 1));
+    const int n = options_.num_thresholds;
+    for (int i = 0; i < n - 2; ++i) inner.push_back((i + 1) * 1.0 / (n - 1));
     update_.evenly_distributed = true;
   }
   update_.thresholds.push_back(0.0 - kEpsilon);
@@ -59,9 +69,9 @@ AUC::AUC(AUCOptions options) : Metric(options.name), options_(std::move(options)
   if (!options_.multi_label) {
     if (options_.num_labels) throw ValueError("AUC: `num_labels` is needed only when `multi_label` is true");
     update_.label_weights = options_.label_weights;
-    counts_.resize(num_thresholds_);
+    counts_.resize(options_.num_thresholds);
   } else if (options_.num_labels) {
-    counts_.resize(num_thresholds_, *options_.num_labels);
+    counts_.resize(options_.num_thresholds, *options_.num_labels);
   }
 }
 
@@ -71,7 +81,7 @@ void AUC::update_state(const Tensor& y_true, const Tensor& y_pred, const Tensor&
     if (y_pred.ndim() != 2)
       throw ValueError("AUC '" + name() + "': y_pred must have rank 2 when multi_label is true. Found rank " +
                        std::to_string(y_pred.ndim()) + ", shape " + shape_str(y_pred.shape()));
-    counts_.resize(num_thresholds_, y_pred.dim(1));
+    counts_.resize(options_.num_thresholds, y_pred.dim(1));
   }
   if (options_.multi_label && !options_.label_weights.empty() &&
       static_cast<std::int64_t>(options_.label_weights.size()) != counts_.num_labels)
@@ -103,7 +113,7 @@ double AUC::average_over_labels(const std::vector<double>& by_label) const {
 
 double AUC::interpolate_pr_auc() const {
   const auto L = static_cast<std::size_t>(counts_.num_labels);
-  const auto T = static_cast<std::size_t>(num_thresholds_);
+  const auto T = static_cast<std::size_t>(options_.num_thresholds);
   std::vector<double> by_label(L, 0.0);
   for (std::size_t l = 0; l < L; ++l) {
     for (std::size_t i = 0; i + 1 < T; ++i) {
@@ -125,7 +135,7 @@ double AUC::result() const {
   if (counts_.empty()) return 0.0;
   if (options_.curve == "PR" && options_.summation_method == "interpolation") return interpolate_pr_auc();
   const auto L = static_cast<std::size_t>(counts_.num_labels);
-  const auto T = static_cast<std::size_t>(num_thresholds_);
+  const auto T = static_cast<std::size_t>(options_.num_thresholds);
   const auto point = [&](std::size_t j, double& x, double& y) {
     const double recall = divide_no_nan(counts_.tp[j], counts_.tp[j] + counts_.fn[j]);
     if (options_.curve == "ROC") {
@@ -152,31 +162,22 @@ double AUC::result() const {
   return average_over_labels(by_label);
 }
 
+KERAS_FIELDS(AUCOptions, num_thresholds, curve, summation_method, multi_label, num_labels, from_logits)
+
+// Keras writes its two lists its own way: thresholds (sorted, without the endpoints) only when they were
+// given, label_weights as null when there are none. Either is read as null, one number or a list.
 json AUC::get_config() const {
-  json config = Metric::get_config();
-  config["num_thresholds"] = num_thresholds_;
-  config["curve"] = options_.curve;
-  config["summation_method"] = options_.summation_method;
-  config["multi_label"] = options_.multi_label;
-  config["num_labels"] = detail::optional_json(options_.num_labels);
+  json config = metric_config(*this, options_);
   config["label_weights"] = options_.label_weights.empty() ? json(nullptr) : json(options_.label_weights);
-  config["from_logits"] = options_.from_logits;
   if (!options_.thresholds.empty()) config["thresholds"] = options_.thresholds;
   return config;
 }
 
 std::shared_ptr<Metric> AUC::from_config(const json& config) {
-  AUCOptions o;
-  o.num_thresholds = config.value("num_thresholds", 200);
-  o.curve = config.value("curve", "ROC");
-  o.summation_method = config.value("summation_method", "interpolation");
-  o.name = config.value("name", "auc");
-  o.thresholds = detail::thresholds_from_json(config.value("thresholds", json(nullptr)));
-  o.multi_label = config.value("multi_label", false);
-  o.num_labels = detail::optional_int(config, "num_labels");
-  o.label_weights = detail::thresholds_from_json(config.value("label_weights", json(nullptr)));
-  o.from_logits = config.value("from_logits", false);
-  return std::make_shared<AUC>(o);
+  auto options = metric_options<AUCOptions>(config);
+  options.thresholds = values_or_none(config, "thresholds");
+  options.label_weights = values_or_none(config, "label_weights");
+  return std::make_shared<AUC>(std::move(options));
 }
 
 namespace {

@@ -51,7 +51,7 @@ class AUC : public Metric {
 
   /// All thresholds, endpoints included.
   const std::vector<double>& thresholds() const { return update_.thresholds; }
-  int num_thresholds() const { return num_thresholds_; }
+  int num_thresholds() const { return options_.num_thresholds; }
   /// The confusion counts per threshold (and label).
   const ConfusionCounts& counts() const { return counts_; }
 
@@ -60,7 +60,6 @@ class AUC : public Metric {
   double average_over_labels(const std::vector<double>& by_label) const;
 
   AUCOptions options_;
-  int num_thresholds_;
   ConfusionUpdate update_;
   ConfusionCounts counts_;
 };

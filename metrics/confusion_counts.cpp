@@ -1,7 +1,9 @@
 #include "metrics/confusion_counts.hpp"
 
 #include "keras/autodiff/gradient_tape.hpp"
+#include "keras/config/fields.hpp"
 #include "keras/json.hpp"
+#include "metrics/metric_config.hpp"
 #include "metrics/metric_utils.hpp"
 
 namespace keras::metrics {
@@ -22,9 +24,9 @@ const char* default_name(ConfusionCount::Cell cell) {
 ConfusionCount::ConfusionCount(Cell cell, ConfusionCountOptions options)
     : Metric(options.name.empty() ? default_name(cell) : options.name),
       cell_(cell),
-      init_thresholds_(options.thresholds) {
-  detail::check_thresholds(init_thresholds_, class_name());
-  update_.thresholds = init_thresholds_.empty() ? std::vector<double>{0.5} : init_thresholds_;
+      options_(std::move(options)) {
+  detail::check_thresholds(options_.thresholds, class_name());
+  update_.thresholds = options_.thresholds.empty() ? std::vector<double>{0.5} : options_.thresholds;
   update_.evenly_distributed = is_evenly_distributed(update_.thresholds);
   counts_.resize(static_cast<std::int64_t>(update_.thresholds.size()));
 }
@@ -63,28 +65,21 @@ std::string ConfusionCount::class_name() const {
   return "";
 }
 
-json ConfusionCount::get_config() const {
-  json config = Metric::get_config();
-  config["thresholds"] = detail::thresholds_to_json(init_thresholds_);
-  return config;
-}
+KERAS_FIELDS(ConfusionCountOptions, thresholds)
 
-ConfusionCountOptions ConfusionCount::options_from_config(const json& config, const char* default_name) {
-  return ConfusionCountOptions{.thresholds = detail::thresholds_from_json(config.value("thresholds", json(nullptr))),
-                               .name = config.value("name", default_name)};
-}
+json ConfusionCount::get_config() const { return metric_config(*this, options_); }
 
 std::shared_ptr<Metric> TruePositives::from_config(const json& config) {
-  return std::make_shared<TruePositives>(options_from_config(config, "true_positives"));
+  return metric_from_config<TruePositives, ConfusionCountOptions>(config);
 }
 std::shared_ptr<Metric> TrueNegatives::from_config(const json& config) {
-  return std::make_shared<TrueNegatives>(options_from_config(config, "true_negatives"));
+  return metric_from_config<TrueNegatives, ConfusionCountOptions>(config);
 }
 std::shared_ptr<Metric> FalsePositives::from_config(const json& config) {
-  return std::make_shared<FalsePositives>(options_from_config(config, "false_positives"));
+  return metric_from_config<FalsePositives, ConfusionCountOptions>(config);
 }
 std::shared_ptr<Metric> FalseNegatives::from_config(const json& config) {
-  return std::make_shared<FalseNegatives>(options_from_config(config, "false_negatives"));
+  return metric_from_config<FalseNegatives, ConfusionCountOptions>(config);
 }
 
 namespace {

@@ -7,13 +7,14 @@
 
 #include "metrics/confusion_matrix.hpp"
 #include "metrics/metric.hpp"
+#include "metrics/thresholds.hpp"
 
 namespace keras::metrics {
 
 /// Options of the four counters. `thresholds` empty means Keras's default, 0.5; a prediction above a
 /// threshold counts as positive (use 0 with logits).
 struct ConfusionCountOptions {
-  std::vector<double> thresholds{};
+  Thresholds thresholds{};
   std::string name{};  // empty: the class's default ("true_positives", ...)
 };
 
@@ -33,13 +34,10 @@ class ConfusionCount : public Metric {
   json get_config() const override;
   const std::vector<double>& thresholds() const { return update_.thresholds; }
 
- protected:
-  static ConfusionCountOptions options_from_config(const json& config, const char* default_name);
-
  private:
   const std::vector<double>& cell() const;
   Cell cell_;
-  std::vector<double> init_thresholds_;
+  ConfusionCountOptions options_;
   ConfusionUpdate update_;
   ConfusionCounts counts_;
 };

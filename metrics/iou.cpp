@@ -5,9 +5,11 @@
 #include <numeric>
 
 #include "keras/autodiff/gradient_tape.hpp"
+#include "keras/config/fields.hpp"
 #include "keras/json.hpp"
 #include "keras/ops/math.hpp"
 #include "metrics/confusion_matrix.hpp"
+#include "metrics/metric_config.hpp"
 #include "metrics/metric_utils.hpp"
 
 namespace keras::metrics {
@@ -90,25 +92,23 @@ double IoU::result() const {
 
 void IoU::reset_state() { std::fill(cm_.begin(), cm_.end(), 0.0); }
 
+KERAS_FIELDS(IoUOptions, ignore_class, sparse_y_true, sparse_y_pred, axis)
+KERAS_FIELDS(MeanIoUOptions, ignore_class, sparse_y_true, sparse_y_pred, axis)
+KERAS_FIELDS(BinaryIoUOptions, target_class_ids, threshold)
+KERAS_FIELDS(OneHotIoUOptions, ignore_class, sparse_y_pred, axis)
+KERAS_FIELDS(OneHotMeanIoUOptions, ignore_class, sparse_y_pred, axis)
+
+// The subclasses write IoU's config less the keys their constructors fix.
 json IoU::get_config() const {
-  json config = Metric::get_config();
+  json config = metric_config(*this, options_);
   config["num_classes"] = num_classes_;
   config["target_class_ids"] = target_class_ids_;
-  config["ignore_class"] = detail::optional_json(options_.ignore_class);
-  config["sparse_y_true"] = options_.sparse_y_true;
-  config["sparse_y_pred"] = options_.sparse_y_pred;
-  config["axis"] = options_.axis;
   return config;
 }
 
 std::shared_ptr<Metric> IoU::from_config(const json& config) {
   const int num_classes = required_classes(config, "IoU");
-  return std::make_shared<IoU>(num_classes, required_targets(config, "IoU"),
-                               IoUOptions{.name = config.value("name", "io_u"),
-                                          .ignore_class = detail::optional_int(config, "ignore_class"),
-                                          .sparse_y_true = config.value("sparse_y_true", true),
-                                          .sparse_y_pred = config.value("sparse_y_pred", true),
-                                          .axis = config.value("axis", -1)});
+  return metric_from_config<IoU, IoUOptions>(config, num_classes, required_targets(config, "IoU"));
 }
 
 MeanIoU::MeanIoU(int num_classes, MeanIoUOptions options)
@@ -126,12 +126,7 @@ json MeanIoU::get_config() const {
 }
 
 std::shared_ptr<Metric> MeanIoU::from_config(const json& config) {
-  return std::make_shared<MeanIoU>(required_classes(config, "MeanIoU"),
-                                   MeanIoUOptions{.name = config.value("name", "mean_io_u"),
-                                                  .ignore_class = detail::optional_int(config, "ignore_class"),
-                                                  .sparse_y_true = config.value("sparse_y_true", true),
-                                                  .sparse_y_pred = config.value("sparse_y_pred", true),
-                                                  .axis = config.value("axis", -1)});
+  return metric_from_config<MeanIoU, MeanIoUOptions>(config, required_classes(config, "MeanIoU"));
 }
 
 BinaryIoU::BinaryIoU(BinaryIoUOptions options)
@@ -145,14 +140,11 @@ Tensor BinaryIoU::predicted_ids(const Tensor& y_pred) const {
 }
 
 json BinaryIoU::get_config() const {
-  return {{"name", name()}, {"dtype", "float32"}, {"target_class_ids", target_class_ids_}, {"threshold", threshold_}};
+  return metric_config(*this, BinaryIoUOptions{.target_class_ids = target_class_ids_, .threshold = threshold_});
 }
 
 std::shared_ptr<Metric> BinaryIoU::from_config(const json& config) {
-  return std::make_shared<BinaryIoU>(
-      BinaryIoUOptions{.target_class_ids = config.value("target_class_ids", std::vector<int>{0, 1}),
-                       .threshold = config.value("threshold", 0.5),
-                       .name = config.value("name", "binary_io_u")});
+  return metric_from_config<BinaryIoU, BinaryIoUOptions>(config);
 }
 
 OneHotIoU::OneHotIoU(int num_classes, std::vector<int> target_class_ids, OneHotIoUOptions options)
@@ -171,11 +163,7 @@ json OneHotIoU::get_config() const {
 
 std::shared_ptr<Metric> OneHotIoU::from_config(const json& config) {
   const int num_classes = required_classes(config, "OneHotIoU");
-  return std::make_shared<OneHotIoU>(num_classes, required_targets(config, "OneHotIoU"),
-                                     OneHotIoUOptions{.name = config.value("name", "one_hot_io_u"),
-                                                      .ignore_class = detail::optional_int(config, "ignore_class"),
-                                                      .sparse_y_pred = config.value("sparse_y_pred", false),
-                                                      .axis = config.value("axis", -1)});
+  return metric_from_config<OneHotIoU, OneHotIoUOptions>(config, num_classes, required_targets(config, "OneHotIoU"));
 }
 
 OneHotMeanIoU::OneHotMeanIoU(int num_classes, OneHotMeanIoUOptions options)
@@ -194,11 +182,7 @@ json OneHotMeanIoU::get_config() const {
 }
 
 std::shared_ptr<Metric> OneHotMeanIoU::from_config(const json& config) {
-  return std::make_shared<OneHotMeanIoU>(required_classes(config, "OneHotMeanIoU"),
-                                         OneHotMeanIoUOptions{.name = config.value("name", "one_hot_mean_io_u"),
-                                                              .ignore_class = detail::optional_int(config, "ignore_class"),
-                                                              .sparse_y_pred = config.value("sparse_y_pred", false),
-                                                              .axis = config.value("axis", -1)});
+  return metric_from_config<OneHotMeanIoU, OneHotMeanIoUOptions>(config, required_classes(config, "OneHotMeanIoU"));
 }
 
 namespace {

@@ -2,14 +2,16 @@
 
 #include <algorithm>
 
+#include "keras/config/fields.hpp"
 #include "keras/json.hpp"
+#include "metrics/metric_config.hpp"
 #include "metrics/metric_utils.hpp"
 
 namespace keras::metrics {
 
-MeanTensor::MeanTensor(MeanTensorOptions options) : Metric(options.name), init_shape_(options.shape) {
-  if (init_shape_) {
-    shape_ = init_shape_;
+MeanTensor::MeanTensor(MeanTensorOptions options) : Metric(options.name), options_(std::move(options)) {
+  if (options_.shape) {
+    shape_ = options_.shape;
     total_.assign(static_cast<std::size_t>(shape_size(*shape_)), 0.0);
     count_ = total_;
   }
@@ -53,16 +55,16 @@ void MeanTensor::reset_state() {
   std::fill(count_.begin(), count_.end(), 0.0);
 }
 
+KERAS_FIELDS(MeanTensorOptions, shape)
+
 json MeanTensor::get_config() const {
-  json config = Metric::get_config();
-  if (init_shape_) config["shape"] = *init_shape_;
+  json config = metric_config(*this, options_);
+  if (!options_.shape) config.erase("shape");  // Keras writes no shape when none was given
   return config;
 }
 
 std::shared_ptr<Metric> MeanTensor::from_config(const json& config) {
-  MeanTensorOptions options{.name = config.value("name", "mean_tensor")};
-  if (config.contains("shape") && !config["shape"].is_null()) options.shape = config["shape"].get<Shape>();
-  return std::make_shared<MeanTensor>(options);
+  return metric_from_config<MeanTensor, MeanTensorOptions>(config);
 }
 
 namespace {

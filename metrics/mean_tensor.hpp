@@ -47,7 +47,7 @@ class MeanTensor : public Metric {
   static std::shared_ptr<Metric> from_config(const json& config);
 
  private:
-  std::optional<Shape> init_shape_;
+  MeanTensorOptions options_;
   std::optional<Shape> shape_;
   std::vector<double> total_, count_;
 };

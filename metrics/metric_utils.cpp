@@ -66,23 +66,6 @@ std::vector<float> broadcast_weights(const Tensor& sample_weight, const Shape& s
   return out;
 }
 
-std::optional<int> optional_int(const json& config, const char* key) {
-  if (!config.contains(key) || config[key].is_null()) return std::nullopt;
-  return config[key].get<int>();
-}
-
-std::vector<double> thresholds_from_json(const json& value) {
-  if (value.is_null()) return {};
-  if (value.is_number()) return {value.get<double>()};
-  return value.get<std::vector<double>>();
-}
-
-json thresholds_to_json(const std::vector<double>& thresholds) {
-  if (thresholds.empty()) return nullptr;
-  if (thresholds.size() == 1) return thresholds[0];
-  return thresholds;
-}
-
 void check_thresholds(const std::vector<double>& thresholds, const std::string& metric_name) {
   std::ostringstream bad;
   for (double t : thresholds)

@@ -1,8 +1,7 @@
 #pragma once
 // Helpers shared by the metric implementations: Keras's matching of targets, predictions and sample
-// weights (squeeze_or_expand_dimensions, broadcast_weights), plain value access, and config fields
-// that may be null.
-#include <optional>
+// weights (squeeze_or_expand_dimensions, broadcast_weights), plain value access, and Keras's check of
+// thresholds.
 #include <string>
 #include <vector>
 
@@ -24,19 +23,6 @@ Tensor match_rank(const Tensor& y_true, const Tensor& y_pred);
 /// broadcasting, or, when the weight's dimensions lead `shape`, one weight per leading index.
 /// A ValueError names `metric_name` and both shapes when they cannot match.
 std::vector<float> broadcast_weights(const Tensor& sample_weight, const Shape& shape, const std::string& metric_name);
-
-/// config[key] as an optional int (absent or null → nullopt).
-std::optional<int> optional_int(const json& config, const char* key);
-/// An optional value as JSON (nullopt → null).
-template <class T>
-json optional_json(const std::optional<T>& v) {
-  return v ? json(*v) : json(nullptr);
-}
-
-/// Thresholds as Keras's configs hold them: null, one number or a list. One value is written as a
-/// number, several as a list, none as null.
-std::vector<double> thresholds_from_json(const json& value);
-json thresholds_to_json(const std::vector<double>& thresholds);
 
 /// Keras's checks that thresholds lie in [0, 1]; the error names the metric.
 void check_thresholds(const std::vector<double>& thresholds, const std::string& metric_name);

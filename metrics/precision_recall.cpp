@@ -1,12 +1,14 @@
 #include "metrics/precision_recall.hpp"
 
 #include "keras/autodiff/gradient_tape.hpp"
+#include "keras/config/fields.hpp"
 #include "keras/json.hpp"
+#include "metrics/metric_config.hpp"
 #include "metrics/metric_utils.hpp"
 
 namespace keras::metrics {
 
-PrecisionRecallBase::PrecisionRecallBase(std::string name, std::vector<double> thresholds, std::optional<int> top_k,
+PrecisionRecallBase::PrecisionRecallBase(std::string name, Thresholds thresholds, std::optional<int> top_k,
                                          std::optional<int> class_id, const std::string& class_name)
     : Metric(std::move(name)), init_thresholds_(std::move(thresholds)) {
   detail::check_thresholds(init_thresholds_, class_name);
@@ -31,34 +33,27 @@ Tensor PrecisionRecallBase::result_tensor() const {
   return Tensor::from_vector<float>(out);
 }
 
+KERAS_FIELDS(PrecisionOptions, thresholds, top_k, class_id)
+KERAS_FIELDS(RecallOptions, thresholds, top_k, class_id)
+
+// Precision's and Recall's options hold the same fields: the base writes them as PrecisionOptions.
 json PrecisionRecallBase::get_config() const {
-  json config = Metric::get_config();
-  config["thresholds"] = detail::thresholds_to_json(init_thresholds_);
-  config["top_k"] = detail::optional_json(update_.top_k);
-  config["class_id"] = detail::optional_json(update_.class_id);
-  return config;
+  return metric_config(*this, PrecisionOptions{.thresholds = init_thresholds_, .top_k = update_.top_k,
+                                               .class_id = update_.class_id});
 }
 
 Precision::Precision(PrecisionOptions options)
     : PrecisionRecallBase(options.name, options.thresholds, options.top_k, options.class_id, "Precision") {}
 
 std::shared_ptr<Metric> Precision::from_config(const json& config) {
-  return std::make_shared<Precision>(
-      PrecisionOptions{.thresholds = detail::thresholds_from_json(config.value("thresholds", json(nullptr))),
-                       .top_k = detail::optional_int(config, "top_k"),
-                       .class_id = detail::optional_int(config, "class_id"),
-                       .name = config.value("name", "precision")});
+  return metric_from_config<Precision, PrecisionOptions>(config);
 }
 
 Recall::Recall(RecallOptions options)
     : PrecisionRecallBase(options.name, options.thresholds, options.top_k, options.class_id, "Recall") {}
 
 std::shared_ptr<Metric> Recall::from_config(const json& config) {
-  return std::make_shared<Recall>(
-      RecallOptions{.thresholds = detail::thresholds_from_json(config.value("thresholds", json(nullptr))),
-                    .top_k = detail::optional_int(config, "top_k"),
-                    .class_id = detail::optional_int(config, "class_id"),
-                    .name = config.value("name", "recall")});
+  return metric_from_config<Recall, RecallOptions>(config);
 }
 
 namespace {

@@ -8,20 +8,21 @@
 
 #include "metrics/confusion_matrix.hpp"
 #include "metrics/metric.hpp"
+#include "metrics/thresholds.hpp"
 
 namespace keras::metrics {
 
 /// Keras's arguments. `thresholds` empty means the default: 0.5, or, when top_k is set, "in the top k"
 /// alone. A prediction above a threshold counts as positive (use 0 with logits).
 struct PrecisionOptions {
-  std::vector<double> thresholds{};
+  Thresholds thresholds{};
   std::optional<int> top_k = std::nullopt;
   std::optional<int> class_id = std::nullopt;
   std::string name = "precision";
 };
 
 struct RecallOptions {
-  std::vector<double> thresholds{};
+  Thresholds thresholds{};
   std::optional<int> top_k = std::nullopt;
   std::optional<int> class_id = std::nullopt;
   std::string name = "recall";
@@ -41,14 +42,14 @@ class PrecisionRecallBase : public Metric {
   const std::vector<double>& thresholds() const { return update_.thresholds; }
 
  protected:
-  PrecisionRecallBase(std::string name, std::vector<double> thresholds, std::optional<int> top_k,
+  PrecisionRecallBase(std::string name, Thresholds thresholds, std::optional<int> top_k,
                       std::optional<int> class_id, const std::string& class_name);
   /// The metric at threshold i.
   virtual double value(std::size_t i) const = 0;
   ConfusionCounts counts_;
 
  private:
-  std::vector<double> init_thresholds_;
+  Thresholds init_thresholds_;
   ConfusionUpdate update_;
 };
 

@@ -3,8 +3,9 @@
 #include <algorithm>
 
 #include "keras/autodiff/gradient_tape.hpp"
+#include "keras/config/fields.hpp"
 #include "keras/json.hpp"
-#include "metrics/metric_utils.hpp"
+#include "metrics/metric_config.hpp"
 
 namespace keras::metrics {
 
@@ -57,30 +58,27 @@ double SensitivitySpecificityBase::max_under_constraint(Rate constrained, Rate d
   return feasible ? best : 0.0;
 }
 
+KERAS_FIELDS(SensitivityAtSpecificityOptions, num_thresholds, class_id)
+KERAS_FIELDS(SpecificityAtSensitivityOptions, num_thresholds, class_id)
+KERAS_FIELDS(PrecisionAtRecallOptions, num_thresholds, class_id)
+KERAS_FIELDS(RecallAtPrecisionOptions, num_thresholds, class_id)
+
+// The four options structs hold the same fields: the base writes them as PrecisionAtRecallOptions, then
+// the target value under its own key.
 json SensitivitySpecificityBase::get_config() const {
-  json config = Metric::get_config();
-  config["class_id"] = detail::optional_json(update_.class_id);
-  config["num_thresholds"] = num_thresholds_;
+  json config =
+      metric_config(*this, PrecisionAtRecallOptions{.num_thresholds = num_thresholds_, .class_id = update_.class_id});
   config[value_key_] = value_;
   return config;
 }
 
 namespace {
 
+// The target value, the constructors' positional argument, stored under `key`.
 double required(const json& config, const char* key, const char* class_name) {
   if (!config.contains(key) || !config[key].is_number())
     throw ValueError(std::string(class_name) + " needs its target value: give {\"" + key + "\": 0.5} in the config");
   return config[key].get<double>();
-}
-
-// The four metrics share their config: the target value under `key`, num_thresholds, class_id, name.
-template <class M, class Options>
-std::shared_ptr<Metric> from_target_config(const json& config, const char* key, const char* class_name,
-                                           const char* default_name) {
-  return std::make_shared<M>(required(config, key, class_name),
-                             Options{.num_thresholds = config.value("num_thresholds", 200),
-                                     .class_id = detail::optional_int(config, "class_id"),
-                                     .name = config.value("name", default_name)});
 }
 
 }  // namespace
@@ -90,7 +88,8 @@ SensitivityAtSpecificity::SensitivityAtSpecificity(double specificity, Sensitivi
                                  "SensitivityAtSpecificity") {}
 
 std::shared_ptr<Metric> SensitivityAtSpecificity::from_config(const json& config) {
-  return from_target_config<SensitivityAtSpecificity, SensitivityAtSpecificityOptions>(config, "specificity", "SensitivityAtSpecificity", "sensitivity_at_specificity");
+  return metric_from_config<SensitivityAtSpecificity, SensitivityAtSpecificityOptions>(
+      config, required(config, "specificity", "SensitivityAtSpecificity"));
 }
 
 SpecificityAtSensitivity::SpecificityAtSensitivity(double sensitivity, SpecificityAtSensitivityOptions options)
@@ -98,7 +97,8 @@ SpecificityAtSensitivity::SpecificityAtSensitivity(double sensitivity, Specifici
                                  "SpecificityAtSensitivity") {}
 
 std::shared_ptr<Metric> SpecificityAtSensitivity::from_config(const json& config) {
-  return from_target_config<SpecificityAtSensitivity, SpecificityAtSensitivityOptions>(config, "sensitivity", "SpecificityAtSensitivity", "specificity_at_sensitivity");
+  return metric_from_config<SpecificityAtSensitivity, SpecificityAtSensitivityOptions>(
+      config, required(config, "sensitivity", "SpecificityAtSensitivity"));
 }
 
 PrecisionAtRecall::PrecisionAtRecall(double recall, PrecisionAtRecallOptions options)
@@ -106,7 +106,8 @@ PrecisionAtRecall::PrecisionAtRecall(double recall, PrecisionAtRecallOptions opt
                                  "PrecisionAtRecall") {}
 
 std::shared_ptr<Metric> PrecisionAtRecall::from_config(const json& config) {
-  return from_target_config<PrecisionAtRecall, PrecisionAtRecallOptions>(config, "recall", "PrecisionAtRecall", "precision_at_recall");
+  return metric_from_config<PrecisionAtRecall, PrecisionAtRecallOptions>(
+      config, required(config, "recall", "PrecisionAtRecall"));
 }
 
 RecallAtPrecision::RecallAtPrecision(double precision, RecallAtPrecisionOptions options)
@@ -114,7 +115,8 @@ RecallAtPrecision::RecallAtPrecision(double precision, RecallAtPrecisionOptions 
                                  "RecallAtPrecision") {}
 
 std::shared_ptr<Metric> RecallAtPrecision::from_config(const json& config) {
-  return from_target_config<RecallAtPrecision, RecallAtPrecisionOptions>(config, "precision", "RecallAtPrecision", "recall_at_precision");
+  return metric_from_config<RecallAtPrecision, RecallAtPrecisionOptions>(
+      config, required(config, "precision", "RecallAtPrecision"));
 }
 
 namespace {
