@@ -5,19 +5,11 @@
 namespace keras::layers {
 namespace {
 
+/// The cell's arguments among the flat ones (the cell names itself).
 GRUCellOptions cell_options_of(const GRUOptions& o) {
-  GRUCellOptions c;
-  c.activation = o.activation;
-  c.recurrent_activation = o.recurrent_activation;
-  c.use_bias = o.use_bias;
-  c.kernel_initializer = o.kernel_initializer;
-  c.recurrent_initializer = o.recurrent_initializer;
-  c.bias_initializer = o.bias_initializer;
-  c.reset_after = o.reset_after;
-  c.dropout = o.dropout;
-  c.recurrent_dropout = o.recurrent_dropout;
-  c.trainable = o.trainable;
-  return c;
+  GRUCellOptions cell{.trainable = o.trainable};
+  for_each_gru_cell_field(copy_field, cell, o);
+  return cell;
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 #include "layers/recurrent/gru_cell.hpp"
 
-#include "keras/config/fields.hpp"
+#include <type_traits>
+
 #include "keras/config/layer_config.hpp"
 #include "keras/ops/math.hpp"
 #include "keras/ops/nn.hpp"
@@ -9,8 +10,11 @@
 
 namespace keras::layers {
 
-KERAS_FIELDS(GRUCellOptions, activation, recurrent_activation, use_bias, kernel_initializer, recurrent_initializer,
-             bias_initializer, reset_after, dropout, recurrent_dropout)
+template <class Options, class Visit>
+  requires std::is_same_v<std::remove_const_t<Options>, GRUCellOptions>
+void for_each_field(Options& options, Visit&& visit) {
+  for_each_gru_cell_field(visit, options);
+}
 
 GRUCell::GRUCell(std::int64_t units, GRUCellOptions options)
     : RecurrentCell(options, "gru_cell"),

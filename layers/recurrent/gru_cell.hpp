@@ -6,18 +6,30 @@
 
 namespace keras::layers {
 
+/// GRUCell's arguments (Keras's names and defaults), declared once: GRUCellOptions and GRU's flat
+/// GRUOptions start with them (reset_after before the dropouts, as GRUOptions always had it).
+#define KERAS_GRU_CELL_FIELDS                   \
+  std::string activation = "tanh";              \
+  std::string recurrent_activation = "sigmoid"; \
+  KERAS_RECURRENT_CELL_WEIGHT_FIELDS            \
+  bool reset_after = true;                      \
+  KERAS_RECURRENT_CELL_DROPOUT_FIELDS
+
 struct GRUCellOptions {
-  std::string activation = "tanh";
-  std::string recurrent_activation = "sigmoid";
-  bool use_bias = true;
-  initializers::InitializerRef kernel_initializer = "glorot_uniform";
-  initializers::InitializerRef recurrent_initializer = "orthogonal";
-  initializers::InitializerRef bias_initializer = "zeros";
-  float dropout = 0.f;
-  float recurrent_dropout = 0.f;
-  bool reset_after = true;
+  KERAS_GRU_CELL_FIELDS
   KERAS_LAYER_OPTIONS
 };
+
+/// Those fields under Keras's keys, listed once: calls visit(key, options.field...) for each, on one
+/// options struct (GRUCell's config) or on two (GRU copying its arguments into its cell's).
+template <class Visit, class... Options>
+void for_each_gru_cell_field(Visit&& visit, Options&... options) {
+  visit("activation", options.activation...);
+  visit("recurrent_activation", options.recurrent_activation...);
+  for_each_cell_weight_field(visit, options...);
+  visit("reset_after", options.reset_after...);
+  for_each_cell_dropout_field(visit, options...);
+}
 
 class GRUCell : public RecurrentCell {
  public:

@@ -5,21 +5,10 @@
 
 namespace keras::layers {
 
+/// LSTM's arguments, flat as Keras takes them: its cell's, then the sequence's.
 struct LSTMOptions {
-  std::string activation = "tanh";
-  std::string recurrent_activation = "sigmoid";
-  bool use_bias = true;
-  initializers::InitializerRef kernel_initializer = "glorot_uniform";
-  initializers::InitializerRef recurrent_initializer = "orthogonal";
-  initializers::InitializerRef bias_initializer = "zeros";
-  bool unit_forget_bias = true;
-  float dropout = 0.f;
-  float recurrent_dropout = 0.f;
-  bool return_sequences = false;
-  bool return_state = false;
-  bool go_backwards = false;
-  bool stateful = false;
-  bool unroll = false;
+  KERAS_LSTM_CELL_FIELDS
+  KERAS_RNN_SEQUENCE_FIELDS
   KERAS_LAYER_OPTIONS
 };
 

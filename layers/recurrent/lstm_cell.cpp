@@ -1,6 +1,7 @@
 #include "layers/recurrent/lstm_cell.hpp"
 
-#include "keras/config/fields.hpp"
+#include <type_traits>
+
 #include "keras/config/layer_config.hpp"
 #include "keras/ops/math.hpp"
 #include "keras/ops/nn.hpp"
@@ -8,8 +9,11 @@
 
 namespace keras::layers {
 
-KERAS_FIELDS(LSTMCellOptions, activation, recurrent_activation, use_bias, kernel_initializer, recurrent_initializer,
-             bias_initializer, unit_forget_bias, dropout, recurrent_dropout)
+template <class Options, class Visit>
+  requires std::is_same_v<std::remove_const_t<Options>, LSTMCellOptions>
+void for_each_field(Options& options, Visit&& visit) {
+  for_each_lstm_cell_field(visit, options);
+}
 
 LSTMCell::LSTMCell(std::int64_t units, LSTMCellOptions options)
     : RecurrentCell(options, "lstm_cell"),

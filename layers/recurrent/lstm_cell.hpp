@@ -5,18 +5,30 @@
 
 namespace keras::layers {
 
+/// LSTMCell's arguments (Keras's names and defaults), declared once: LSTMCellOptions and LSTM's flat
+/// LSTMOptions start with them.
+#define KERAS_LSTM_CELL_FIELDS                  \
+  std::string activation = "tanh";              \
+  std::string recurrent_activation = "sigmoid"; \
+  KERAS_RECURRENT_CELL_WEIGHT_FIELDS            \
+  bool unit_forget_bias = true;                 \
+  KERAS_RECURRENT_CELL_DROPOUT_FIELDS
+
 struct LSTMCellOptions {
-  std::string activation = "tanh";
-  std::string recurrent_activation = "sigmoid";
-  bool use_bias = true;
-  initializers::InitializerRef kernel_initializer = "glorot_uniform";
-  initializers::InitializerRef recurrent_initializer = "orthogonal";
-  initializers::InitializerRef bias_initializer = "zeros";
-  bool unit_forget_bias = true;
-  float dropout = 0.f;
-  float recurrent_dropout = 0.f;
+  KERAS_LSTM_CELL_FIELDS
   KERAS_LAYER_OPTIONS
 };
+
+/// Those fields under Keras's keys, listed once: calls visit(key, options.field...) for each, on one
+/// options struct (LSTMCell's config) or on two (LSTM copying its arguments into its cell's).
+template <class Visit, class... Options>
+void for_each_lstm_cell_field(Visit&& visit, Options&... options) {
+  visit("activation", options.activation...);
+  visit("recurrent_activation", options.recurrent_activation...);
+  for_each_cell_weight_field(visit, options...);
+  visit("unit_forget_bias", options.unit_forget_bias...);
+  for_each_cell_dropout_field(visit, options...);
+}
 
 class LSTMCell : public RecurrentCell {
  public:

@@ -11,6 +11,35 @@
 
 namespace keras::layers {
 
+/// The weight arguments every cell takes (Keras's names and defaults), declared once: each cell's field
+/// group (KERAS_LSTM_CELL_FIELDS, ...) has them after its activations.
+#define KERAS_RECURRENT_CELL_WEIGHT_FIELDS                                     \
+  bool use_bias = true;                                                        \
+  ::keras::initializers::InitializerRef kernel_initializer = "glorot_uniform"; \
+  ::keras::initializers::InitializerRef recurrent_initializer = "orthogonal";  \
+  ::keras::initializers::InitializerRef bias_initializer = "zeros";
+
+/// The dropout arguments every cell takes, declared once: each cell's field group ends with them.
+#define KERAS_RECURRENT_CELL_DROPOUT_FIELDS \
+  float dropout = 0.f;                      \
+  float recurrent_dropout = 0.f;
+
+/// Those fields under Keras's keys, listed once: calls visit(key, options.field...) for each, on one
+/// options struct (to write or read a config) or on two (to copy one into the other).
+template <class Visit, class... Options>
+void for_each_cell_weight_field(Visit&& visit, Options&... options) {
+  visit("use_bias", options.use_bias...);
+  visit("kernel_initializer", options.kernel_initializer...);
+  visit("recurrent_initializer", options.recurrent_initializer...);
+  visit("bias_initializer", options.bias_initializer...);
+}
+
+template <class Visit, class... Options>
+void for_each_cell_dropout_field(Visit&& visit, Options&... options) {
+  visit("dropout", options.dropout...);
+  visit("recurrent_dropout", options.recurrent_dropout...);
+}
+
 class RecurrentCell : public Layer {
  public:
   using Layer::Layer;

@@ -1,8 +1,8 @@
 #include "layers/recurrent/rnn.hpp"
 
 #include <random>
+#include <type_traits>
 
-#include "keras/config/fields.hpp"
 #include "keras/config/layer_config.hpp"
 #include "keras/ops/math.hpp"
 #include "keras/ops/sequence.hpp"
@@ -12,7 +12,11 @@
 
 namespace keras::layers {
 
-KERAS_FIELDS(RNNOptions, return_sequences, return_state, go_backwards, stateful, unroll)
+template <class Options, class Visit>
+  requires std::is_same_v<std::remove_const_t<Options>, RNNOptions>
+void for_each_field(Options& options, Visit&& visit) {
+  for_each_rnn_sequence_field(visit, options);
+}
 
 namespace {
 

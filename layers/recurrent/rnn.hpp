@@ -7,20 +7,43 @@
 
 namespace keras::layers {
 
+/// The sequence arguments of every recurrent layer (Keras's names and defaults), declared once: RNNOptions
+/// and the flat SimpleRNNOptions, LSTMOptions and GRUOptions end with them (then KERAS_LAYER_OPTIONS).
+#define KERAS_RNN_SEQUENCE_FIELDS                                  \
+  bool return_sequences = false;                                   \
+  bool return_state = false;                                       \
+  bool go_backwards = false;                                       \
+  bool stateful = false; /* not supported: true raises an error */ \
+  bool unroll = false;   /* accepted and ignored (no graph to unroll) */
+
 struct RNNOptions {
-  bool return_sequences = false;
-  bool return_state = false;
-  bool go_backwards = false;
-  bool stateful = false;  // not supported: true raises an error
-  bool unroll = false;    // accepted and ignored (no graph to unroll)
+  KERAS_RNN_SEQUENCE_FIELDS
   KERAS_LAYER_OPTIONS
 };
 
-/// The sequence arguments of a recurrent layer's options struct (SimpleRNNOptions, LSTMOptions, GRUOptions).
+/// Those fields under Keras's keys, listed once: calls visit(key, options.field...) for each, on one
+/// options struct (the config of every recurrent layer) or on two (a flat layer's copied into RNNOptions).
+template <class Visit, class... Options>
+void for_each_rnn_sequence_field(Visit&& visit, Options&... options) {
+  visit("return_sequences", options.return_sequences...);
+  visit("return_state", options.return_state...);
+  visit("go_backwards", options.go_backwards...);
+  visit("stateful", options.stateful...);
+  visit("unroll", options.unroll...);
+}
+
+/// Copies a field of one options struct into the same field of another:
+/// `for_each_rnn_sequence_field(copy_field, to, from)` copies the group.
+inline constexpr auto copy_field = [](const char*, auto& to, const auto& from) { to = from; };
+
+/// The sequence arguments of a flat layer's options struct (SimpleRNNOptions, LSTMOptions, GRUOptions).
 template <class Options>
 RNNOptions sequence_options_of(const Options& o) {
-  return {o.return_sequences, o.return_state, o.go_backwards, o.stateful, o.unroll, o.input_shape, o.name, o.trainable};
+  RNNOptions sequence{.input_shape = o.input_shape, .name = o.name, .trainable = o.trainable};
+  for_each_rnn_sequence_field(copy_field, sequence, o);
+  return sequence;
 }
+
 class RNN : public Layer {
  public:
   explicit RNN(CellPtr cell, RNNOptions options = {});

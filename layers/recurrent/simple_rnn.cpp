@@ -5,17 +5,11 @@
 namespace keras::layers {
 namespace {
 
+/// The cell's arguments among the flat ones (the cell names itself).
 SimpleRNNCellOptions cell_options_of(const SimpleRNNOptions& o) {
-  SimpleRNNCellOptions c;
-  c.activation = o.activation;
-  c.use_bias = o.use_bias;
-  c.kernel_initializer = o.kernel_initializer;
-  c.recurrent_initializer = o.recurrent_initializer;
-  c.bias_initializer = o.bias_initializer;
-  c.dropout = o.dropout;
-  c.recurrent_dropout = o.recurrent_dropout;
-  c.trainable = o.trainable;
-  return c;
+  SimpleRNNCellOptions cell{.trainable = o.trainable};
+  for_each_simple_rnn_cell_field(copy_field, cell, o);
+  return cell;
 }
 
 }  // namespace

@@ -5,19 +5,10 @@
 
 namespace keras::layers {
 
+/// SimpleRNN's arguments, flat as Keras takes them: its cell's, then the sequence's.
 struct SimpleRNNOptions {
-  std::string activation = "tanh";
-  bool use_bias = true;
-  initializers::InitializerRef kernel_initializer = "glorot_uniform";
-  initializers::InitializerRef recurrent_initializer = "orthogonal";
-  initializers::InitializerRef bias_initializer = "zeros";
-  float dropout = 0.f;
-  float recurrent_dropout = 0.f;
-  bool return_sequences = false;
-  bool return_state = false;
-  bool go_backwards = false;
-  bool stateful = false;
-  bool unroll = false;
+  KERAS_SIMPLE_RNN_CELL_FIELDS
+  KERAS_RNN_SEQUENCE_FIELDS
   KERAS_LAYER_OPTIONS
 };
 

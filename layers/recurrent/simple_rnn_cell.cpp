@@ -1,14 +1,18 @@
 #include "layers/recurrent/simple_rnn_cell.hpp"
 
-#include "keras/config/fields.hpp"
+#include <type_traits>
+
 #include "keras/config/layer_config.hpp"
 #include "keras/ops/math.hpp"
 #include "keras/ops/nn.hpp"
 
 namespace keras::layers {
 
-KERAS_FIELDS(SimpleRNNCellOptions, activation, use_bias, kernel_initializer, recurrent_initializer, bias_initializer,
-             dropout, recurrent_dropout)
+template <class Options, class Visit>
+  requires std::is_same_v<std::remove_const_t<Options>, SimpleRNNCellOptions>
+void for_each_field(Options& options, Visit&& visit) {
+  for_each_simple_rnn_cell_field(visit, options);
+}
 
 SimpleRNNCell::SimpleRNNCell(std::int64_t units, SimpleRNNCellOptions options)
     : RecurrentCell(options, "simple_rnn_cell"),

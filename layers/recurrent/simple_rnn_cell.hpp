@@ -4,16 +4,26 @@
 
 namespace keras::layers {
 
+/// SimpleRNNCell's arguments (Keras's names and defaults), declared once: SimpleRNNCellOptions and
+/// SimpleRNN's flat SimpleRNNOptions start with them.
+#define KERAS_SIMPLE_RNN_CELL_FIELDS \
+  std::string activation = "tanh";   \
+  KERAS_RECURRENT_CELL_WEIGHT_FIELDS \
+  KERAS_RECURRENT_CELL_DROPOUT_FIELDS
+
 struct SimpleRNNCellOptions {
-  std::string activation = "tanh";
-  bool use_bias = true;
-  initializers::InitializerRef kernel_initializer = "glorot_uniform";
-  initializers::InitializerRef recurrent_initializer = "orthogonal";
-  initializers::InitializerRef bias_initializer = "zeros";
-  float dropout = 0.f;
-  float recurrent_dropout = 0.f;
+  KERAS_SIMPLE_RNN_CELL_FIELDS
   KERAS_LAYER_OPTIONS
 };
+
+/// Those fields under Keras's keys, listed once: calls visit(key, options.field...) for each, on one
+/// options struct (SimpleRNNCell's config) or on two (SimpleRNN copying its arguments into its cell's).
+template <class Visit, class... Options>
+void for_each_simple_rnn_cell_field(Visit&& visit, Options&... options) {
+  visit("activation", options.activation...);
+  for_each_cell_weight_field(visit, options...);
+  for_each_cell_dropout_field(visit, options...);
+}
 
 class SimpleRNNCell : public RecurrentCell {
  public:
