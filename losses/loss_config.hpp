@@ -26,11 +26,7 @@ json loss_config(const Loss& loss, const Options& options) {
 /// A new L(options) from `config`: the base fields and the listed ones (absent keys keep the defaults).
 template <class L, class Options>
 std::shared_ptr<Loss> loss_from_config(const json& config) {
-  Options options{};
-  config::BaseFields<Options> base{options};
-  config::read_fields(config, base);
-  config::read_fields(config, options);
-  return std::make_shared<L>(std::move(options));
+  return std::make_shared<L>(config::read_options<Options>(config));
 }
 
 }  // namespace keras::losses

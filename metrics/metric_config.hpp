@@ -27,10 +27,7 @@ json metric_config(const Metric& metric, const Options& options) {
 /// Options with the name and the listed fields of `config` (absent keys keep the defaults).
 template <class Options>
 Options metric_options(const json& config) {
-  Options options{};
-  if (auto it = config.find("name"); it != config.end() && it->is_string()) options.name = it->get<std::string>();
-  config::read_fields(config, options);
-  return options;
+  return config::read_options<Options>(config);
 }
 
 /// A new M(positional..., options) from `config`.

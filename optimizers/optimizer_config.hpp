@@ -30,11 +30,8 @@ json optimizer_config(const Optimizer& optimizer, const Options& options) {
 /// keep the defaults).
 template <class O, class Options>
 std::shared_ptr<Optimizer> optimizer_from_config(const json& config) {
-  Options options{};
+  Options options = config::read_options<Options>(config);
   options.learning_rate = read_learning_rate(config, options.learning_rate);
-  config::BaseFields<Options> base{options};
-  config::read_fields(config, base);
-  config::read_fields(config, options);
   return std::make_shared<O>(std::move(options));
 }
 

@@ -102,4 +102,20 @@ void read_fields(const json& config, Options& options) {
   });
 }
 
+/// Options read from `config`: the family's base fields when it lists them (for_each_base_field: losses,
+/// optimizers), else the name alone (layers and metrics, whose other base fields their base reads), then
+/// every field KERAS_FIELDS lists. Absent keys keep the defaults.
+template <class Options>
+Options read_options(const json& config) {
+  Options options{};
+  if constexpr (requires { for_each_base_field([](const char*, auto&) {}, options); }) {
+    BaseFields<Options> base{options};
+    read_fields(config, base);
+  } else if (auto it = config.find("name"); it != config.end() && it->is_string()) {
+    options.name = it->get<std::string>();
+  }
+  read_fields(config, options);
+  return options;
+}
+
 }  // namespace keras::config

@@ -26,10 +26,7 @@ json layer_config(const Layer& layer, const Options& options) {
 /// Options with the listed fields and the name (trainable and the input shape are read by read_base_config).
 template <class Options>
 Options options_from_config(const json& config) {
-  Options options{};
-  if (auto it = config.find("name"); it != config.end() && it->is_string()) options.name = it->get<std::string>();
-  config::read_fields(config, options);
-  return options;
+  return config::read_options<Options>(config);
 }
 
 /// A new L(positional..., options) from `config`, with the base fields read back.
