@@ -43,6 +43,11 @@ struct SaveOptions {
   bool include_optimizer = true;
 };
 
+struct SaveWeightsOptions {
+  /// Gigabytes per shard, for a file name ending in ".weights.json" (Keras 3's sharded weights; 5 if unset).
+  std::optional<double> max_shard_size{};
+};
+
 struct LoadWeightsOptions {
   bool by_name = false;        // match layers by name instead of by position
   bool skip_mismatch = false;  // with by_name: skip layers whose weights do not fit
@@ -144,12 +149,15 @@ class Model : public Layer {
   virtual Logs compute_metrics(const std::vector<Tensor>& x, const std::vector<Tensor>& y,
                                const std::vector<Tensor>& y_pred, const std::vector<Tensor>& sample_weight);
 
-  /// Saves architecture, weights and training configuration in Keras's HDF5 format (".h5"); the file
-  /// opens in h5py and real Keras. Written to a temporary file first: a failure keeps the old file.
+  /// Saves architecture, weights and training configuration, in the format the name says as Keras 3
+  /// does: ".keras" (Keras 3's zip archive) or ".h5"/".hdf5" (Keras's HDF5 file); any other name is a
+  /// ValueError. Written to a temporary file first: a failure keeps the old file.
   void save(const std::string& path, SaveOptions options = {}) const;
-  /// Weights only, in Keras's HDF5 layout.
-  void save_weights(const std::string& path) const;
-  /// Weights from a file written by save_weights, save, or real Keras (2.x or 3.x .h5).
+  /// Weights only: "*.weights.h5" in Keras 3's layout (with the optimizer's state when compiled),
+  /// "*.weights.json" as Keras 3's shards, any other name in Keras 2's HDF5 layout.
+  void save_weights(const std::string& path, SaveWeightsOptions options = {}) const;
+  /// Weights from a file written by save_weights, save, or real Keras: .h5 (Keras 2.x, 3.x), .weights.h5,
+  /// .weights.json, .keras. by_name applies to Keras 2's layout (Keras 3 matches objects by path).
   void load_weights(const std::string& path, LoadWeightsOptions options = {});
   /// The architecture as Keras 2 JSON ({"class_name", "config", "keras_version", "backend"}).
   std::string to_json() const;
@@ -199,9 +207,10 @@ class Model : public Layer {
   };
   std::optional<ResumePoint> resume_from{};
 
- protected:
   /// The graph the model runs (a functional model's, or the one a Sequential builds); null otherwise.
   const std::shared_ptr<FunctionalGraph>& graph() const { return graph_; }
+
+ protected:
   void set_graph(std::shared_ptr<FunctionalGraph> graph) { graph_ = std::move(graph); }
   /// Keras 2's table of layers, output shapes and parameter counts (Sequential's form).
   void summary_layers(std::ostream& out) const;

@@ -123,11 +123,8 @@ class Ref {
   Ref(D&& object) : p_(std::make_shared<std::decay_t<D>>(std::forward<D>(object))) {}
   Ref(const std::string& identifier)
     requires requires(const std::string& s) { Base::get(s); }
-  {
-    if constexpr (late())
-      identifier_ = identifier;
-    else
-      p_ = Base::get(identifier);
+      : identifier_(identifier) {
+    if constexpr (!late()) p_ = Base::get(identifier);
   }
   Ref(const char* identifier)
     requires requires(const std::string& s) { Base::get(s); }
@@ -137,7 +134,8 @@ class Ref {
   Base& operator*() const { return *p_; }
   const std::shared_ptr<Base>& ptr() const { return p_; }
   explicit operator bool() const { return p_ != nullptr; }
-  /// The identifier of a family resolved late, until the trainer resolves it (empty otherwise).
+  /// The string identifier it was made from ("mse"; empty when made from an object): a family resolved
+  /// late keeps only this until the trainer resolves it; saving writes it back as Keras does.
   const std::string& identifier() const { return identifier_; }
 
  private:

@@ -3,8 +3,9 @@
 //   kerascpp predict MODEL IN.npy [IN2.npy ...] -o OUT.npy [--batch-size N]
 //                    (one IN.npy per model input, in order; several outputs: OUT_0.npy, OUT_1.npy, ...)
 //   kerascpp evaluate MODEL --dataset fashion_mnist|mnist [--data-dir DIR] [--batch-size N]
-//   kerascpp convert MODEL OUT        (OUT: x.h5 Keras HDF5, x.json Keras JSON + x.weights.h5, else a TF.js folder)
-// MODEL is a Keras .h5 file, a Keras JSON config with its weights beside it (x.weights.h5), or a TF.js
+//   kerascpp convert MODEL OUT        (OUT: x.keras Keras 3 archive, x.h5 Keras HDF5, x.json Keras JSON +
+//                                      x.weights.h5, else a TF.js folder)
+// MODEL is a Keras .keras archive or .h5 file, a Keras JSON config with its weights beside it (x.weights.h5), or a TF.js
 // folder / model.json. Errors go to stderr with exit status 1 (2 for usage errors).
 #include <cstdio>
 #include <filesystem>
@@ -33,7 +34,8 @@ constexpr const char* kUsage =
     "       kerascpp predict MODEL IN.npy [IN2.npy ...] -o OUT.npy [--batch-size N]\n"
     "                (one IN.npy per model input; several outputs are written to OUT_0.npy, OUT_1.npy, ...)\n"
     "       kerascpp evaluate MODEL --dataset fashion_mnist|mnist [--data-dir DIR] [--batch-size N]\n"
-    "       kerascpp convert MODEL OUT   (OUT: *.h5, *.json, or a folder for TF.js)\n";
+    "       kerascpp convert MODEL OUT   (OUT: *.keras, *.h5, *.json, or a folder for TF.js)\n"
+    "MODEL: a .keras archive, a .h5 file, a Keras JSON with x.weights.h5 beside it, or a TF.js model.json/folder\n";
 
 bool ends_with(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
@@ -167,7 +169,7 @@ int convert(std::vector<std::string> args) {
   if (args.size() != 2) throw UsageError("convert takes MODEL and OUT");
   auto model = load_any(args[0]);
   const std::string& out = args[1];
-  if (ends_with(out, ".h5") || ends_with(out, ".hdf5")) {
+  if (ends_with(out, ".keras") || ends_with(out, ".h5") || ends_with(out, ".hdf5")) {
     model->save(out);
   } else if (ends_with(out, ".json")) {
     const std::string text = model->to_json(), tmp = out + ".tmp";

@@ -7,7 +7,7 @@
 namespace keras::initializers {
 namespace {
 
-const bool registered = register_class<Initializer, Identity>("Identity", {"identity"});
+const bool registered = register_class<Initializer, Identity>("Identity", {"identity", "IdentityInitializer"});
 
 }  // namespace
 

@@ -11,7 +11,7 @@
 namespace keras::initializers {
 namespace {
 
-const bool registered = register_class<Initializer, Orthogonal>("Orthogonal", {"orthogonal"});
+const bool registered = register_class<Initializer, Orthogonal>("Orthogonal", {"orthogonal", "OrthogonalInitializer"});
 
 double dot(const double* a, const double* b, std::int64_t n) {
   double s = 0;

@@ -1,6 +1,9 @@
-// Model::save / save_weights / load_weights / to_json and keras::models::load_model: the Keras HDF5
-// model file (root attributes model_config and training_config, groups model_weights and
-// optimizer_weights).
+// Model::save / save_weights / load_weights / to_json and keras::models::load_model. The format follows
+// the file name as in Keras 3: `.keras` archives (keras_archive.hpp); `.h5`/`.hdf5` HDF5 model files (root
+// attributes model_config and training_config, groups model_weights and optimizer_weights); weights in
+// Keras 3's `*.weights.h5` object-path layout, its sharded `*.weights.json`, or Keras 2's HDF5 layout.
+#include <cctype>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -10,6 +13,9 @@
 #include "keras/models.hpp"
 #include "keras/saving/config_errors.hpp"
 #include "keras/saving/hdf5_format.hpp"
+#include "keras/saving/keras_archive.hpp"
+#include "keras/saving/object_path_layout.hpp"
+#include "keras/saving/sharded_weights.hpp"
 #include "keras/saving/optimizer_weights.hpp"
 #include "keras/saving/training_config.hpp"
 #include "keras/trainers/structure_json.hpp"
@@ -62,6 +68,22 @@ Structure<T> structure_from_json(const json& j, F&& one) {
   return Structure<T>(one(j));
 }
 
+bool ends_with(const std::string& s, const std::string& suffix) {
+  if (s.size() < suffix.size()) return false;
+  for (std::size_t i = 0; i < suffix.size(); ++i)
+    if (std::tolower(static_cast<unsigned char>(s[s.size() - suffix.size() + i])) != suffix[i]) return false;
+  return true;
+}
+
+bool is_hdf5_name(const std::string& path) { return ends_with(path, ".h5") || ends_with(path, ".hdf5"); }
+
+bool looks_like_hdf5(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  char magic[8] = {};
+  in.read(magic, 8);
+  return in.gcount() == 8 && std::string(magic, 8) == "\x89HDF\r\n\x1a\n";
+}
+
 }  // namespace
 
 void saving::compile_from_training_config(Model& model, const json& tc) {
@@ -76,7 +98,9 @@ void saving::compile_from_training_config(Model& model, const json& tc) {
 json Model::training_config() const {
   if (!compiled()) return nullptr;
   const CompileOptions& o = trainer_->options();
-  return json{{"loss", serialize_structure(o.loss, [](const losses::LossRef& l) { return losses::serialize(*l); })},
+  // A loss given by name is written by name, as Keras writes compile()'s arguments.
+  auto loss = [](const losses::LossRef& l) { return l.identifier().empty() ? losses::serialize(*l) : json(l.identifier()); };
+  return json{{"loss", serialize_structure(o.loss, loss)},
               {"metrics", o.metrics.serialize()},
               {"weighted_metrics", nullptr},
               {"loss_weights", serialize_structure(o.loss_weights, [](double w) { return json(w); })},
@@ -91,6 +115,10 @@ std::string Model::to_json() const {
 }
 
 void Model::save(const std::string& path, SaveOptions options) const {
+  if (ends_with(path, ".keras")) return saving::save_keras_archive(*this, path, options.include_optimizer);
+  if (!is_hdf5_name(path))
+    throw ValueError("Cannot save model '" + name() + "' to " + path + ": the file name must end in '.keras' (Keras 3's "
+                     "format, which Keras 3 loads by default) or '.h5'/'.hdf5' (the HDF5 format of Keras 2)");
   saving::write_atomically(path, [&](hdf5::File& file) {
     hdf5::Group root = file.root();
     root.set_string_attr("keras_version", saving::kKerasVersion);
@@ -103,20 +131,37 @@ void Model::save(const std::string& path, SaveOptions options) const {
   });
 }
 
-void Model::save_weights(const std::string& path) const {
+void Model::save_weights(const std::string& path, SaveWeightsOptions options) const {
+  if (ends_with(path, ".weights.json")) return saving::save_sharded_weights(*this, path, options.max_shard_size.value_or(5.0));
+  if (options.max_shard_size)
+    throw ValueError("save_weights: max_shard_size needs a file name ending in '.weights.json' (the manifest of the "
+                     "shards), got " + path);
+  const bool keras3 = ends_with(path, ".weights.h5");
   saving::write_atomically(path, [&](hdf5::File& file) {
     hdf5::Group root = file.root();
-    saving::save_weights_to_group(root, layers());
+    if (keras3)
+      saving::save_object_path_weights(root, *this, true);
+    else
+      saving::save_weights_to_group(root, layers());
   });
 }
 
 void Model::load_weights(const std::string& path, LoadWeightsOptions options) {
-  hdf5::File file = hdf5::File::open(path);
-  hdf5::Group root = file.root();
-  const hdf5::Group group = root.has("model_weights") ? root.open_group("model_weights") : std::move(root);
   if (!built() && !batch_input_shape())
     throw ValueError("Cannot load weights into model '" + name() + "' before it is built: call build(input_shape) "
                      "or call it on a batch of data first, so that its weights exist");
+  if (!built()) ensure_built(*batch_input_shape());
+  if (ends_with(path, ".keras") || saving::looks_like_zip(path))
+    return saving::load_weights_from_archive(*this, path, options.skip_mismatch);
+  if (ends_with(path, ".json")) return saving::load_sharded_weights(*this, path, options.skip_mismatch);
+  hdf5::File file = hdf5::File::open(path);
+  hdf5::Group root = file.root();
+  if (saving::is_object_path_layout(root)) {
+    saving::load_object_path_weights(root, *this, options.skip_mismatch);
+    if (root.has("optimizer") && compiled()) saving::load_object_path_optimizer(root, *this);
+    return;
+  }
+  const hdf5::Group group = root.has("model_weights") ? root.open_group("model_weights") : std::move(root);
   saving::load_weights_from_group(group, layers(), options.by_name, options.skip_mismatch);
 }
 
@@ -135,6 +180,13 @@ std::shared_ptr<Model> model_from_json(const std::string& json_text, const Custo
 
 std::shared_ptr<Model> load_model(const std::string& path, LoadModelOptions options) {
   CustomObjectScope scope(options.custom_objects);
+  // By name, then by content: tf.keras 2.10-2.12 wrote HDF5 under names ending in ".keras".
+  if (saving::looks_like_zip(path) || (ends_with(path, ".keras") && !looks_like_hdf5(path)))
+    return saving::load_keras_archive(path, options.compile);
+  if (!is_hdf5_name(path) && !looks_like_hdf5(path) && std::filesystem::exists(path))
+    throw ValueError("Cannot load a model from " + path + ": kerascpp reads '.keras' archives (Keras 3, tf.keras "
+                     "2.13+) and '.h5'/'.hdf5' files (Keras 2.x, Keras 3's legacy format); for TensorFlow.js "
+                     "model.json use keras::load_tfjs");
   hdf5::File file = hdf5::File::open(path);
   hdf5::Group root = file.root();
   if (!root.has_attr("model_config"))

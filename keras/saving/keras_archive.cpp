@@ -1,0 +1,171 @@
+#include "keras/saving/keras_archive.hpp"
+
+#include <atomic>
+#include <chrono>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+#include <unistd.h>
+
+#include "keras/json.hpp"
+#include "keras/model.hpp"
+#include "keras/saving/config_errors.hpp"
+#include "keras/saving/hdf5_format.hpp"
+#include "keras/saving/keras3_config.hpp"
+#include "keras/saving/object_path_layout.hpp"
+#include "keras/saving/training_config.hpp"
+#include "keras/saving/zip_archive.hpp"
+
+namespace keras::saving {
+namespace {
+
+constexpr const char* kConfig = "config.json";
+constexpr const char* kMetadata = "metadata.json";
+constexpr const char* kWeights = "model.weights.h5";
+
+// A file removed when it goes out of scope.
+class TempFile {
+ public:
+  explicit TempFile(const std::string& hint)
+      : path_((std::filesystem::temp_directory_path() /
+               ("kerascpp-" + std::to_string(::getpid()) + "-" + std::to_string(counter()++) + "-" + hint))
+                  .string()) {}
+  ~TempFile() {
+    std::error_code ignored;
+    std::filesystem::remove(path_, ignored);
+  }
+  TempFile(const TempFile&) = delete;
+  TempFile& operator=(const TempFile&) = delete;
+  const std::string& path() const { return path_; }
+
+ private:
+  static std::atomic<int>& counter() {
+    static std::atomic<int> n{0};
+    return n;
+  }
+  std::string path_;
+};
+
+std::string now() {
+  const std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  std::tm tm{};
+  localtime_r(&t, &tm);
+  char buffer[32];
+  std::strftime(buffer, sizeof buffer, "%Y-%m-%d@%H:%M:%S", &tm);
+  return buffer;
+}
+
+json parse_entry(const ZipReader& zip, const std::string& name) {
+  try {
+    return json::parse(zip.read(name));
+  } catch (const json::exception& e) {
+    throw IOError("The " + name + " in " + zip.path() + " is not valid JSON: " + e.what());
+  }
+}
+
+std::shared_ptr<Model> as_model(const std::shared_ptr<Layer>& layer, const std::string& path) {
+  auto model = std::dynamic_pointer_cast<Model>(layer);
+  if (!model) throw ValueError("The config.json in " + path + " describes a " + layer->class_name() + " layer, not a model");
+  return model;
+}
+
+// Builds a model whose config did not build it (no Input): from build_config, as Keras 3 does.
+void build_from_config(Model& model, const json& config) {
+  if (model.built()) return;
+  if (model.batch_input_shape()) {
+    model.ensure_built(*model.batch_input_shape());
+    return;
+  }
+  const json shape = config.contains("build_config") && config["build_config"].is_object()
+                         ? config["build_config"].value("input_shape", json())
+                         : json();
+  if (!shape.is_array() || shape.empty() || !(shape[0].is_null() || shape[0].is_number())) return;
+  Shape s;
+  for (const auto& d : shape) s.push_back(d.is_null() ? -1 : d.get<std::int64_t>());
+  model.ensure_built(s);
+}
+
+void require_weights(const ZipReader& zip) {
+  if (zip.has(kWeights)) return;
+  if (zip.has("model.weights.npz"))
+    throw IOError(zip.path() + " keeps its weights in model.weights.npz (Keras's npz weights format), which "
+                  "kerascpp does not read; save it from Keras with the default weights_format='h5'");
+  throw IOError(zip.path() + " has no " + kWeights + ": is it a .keras archive written by Keras?");
+}
+
+void compile_from_archive(Model& model, const json& compile_config, const std::string& path) {
+  const json tc = training_config_from_keras3(compile_config);
+  try {
+    compile_from_training_config(model, tc);
+    return;
+  } catch (const Error& e) {
+    if (!tc.contains("metrics")) throw;
+    json without = tc;
+    without.erase("metrics");
+    compile_from_training_config(model, without);
+    std::cerr << "Warning: " << path << ": the saved metrics were left out of compile() (" << e.what() << ")\n";
+  }
+}
+
+}  // namespace
+
+bool looks_like_zip(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  char magic[4] = {};
+  in.read(magic, 4);
+  return in.gcount() == 4 && magic[0] == 'P' && magic[1] == 'K' && magic[2] == 3 && magic[3] == 4;
+}
+
+void save_keras_archive(const Model& model, const std::string& path, bool include_optimizer) {
+  json config = keras3_model_config(model);
+  if (include_optimizer && model.compiled()) config["compile_config"] = keras3_compile_config(model);
+  const json metadata{{"keras_version", kKeras3Version}, {"date_saved", now()}};
+
+  TempFile weights("model.weights.h5");
+  write_atomically(weights.path(), [&](hdf5::File& file) {
+    hdf5::Group root = file.root();
+    save_object_path_weights(root, model, include_optimizer);
+  });
+  ZipWriter zip(path);
+  zip.add(kMetadata, metadata.dump());
+  zip.add(kConfig, config.dump());
+  zip.add_file(kWeights, weights.path());
+  zip.commit();
+}
+
+std::shared_ptr<Model> load_keras_archive(const std::string& path, bool compile) {
+  ZipReader zip(path);
+  if (!zip.has(kConfig)) throw IOError(path + " has no config.json: is it a .keras archive written by Keras?");
+  require_weights(zip);
+  const json config = parse_entry(zip, kConfig);
+  TempFile weights("model.weights.h5");
+  zip.extract(kWeights, weights.path());
+  return reading_config(path, [&] {
+    auto model = as_model(Layer::deserialize(config), path);
+    build_from_config(*model, config);
+    hdf5::File file = hdf5::File::open(weights.path());
+    const hdf5::Group root = file.root();
+    load_object_path_weights(root, *model, false);
+    const json cc = config.value("compile_config", json());
+    if (compile && cc.is_object()) {
+      compile_from_archive(*model, cc, path);
+      if (root.has("optimizer") && !load_object_path_optimizer(root, *model))
+        std::cerr << "Warning: the optimizer state saved in " << path
+                  << " does not match the model's optimizer; training resumes with a fresh optimizer.\n";
+    }
+    return model;
+  });
+}
+
+void load_weights_from_archive(Model& model, const std::string& path, bool skip_mismatch) {
+  ZipReader zip(path);
+  require_weights(zip);
+  TempFile weights("model.weights.h5");
+  zip.extract(kWeights, weights.path());
+  hdf5::File file = hdf5::File::open(weights.path());
+  load_object_path_weights(file.root(), model, skip_mismatch);
+}
+
+}  // namespace keras::saving
