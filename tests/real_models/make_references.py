@@ -37,6 +37,7 @@ CORPUS = [
     ("keras3.8_fashion_cnn.h5", "committed", {"accuracy": {"dataset": "fashion-mnist", "value": 0.9067}}),
     ("keras3.8_fashion_cnn.keras", "committed", {"accuracy": {"dataset": "fashion-mnist", "value": 0.9067}}),
     ("tf2.15_nlf_mlp.keras", "committed", {}),
+    ("keras3.10dev_sentiment_embedding_gap1d.keras", "committed", {}),
     ("keras2.2.0_chatbot_s2s.h5", "extra", {}),
     ("keras2.2.0_chatbot_s2s_enc.h5", "extra", {}),
     ("keras2.2.0_chatbot_s2s_dec.h5", "extra", {}),
@@ -68,6 +69,9 @@ CORPUS = [
     ("keras3.13_recommender_dot.h5", "extra", {}),
     ("keras3.13_recommender_dot.keras", "extra", {}),
     ("keras3.13_spam_gru.keras", "extra", {}),
+    ("keras3.8_sentiment_embedding_gap1d.keras", "extra", {}),
+    ("keras3.14_sentiment_lstm.keras", "extra", {}),
+    ("keras3.14_sentiment_gmp1d.keras", "extra", {}),
 ]
 
 BATCH = 3
