@@ -18,7 +18,7 @@ MaxPooling1D/2D, AveragePooling1D/2D, GlobalAveragePooling1D/2D, GlobalMaxPoolin
 Flatten, Reshape, RepeatVector, Permute, Dropout and the other noise layers (identity at inference),
 BatchNormalization, LayerNormalization, Activation, ReLU, LeakyReLU, Softmax, Embedding, SimpleRNN, LSTM,
 GRU (reset_after either way), Bidirectional, TimeDistributed, Add, Subtract, Multiply, Average, Maximum,
-Minimum, Concatenate, Dot. Run with /usr/bin/python3 (Debian's python3-h5py and python3-numpy).
+Minimum, Concatenate, Dot, MultiHeadAttention (over axis 1, no mask), TFOpLambda add/multiply. Run with /usr/bin/python3 (Debian's python3-h5py and python3-numpy).
 """
 import argparse
 import gzip
@@ -98,21 +98,31 @@ def snake_case(name):
     return re.sub("([a-z])([A-Z])", r"\1_\2", name).lower()
 
 
-def object_path_vars(group):
-    """A layer's arrays in Keras 3's object-path layout: its own vars/<i>, then those of its sub-objects."""
-    arrays = []
-    if "vars" in group:
-        vars_ = group["vars"]
-        arrays += [np.asarray(vars_[k], dtype=np.float64) for k in sorted(vars_.keys(), key=int)]
-    for child in ("cell", "forward_layer", "backward_layer", "layer"):
-        if child in group:
-            arrays += object_path_vars(group[child])
-    return arrays
+SUB_OBJECTS = ("cell", "forward_layer", "backward_layer", "layer", "query_dense", "key_dense", "value_dense",
+               "output_dense")
+
+
+def object_path_vars(arrays, path):
+    """A layer's arrays in Keras 3's object-path layout: its own <path>/vars/<i>, then those of its sub-objects
+    (an RNN's cell, a Bidirectional's two layers, MultiHeadAttention's four projections, with or without the
+    leading underscore that tf.keras keeps)."""
+    own = sorted((int(k.rsplit("/", 1)[1]), v) for k, v in arrays.items()
+                 if k.startswith(path + "/vars/") and k.count("/") == path.count("/") + 2)
+    result = [v for _, v in own]
+    for child in SUB_OBJECTS:
+        for name in (child, "_" + child):
+            if any(k.startswith(f"{path}/{name}/") for k in arrays):
+                result += object_path_vars(arrays, f"{path}/{name}")
+    return result
 
 
 def archive_weights(f, layers):
     """Keras 3 names a model's layers `layers/<snake_case class>` and, for the 2nd, 3rd... of a class, adds
-    `_1`, `_2`... in the order of model.layers (a Sequential model's InputLayer is not among them)."""
+    `_1`, `_2`... in the order of model.layers (a Sequential model's InputLayer is not among them). tf.keras
+    2.13-2.15 on Windows joined these paths with backslashes (`layers\\dense/vars/0`): read as slashes."""
+    arrays = {}
+    f.visititems(lambda name, obj: arrays.__setitem__(name.replace("\\", "/"), np.asarray(obj, dtype=np.float64))
+                 if isinstance(obj, h5py.Dataset) else None)
     used, paths = {}, {}
     for layer in layers:
         base = snake_case(layer["class_name"])
@@ -125,13 +135,7 @@ def archive_weights(f, layers):
 
     def get(name):
         path = paths.get(name)
-        if path is None:
-            return []
-        if "layers" in f and path in f["layers"]:
-            return object_path_vars(f["layers"][path])
-        if "layers\\" + path in f:  # tf.keras 2.13-2.15 on Windows joined the path with a backslash
-            return object_path_vars(f["layers\\" + path])
-        return []
+        return [] if path is None else object_path_vars(arrays, "layers/" + path)
     return get
 
 
@@ -411,12 +415,51 @@ def apply(layer, weights, inputs, kwargs=None, mask=None):
     if kind == "Bidirectional":
         state = list(inputs[1:]) or (kwargs or {}).get("initial_state")
         return bidirectional(cfg, weights, x, state or None, mask)
+    if kind == "MultiHeadAttention":
+        return attention(cfg, weights, x, kwargs)
+    if kind in ("TFOpLambda", "SlicingOpLambda"):
+        return tf_op(cfg, inputs, kwargs or {})
     if kind == "TimeDistributed":
         inner = cfg["layer"]
         n, t = x.shape[0], x.shape[1]
         y = apply(inner, weights, [x.reshape((n * t,) + x.shape[2:])])
         return y.reshape((n, t) + y.shape[1:])
     fail(f"layer class {kind!r} is not supported")
+
+
+def attention(cfg, weights, query, kwargs):
+    """MultiHeadAttention over axis 1 (no mask): projections [d, heads, dim] with biases [heads, dim]."""
+    if cfg.get("attention_axes") not in (None, [1], (1,)) or query.ndim != 3:
+        fail("MultiHeadAttention over other axes is not supported")
+    value = kwargs.get("value", query)
+    key = kwargs.get("key", value)
+    arrays = list(weights)
+    use_bias = cfg.get("use_bias", True)
+
+    def take(n):
+        return [arrays.pop(0) for _ in range(n)]
+    wq, bq = take(2) if use_bias else (take(1)[0], 0)
+    wk, bk = take(2) if use_bias else (take(1)[0], 0)
+    wv, bv = take(2) if use_bias else (take(1)[0], 0)
+    wo, bo = take(2) if use_bias else (take(1)[0], 0)
+    q = np.einsum("btd,dnh->btnh", query, wq) + bq
+    k = np.einsum("bsd,dnh->bsnh", key, wk) + bk
+    v = np.einsum("bsd,dnh->bsnh", value, wv) + bv
+    scores = np.einsum("bsnh,btnh->bnts", k, q / np.sqrt(cfg["key_dim"]))
+    probs = activation("softmax", scores)
+    out = np.einsum("bnts,bsnh->btnh", probs, v)
+    return np.einsum("btnh,nhd->btd", out, wo) + bo
+
+
+def tf_op(cfg, inputs, kwargs):
+    """The TensorFlow ops tf.keras 2.x records as TFOpLambda layers (the ones the corpus holds)."""
+    fn = cfg["function"]
+    x = inputs[0]
+    if fn in ("__operators__.add", "math.add"):
+        return x + (kwargs["y"] if "y" in kwargs else inputs[1])
+    if fn in ("math.multiply",):
+        return x * (kwargs["y"] if "y" in kwargs else inputs[1])
+    fail(f"TFOpLambda function {fn!r} is not supported")
 
 
 MASK_KEEPING = IDENTITY | {"Dense", "Activation", "ReLU", "LeakyReLU", "Softmax", "TimeDistributed",
@@ -569,9 +612,11 @@ class Model:
                         continue
                     args = [tensors[tuple(r)] for r, role in refs if role == "arg"]
                     kwargs = {}
-                    states = [tensors[tuple(r)] for r, role in refs if role == "initial_state"]
-                    if states:
-                        kwargs["initial_state"] = states
+                    for r, role in refs:
+                        if role == "initial_state":
+                            kwargs.setdefault("initial_state", []).append(tensors[tuple(r)])
+                        elif role != "arg":
+                            kwargs[role] = tensors[tuple(r)]
                     mask = masks.get(tuple(refs[0][0]))
                     out = apply(layer, self.weights[name], args, kwargs, mask)
                     out_mask = output_mask(layer, args, mask)
@@ -606,13 +651,17 @@ def node_inputs(node):
         for key, value in node.get("kwargs", {}).items():
             walk(value, "initial_state" if key == "initial_state" else key)
         return found
+    if node and isinstance(node[0], str):  # tf.keras writes a TFOpLambda's node as one entry
+        node = [node]
     result = []
     for entry in node:
         result.append((entry[:3], "arg"))
         extra = entry[3] if len(entry) > 3 and isinstance(entry[3], dict) else {}
-        for s in extra.get("initial_state", []) if isinstance(extra.get("initial_state"), list) else []:
-            if isinstance(s, list):
-                result.append((s[:3], "initial_state"))
+        for key, value in extra.items():
+            if isinstance(value, list) and value and isinstance(value[0], str):
+                result.append((value[:3], key))  # a tensor given by keyword (value=, y=...)
+            elif isinstance(value, list):
+                result += [(v[:3], key) for v in value if isinstance(v, list) and v and isinstance(v[0], str)]
     return result
 
 

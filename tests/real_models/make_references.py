@@ -38,6 +38,8 @@ CORPUS = [
     ("keras3.8_fashion_cnn.keras", "committed", {"accuracy": {"dataset": "fashion-mnist", "value": 0.9067}}),
     ("tf2.15_nlf_mlp.keras", "committed", {}),
     ("keras3.10dev_sentiment_embedding_gap1d.keras", "committed", {}),
+    ("keras3.5_captcha_cnn_bn.keras", "committed", {}),
+    ("keras3.2_ner_embedding_lstm.keras", "committed", {}),
     ("keras2.2.0_chatbot_s2s.h5", "extra", {}),
     ("keras2.2.0_chatbot_s2s_enc.h5", "extra", {}),
     ("keras2.2.0_chatbot_s2s_dec.h5", "extra", {}),
@@ -72,6 +74,12 @@ CORPUS = [
     ("keras3.8_sentiment_embedding_gap1d.keras", "extra", {}),
     ("keras3.14_sentiment_lstm.keras", "extra", {}),
     ("keras3.14_sentiment_gmp1d.keras", "extra", {}),
+    ("keras3.3_fake_news_simplernn.keras", "extra", {}),
+    ("keras3.2_ecg_conv1d_lstm.h5", "extra", {}),
+    ("keras3.2_ecg_conv1d_lstm.keras", "extra", {}),
+    ("keras3.8_temp_simplernn.keras", "extra", {}),
+    ("tf2.15_ecg_conv1d_gap1d.keras", "extra", {}),
+    ("tf2.15_ecg_transformer_tfoplambda.keras", "extra", {}),  # MultiHeadAttention, TFOpLambda
 ]
 
 BATCH = 3
