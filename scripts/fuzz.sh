@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs one libFuzzer target for SECONDS seconds: scripts/fuzz.sh TARGET SECONDS
 # TARGET is a file name in fuzz/ without .cpp (fuzz_npy, fuzz_idx, fuzz_hdf5_model, fuzz_hdf5_weights,
-# fuzz_json_config, fuzz_tfjs, fuzz_csv, fuzz_tfrecord, fuzz_example), built by scripts/sanitize_build.sh
+# fuzz_keras_archive, fuzz_json_config, fuzz_tfjs, fuzz_csv, fuzz_tfrecord, fuzz_example), built by scripts/sanitize_build.sh
 # (clang, ASan, UBSan). The corpus grows in build-sanitize/corpus/TARGET, seeded from fuzz/seeds/TARGET
 # and the real Keras files in ../shared/fixtures.
 # A finding is saved as build-sanitize/findings/TARGET/crash-*; turn each into a regression test.

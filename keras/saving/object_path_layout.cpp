@@ -104,9 +104,18 @@ void walk(const Layer& layer, const std::string& path, std::vector<VariableGroup
   for (const auto& s : layer.sublayers()) walk(*s, join(path, s->name()), out);
 }
 
-// Where tf.keras 2.13-2.15 put a model's layers.
+// Where the file keeps a `.../vars` group: as Keras 3 names it; under tf.keras 2.13's
+// `_layer_checkpoint_dependencies`; or, for archives tf.keras 2.15 wrote on Windows, in one top-level group
+// whose name joins the object path with backslashes ("layers\\dense/vars").
 std::string resolve(const hdf5::Group& root, const std::string& vars_path) {
-  if (root.has(vars_path) || !root.has("_layer_checkpoint_dependencies")) return vars_path;
+  if (root.has(vars_path)) return vars_path;
+  const std::string suffix = "/vars";
+  if (vars_path.size() > suffix.size() && vars_path.compare(vars_path.size() - suffix.size(), suffix.size(), suffix) == 0) {
+    std::string windows = vars_path.substr(0, vars_path.size() - suffix.size());
+    std::replace(windows.begin(), windows.end(), '/', '\\');
+    if (root.has(windows + suffix)) return windows + suffix;
+  }
+  if (!root.has("_layer_checkpoint_dependencies")) return vars_path;
   std::string legacy = vars_path;
   for (std::size_t at = 0; (at = legacy.find("layers", at)) != std::string::npos;) {
     const bool whole = (at == 0 || legacy[at - 1] == '/') && (at + 6 == legacy.size() || legacy[at + 6] == '/');

@@ -11,6 +11,23 @@
 
 using namespace keras;
 
+namespace {
+
+// Runs the independent reader on a saved model and compares its predictions with kerascpp's.
+void check_reader_agrees(Model& model, const std::string& file, const Tensor& x, const keras_test::TempDir& dir) {
+  utils::save_npy(dir / "x.npy", x);
+  const std::string reader = std::string(keras_test::golden_dir) + "/../../tools/read_keras_h5.py";
+  const std::string cmd = "/usr/bin/python3 " + reader + " " + file + " --predict " + dir / "x.npy " + dir / "y.npy";
+  REQUIRE(std::system(cmd.c_str()) == 0);
+  const Tensor theirs = utils::load_npy(dir / "y.npy");
+  const Tensor ours = model.predict(x);
+  REQUIRE(theirs.shape() == ours.shape());
+  const auto a = theirs.to_vector<float>(), b = ours.to_vector<float>();
+  for (std::size_t i = 0; i < a.size(); ++i) CHECK(a[i] == Approx(b[i]).margin(1e-5));
+}
+
+}  // namespace
+
 TEST_CASE("a CNN kerascpp trained and saved predicts the same numbers in an independent h5py reader") {
   keras_test::TempDir dir("h5py_reader");
   utils::set_random_seed(21);
@@ -25,14 +42,25 @@ TEST_CASE("a CNN kerascpp trained and saved predicts the same numbers in an inde
   for (int i = 0; i < 16; ++i) y.data<std::int32_t>()[i] = i % 5;
   model->fit(x, y, {.batch_size = 8, .epochs = 2, .verbose = 0});  // moves weights and BN statistics
   model->save(dir / "cnn.h5");
-  utils::save_npy(dir / "x.npy", x);
+  check_reader_agrees(*model, dir / "cnn.h5", x, dir);
+  model->save(dir / "cnn.keras");  // Keras 3's archive: config.json and the object-path weights
+  check_reader_agrees(*model, dir / "cnn.keras", x, dir);
+}
 
-  const std::string reader = std::string(keras_test::golden_dir) + "/../../tools/read_keras_h5.py";
-  const std::string cmd = "/usr/bin/python3 " + reader + " " + dir / "cnn.h5" + " --predict " + dir / "x.npy " + dir / "y.npy";
-  REQUIRE(std::system(cmd.c_str()) == 0);
-  const Tensor theirs = utils::load_npy(dir / "y.npy");
-  const Tensor ours = model->predict(x);
-  REQUIRE(theirs.shape() == ours.shape());
-  const auto a = theirs.to_vector<float>(), b = ours.to_vector<float>();
-  for (std::size_t i = 0; i < a.size(); ++i) CHECK(a[i] == Approx(b[i]).margin(1e-5));
+TEST_CASE("a functional MLP kerascpp saved as .keras predicts the same numbers in the independent reader") {
+  keras_test::TempDir dir("h5py_reader");
+  utils::set_random_seed(4);
+  auto in = layers::Input({6});
+  auto h = layers::Dense(8, {.activation = "tanh"})(in);
+  auto skip = layers::Dense(8)(in);
+  auto out = layers::Dense(3, {.activation = "softmax"})(layers::Add()({h, skip}));
+  auto model = std::make_shared<Model>(in, out);
+  model->compile({.optimizer = "sgd", .loss = "sparse_categorical_crossentropy"});
+  Tensor x = Tensor::empty({10, 6});
+  Tensor y = Tensor::empty({10}, DType::int32);
+  for (int i = 0; i < x.size(); ++i) x.data<float>()[i] = float((i * 13) % 17) / 17.f - 0.4f;
+  for (int i = 0; i < 10; ++i) y.data<std::int32_t>()[i] = i % 3;
+  model->fit(x, y, {.batch_size = 5, .epochs = 2, .verbose = 0});
+  model->save(dir / "mlp.keras");
+  check_reader_agrees(*model, dir / "mlp.keras", x, dir);
 }
