@@ -4,6 +4,8 @@
 // which is undefined behaviour. Every get<int>() / value("axis", -1) / get<std::vector<int>>() on a
 // keras::json instead throws nlohmann's out_of_range error (which saving::reading_config turns into
 // a keras::ValueError naming the file) when the number is not an integer that fits.
+// Booleans are read as Python's json and Keras read them: get<bool>() also takes an integer (1 for True,
+// 0 for False, as tf.keras files sometimes hold), while a string or a float stays a type error.
 // The alias itself is in keras/json_fwd.hpp (what public headers include); this header completes it.
 #include <cmath>
 #include <cstdint>
@@ -57,6 +59,19 @@ struct ConfigSerializer<T, std::enable_if_t<std::is_integral_v<T> && !std::is_sa
       return;
     }
     nlohmann::adl_serializer<T>::from_json(j, value);  // not a number: nlohmann's own type error
+  }
+};
+
+template <>
+struct ConfigSerializer<bool, void> : nlohmann::adl_serializer<bool> {
+  template <class Json>
+  static void from_json(const Json& j, bool& value) {
+    if (j.is_number_integer()) {  // signed or unsigned
+      value = j.is_number_unsigned() ? j.template get_ref<const typename Json::number_unsigned_t&>() != 0
+                                     : j.template get_ref<const typename Json::number_integer_t&>() != 0;
+      return;
+    }
+    nlohmann::adl_serializer<bool>::from_json(j, value);  // a boolean, or nlohmann's own type error
   }
 };
 

@@ -7,6 +7,8 @@
 #include <unordered_set>
 
 #include "keras/autodiff/gradient_tape.hpp"
+#include "keras/config/codec.hpp"
+#include "keras/config/dtype_policy.hpp"
 #include "keras/json.hpp"
 #include "keras/ops/math.hpp"
 
@@ -241,12 +243,22 @@ json Layer::get_config() const {
   return c;
 }
 
+// Null means the default for every base field; "trainable" may be 1/0; "dtype" may be a policy object.
 void Layer::read_base_config(const json& c) {
-  if (c.contains("trainable")) set_trainable(c["trainable"].get<bool>());
-  const char* key = c.contains("batch_input_shape") ? "batch_input_shape" : "batch_shape";
-  if (c.contains(key) && c[key].is_array()) {
+  if (auto t = c.find("trainable"); t != c.end() && !t->is_null()) set_trainable(config::value_or(c, "trainable", true));
+  if (auto d = c.find("dtype"); d != c.end()) config::dtype_policy_name(*d);  // validated; computed in float32
+  const char* key = c.contains("batch_input_shape") && !c["batch_input_shape"].is_null() ? "batch_input_shape"
+                                                                                         : "batch_shape";
+  if (c.contains(key) && !c[key].is_null()) {
+    if (!c[key].is_array())
+      throw ValueError("Config field \"" + std::string(key) + "\" = " + c[key].dump() +
+                       ": expected a list of sizes (null for an unknown size)");
     Shape s;
-    for (const auto& d : c[key]) s.push_back(d.is_null() ? -1 : d.get<std::int64_t>());
+    for (const auto& d : c[key]) {
+      if (!d.is_null() && !d.is_number())
+        throw ValueError("Config field \"" + std::string(key) + "\" = " + c[key].dump() + ": sizes must be integers or null");
+      s.push_back(d.is_null() ? -1 : d.get<std::int64_t>());
+    }
     batch_input_shape_ = s;
   }
 }

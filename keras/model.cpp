@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "keras/config/codec.hpp"
 #include "keras/autodiff/gradient_tape.hpp"
 #include "keras/functional_graph.hpp"
 
@@ -49,7 +50,7 @@ std::shared_ptr<Layer> Model::from_config(const json& config) {
     throw ValueError("A Model/Functional config needs \"layers\", \"input_layers\" and \"output_layers\"; "
                      "a subclassed model must be registered under its own class name to be loaded");
   auto [inputs, outputs] = FunctionalGraph::from_config(config);
-  return std::make_shared<Model>(inputs, outputs, config.value("name", ""));
+  return std::make_shared<Model>(inputs, outputs, config::value_or(config, "name", std::string()));
 }
 
 std::vector<Tensor> Model::call(const std::vector<Tensor>& inputs, const CallContext& context) {

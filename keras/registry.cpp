@@ -66,8 +66,19 @@ std::pair<AnyFactory, const json*> Table::find_serialized(const json& serialized
     throw ValueError("Cannot read a " + family + " from " + serialized.dump().substr(0, 200) +
                      ": expected a string identifier or {\"class_name\", \"config\"}");
   auto config = serialized.find("config");
-  return {find(serialized["class_name"].get<std::string>(), family),
-          config == serialized.end() ? &empty_config() : &config_or_empty(*config)};
+  const std::string& class_name = serialized["class_name"].get_ref<const std::string&>();
+  // Keras 3 writes a built-in function (a loss, a metric, an activation) as
+  // {"module": "keras.losses", "class_name": "function", "config": "mean_squared_error", ...}.
+  if (class_name == "function" && config != serialized.end() && config->is_string())
+    return {find(config->get<std::string>(), family), &empty_config()};
+  // Keras 3's registered_name ("package>Name") names a class registered under a key of its own; the
+  // module is informative only. Built-ins are found by class_name.
+  auto registered = serialized.find("registered_name");
+  if (!contains(class_name) && registered != serialized.end() && registered->is_string() &&
+      contains(registered->get<std::string>()))
+    return {find(registered->get<std::string>(), family),
+            config == serialized.end() ? &empty_config() : &config_or_empty(*config)};
+  return {find(class_name, family), config == serialized.end() ? &empty_config() : &config_or_empty(*config)};
 }
 
 std::vector<std::string> Table::names() const {

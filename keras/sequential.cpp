@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "keras/config/codec.hpp"
 #include "keras/functional_graph.hpp"
 #include "layers/core/input_layer.hpp"
 
@@ -151,7 +152,7 @@ json Sequential::get_config() const {
 }
 
 std::shared_ptr<Layer> Sequential::from_config(const json& c) {
-  auto model = std::make_shared<Sequential>(std::initializer_list<LayerRef>{}, c.value("name", ""));
+  auto model = std::make_shared<Sequential>(std::initializer_list<LayerRef>{}, config::value_or(c, "name", std::string()));
   const json& layer_configs = c.is_array() ? c : c.at("layers");
   for (const auto& lc : layer_configs) model->add(Layer::deserialize(lc));
   return model;

@@ -26,7 +26,10 @@ Reduction reduction_from_name(const std::string& s) {
 }
 
 json encode(Reduction reduction) { return reduction_name(reduction); }
-void decode(const json& value, Reduction& reduction) { reduction = reduction_from_name(value.get<std::string>()); }
+// Keras 3 writes None (null) for "no reduction".
+void decode(const json& value, Reduction& reduction) {
+  reduction = value.is_null() ? Reduction::none : reduction_from_name(value.get<std::string>());
+}
 
 Tensor Loss::operator()(const Tensor& y_true, const Tensor& y_pred, const Tensor& sample_weight) const {
   Tensor losses = call(y_true, y_pred);

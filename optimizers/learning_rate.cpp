@@ -14,6 +14,7 @@ json encode(const LearningRate& learning_rate) {
 }
 
 void decode(const json& value, LearningRate& learning_rate) {
+  if (value.is_null()) return;  // TensorFlow.js writes null for an unset field: the default stays
   if (value.is_number()) {
     learning_rate = value.get<double>();
   } else if (value.is_object()) {

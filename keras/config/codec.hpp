@@ -9,6 +9,8 @@
 #include <array>
 #include <optional>
 #include <string>
+#include <type_traits>
+#include <vector>
 
 #include "keras/constraints/constraint.hpp"
 #include "keras/initializers/initializer.hpp"
@@ -85,13 +87,27 @@ void write_fields(json& config, const Options& options) {
   for_each_field(options, [&](const char* key, const auto& value) { config[key] = encode(value); });
 }
 
-/// The listed fields present in `config`; absent keys keep their defaults (older files lack newer fields).
-/// A value of the wrong type is a ValueError naming the key.
+/// True for the plain value types (numbers, booleans, strings, fixed-size sizes, lists) that cannot hold
+/// Keras's None: a null there means "the default", as TensorFlow.js writes null for every unset field.
+/// Types that can hold None (std::optional, initializer/regularizer/constraint references, a family's own
+/// type with its own decode) receive the null and decide.
+template <class T>
+inline constexpr bool null_means_default = std::is_arithmetic_v<T> || std::is_same_v<T, std::string>;
+template <class T, std::size_t N>
+inline constexpr bool null_means_default<std::array<T, N>> = true;
+template <class T>
+inline constexpr bool null_means_default<std::vector<T>> = true;
+
+/// The listed fields present in `config`; absent keys keep their defaults (older files lack newer fields),
+/// and so do null values of fields that cannot hold None (null_means_default). Keys that no field lists
+/// are ignored, as Keras ignores what it does not know. A value of the wrong type is a ValueError naming
+/// the key; a number where an integer is expected must be integral, and an integer stands for a boolean.
 template <class Options>
 void read_fields(const json& config, Options& options) {
   for_each_field(options, [&](const char* key, auto& value) {
     auto it = config.find(key);
     if (it == config.end()) return;
+    if (it->is_null() && null_means_default<std::remove_cvref_t<decltype(value)>>) return;
     try {
       decode(*it, value);
     } catch (const json::exception& e) {
@@ -116,6 +132,37 @@ Options read_options(const json& config) {
   }
   read_fields(config, options);
   return options;
+}
+
+/// config[key] read as T, or `fallback` when the key is absent or null (a null is Keras's None, which
+/// for a plain value means the default). A value of the wrong type is a ValueError naming the key.
+template <class T>
+T value_or(const json& config, const char* key, T fallback) {
+  auto it = config.find(key);
+  if (it == config.end() || it->is_null()) return fallback;
+  try {
+    T value = fallback;
+    decode(*it, value);
+    return value;
+  } catch (const json::exception& e) {
+    throw ValueError(std::string("Config field \"") + key + "\" = " + it->dump() + ": " + e.what());
+  }
+}
+
+/// config[key] read as T; a ValueError naming the key when it is absent, null or of the wrong type.
+template <class T>
+T required(const json& config, const char* key) {
+  auto it = config.find(key);
+  if (it == config.end() || it->is_null())
+    throw ValueError(std::string("Config field \"") + key + "\" is required but " +
+                     (it == config.end() ? "absent" : "null") + " in " + config.dump().substr(0, 200));
+  try {
+    T value{};
+    decode(*it, value);
+    return value;
+  } catch (const json::exception& e) {
+    throw ValueError(std::string("Config field \"") + key + "\" = " + it->dump() + ": " + e.what());
+  }
 }
 
 }  // namespace keras::config

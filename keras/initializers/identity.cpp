@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "keras/config/codec.hpp"
 #include "keras/json.hpp"
 
 namespace keras::initializers {
@@ -27,7 +28,7 @@ json Identity::get_config() const { return {{"gain", options_.gain}}; }
 std::shared_ptr<Initializer> Identity::from_config(const json& c) {
   if (c.contains("gain") && !c["gain"].is_number())
     throw ValueError("Identity config: 'gain' must be a number, got " + c["gain"].dump());
-  return std::make_shared<Identity>(IdentityOptions{.gain = c.contains("gain") ? c["gain"].get<double>() : 1.0});
+  return std::make_shared<Identity>(IdentityOptions{.gain = config::value_or(c, "gain", 1.0)});
 }
 
 }  // namespace keras::initializers

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <vector>
 
+#include "keras/config/codec.hpp"
 #include "keras/initializers/random.hpp"
 #include "keras/json.hpp"
 #include "keras/kernels/parallel.hpp"
@@ -103,7 +104,7 @@ std::shared_ptr<Initializer> Orthogonal::from_config(const json& c) {
   if (c.contains("gain") && !c["gain"].is_number())
     throw ValueError("Orthogonal config: 'gain' must be a number, got " + c["gain"].dump());
   return std::make_shared<Orthogonal>(
-      OrthogonalOptions{.gain = c.contains("gain") ? c["gain"].get<double>() : 1.0, .seed = seed_from_config(c)});
+      OrthogonalOptions{.gain = config::value_or(c, "gain", 1.0), .seed = seed_from_config(c)});
 }
 
 }  // namespace keras::initializers

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cmath>
 
+#include "keras/config/codec.hpp"
 #include "keras/initializers/random.hpp"
 #include "keras/json.hpp"
 
@@ -74,7 +75,7 @@ std::shared_ptr<Initializer> VarianceScaling::from_config(const json& c) {
   if (c.contains("scale") && !c["scale"].is_number())
     throw ValueError("VarianceScaling config: 'scale' must be a number, got " + c["scale"].dump());
   return std::make_shared<VarianceScaling>(VarianceScalingOptions{
-      .scale = c.contains("scale") ? c["scale"].get<double>() : d.scale,
+      .scale = config::value_or(c, "scale", d.scale),
       .mode = text("mode", d.mode),
       .distribution = text("distribution", d.distribution),
       .seed = seed_from_config(c),

@@ -1,6 +1,6 @@
 #pragma once
 // Optimizer state in Keras's HDF5 layout (the `optimizer_weights` group of a model file): written in
-// tf.keras 2.11+ names, read in those and in the legacy (OptimizerV2) names.
+// tf.keras 2.11+ names, read in those, in the OptimizerV2 names and, by position, in Keras 2.0-2.3's.
 #include <vector>
 
 #include "keras/layer.hpp"

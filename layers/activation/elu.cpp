@@ -26,7 +26,7 @@ json ELU::get_config() const {
 }
 
 std::shared_ptr<Layer> ELU::from_config(const json& c) {
-  return make_from_config<ELU, ELUOptions>(c, c.value("alpha", 1.0));
+  return make_from_config<ELU, ELUOptions>(c, config::value_or(c, "alpha", 1.0));
 }
 
 KERAS_REGISTER_LAYER(ELU)

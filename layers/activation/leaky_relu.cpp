@@ -30,7 +30,7 @@ json LeakyReLU::get_config() const {
 
 std::shared_ptr<Layer> LeakyReLU::from_config(const json& c) {
   // Keras 3 names the argument negative_slope.
-  const double alpha = c.contains("alpha") ? c["alpha"].get<double>() : c.value("negative_slope", 0.3);
+  const double alpha = config::value_or(c, "alpha", config::value_or(c, "negative_slope", 0.3));
   return make_from_config<LeakyReLU, LeakyReLUOptions>(c, alpha);
 }
 

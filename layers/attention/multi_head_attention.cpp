@@ -300,8 +300,8 @@ std::shared_ptr<Layer> MultiHeadAttention::from_config(const json& c) {
     const json& a = c["attention_axes"];
     o.attention_axes = a.is_array() ? a.get<std::vector<int>>() : std::vector<int>{a.get<int>()};
   }
-  auto layer = std::make_shared<MultiHeadAttention>(c.at("num_heads").get<std::int64_t>(),
-                                                    c.at("key_dim").get<std::int64_t>(), o);
+  auto layer = std::make_shared<MultiHeadAttention>(config::required<std::int64_t>(c, "num_heads"),
+                                                    config::required<std::int64_t>(c, "key_dim"), o);
   layer->read_base_config(c);
   // tf.keras 2.x builds from the recorded shapes, so the weights exist before the first call.
   auto given = [&](const char* k) { return c.contains(k) && c[k].is_array(); };

@@ -6,6 +6,7 @@
 
 #include "keras/config/fields.hpp"
 #include "keras/config/codec.hpp"
+#include "layers/data_format.hpp"
 #include "layers/reshaping/spatial_arguments.hpp"
 
 namespace keras::layers {
@@ -28,13 +29,13 @@ void write_conv_fields(json& c, const ConvSpec& s, ConvFieldGroups groups) {
 }
 
 ConvSpec read_conv_spec(const json& config, std::int64_t rank, const std::string& cls) {
-  require_channels_last(config, cls);
   const json c = with_shorthands_spelled_out(config, static_cast<int>(rank),
                                              {"kernel_size", "strides", "dilation_rate", "output_padding"}, cls);
   ConvSpec s;
   s.rank = rank;
-  s.name = c.value("name", "");
-  s.filters = c.value("filters", std::int64_t{0});
+  s.name = config::value_or(c, "name", std::string());
+  s.filters = config::value_or(c, "filters", std::int64_t{0});
+  s.data_format = config::value_or(c, "data_format", std::string("channels_last"));
   config::read_fields(c, static_cast<ConvArgs&>(s));
   config::read_fields(c, static_cast<DilationArgs&>(s));
   config::read_fields(c, static_cast<KernelArgs&>(s));
@@ -64,6 +65,7 @@ BaseConv::BaseConv(const std::string& class_name, ConvSpec spec)
       activation_(activations::get(spec_.activation)) {
   set_activity_regularizer(spec_.activity_regularizer);
   const auto r = spec_.rank;
+  channels_first_ = is_channels_first(spec_.data_format, cls_);
   if (spec_.filters < 0 || (spec_.filters == 0 && spec_.depth_multiplier <= 0))
     throw ValueError(fmt::format("{}: invalid value for argument `filters`. Expected a strictly positive value. "
                                  "Received filters={}", cls_, spec_.filters));
@@ -124,18 +126,32 @@ Tensor BaseConv::convolve(const Tensor& x, kernels::Eltwise fused) {
                    spec_.dilation_rate, spec_.groups, fused);
 }
 
-Tensor BaseConv::call(const Tensor& inputs, bool) {
+void BaseConv::build(const std::vector<Shape>& input_shapes) {
+  if (input_shapes.size() != 1 || !channels_first_) return Layer::build(input_shapes);
+  build(to_channels_last(input_shapes[0]));
+}
+
+Tensor BaseConv::call(const Tensor& given, bool) {
+  if (channels_first_ && given.ndim() != spec_.rank + 2) check_input(given.shape(), true);  // the rank error
+  const Tensor inputs = channels_first_ ? to_channels_last(given) : given;
   check_input(inputs.shape(), true);
   const auto fused = activation_.fusable ? activation_.fused : kernels::Eltwise::linear;
   Tensor y = convolve(inputs, fused);
-  return activation_.fusable ? y : activation_(y);
+  if (!activation_.fusable) y = activation_(y);
+  return channels_first_ ? to_channels_first(y) : y;
 }
 
 std::int64_t BaseConv::output_length(std::size_t i, std::int64_t in) const {
   return ops::conv_output_length(in, spec_.kernel_size[i], spec_.strides[i], spec_.padding, spec_.dilation_rate[i]);
 }
 
-Shape BaseConv::compute_output_shape(const Shape& s) const {
+Shape BaseConv::compute_output_shape(const Shape& given) const {
+  if (channels_first_ && given.size() == static_cast<std::size_t>(spec_.rank + 2))
+    return to_channels_first(compute_output_shape_last(to_channels_last(given)));
+  return compute_output_shape_last(given);
+}
+
+Shape BaseConv::compute_output_shape_last(const Shape& s) const {
   check_input(s, false);
   Shape out{s[0]};
   for (std::size_t i = 0; i < static_cast<std::size_t>(spec_.rank); ++i) {
@@ -154,7 +170,7 @@ json BaseConv::conv_config(ConvFieldGroups groups) const {
   json c = Layer::get_config();
   write_conv_fields(c, spec_, groups);
   if (spec_.filters > 0) c["filters"] = spec_.filters;
-  c["data_format"] = "channels_last";
+  c["data_format"] = channels_first_ ? "channels_first" : "channels_last";
   c["activation"] = activation_.name;  // the canonical name of an alias
   return c;
 }

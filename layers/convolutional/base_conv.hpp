@@ -58,6 +58,7 @@ struct TransposeArgs {
 struct ConvSpec : ConvArgs, DilationArgs, KernelArgs, DepthwiseArgs, PointwiseArgs, TransposeArgs {
   std::int64_t rank = 2;
   std::int64_t filters = 0;  // 0 for depthwise convolutions (their output has in * depth_multiplier channels)
+  std::string data_format = "channels_last";  // or "channels_first": transposed at the layer's edges
   KERAS_LAYER_OPTIONS
 };
 
@@ -89,6 +90,7 @@ ConvSpec conv_spec(std::int64_t rank, std::int64_t filters, Sizes kernel_size, S
   s.activity_regularizer = o.activity_regularizer;
   s.bias_constraint = o.bias_constraint;
   if constexpr (requires { o.groups; }) s.groups = o.groups;
+  if constexpr (requires { o.data_format; }) s.data_format = o.data_format;
   if constexpr (requires { o.kernel_initializer; }) {
     s.kernel_initializer = o.kernel_initializer;
     s.kernel_regularizer = o.kernel_regularizer;
@@ -114,6 +116,9 @@ ConvSpec conv_spec(std::int64_t rank, std::int64_t filters, Sizes kernel_size, S
 class BaseConv : public Layer {
  public:
   void build(const Shape& input_shape) override;
+  /// Builds from the channels_last view of a channels_first input (subclasses override build(Shape)).
+  void build(const std::vector<Shape>& input_shapes) override;
+  bool channels_first() const { return channels_first_; }
   Tensor call(const Tensor& inputs, bool training) override;
   Shape compute_output_shape(const Shape& input_shape) const override;
   json get_config() const override;
@@ -146,11 +151,14 @@ class BaseConv : public Layer {
   /// act(op(x) + bias) where act is fused when oneDNN can fuse it.
   virtual Tensor convolve(const Tensor& x, kernels::Eltwise fused);
   void check_input(const Shape& shape, bool built) const;
+  /// compute_output_shape of a channels_last input.
+  Shape compute_output_shape_last(const Shape& input_shape) const;
   /// The config with the base fields and the field `groups` of this class.
   json conv_config(ConvFieldGroups groups) const;
 
   std::string cls_;
   ConvSpec spec_;
+  bool channels_first_ = false;
   activations::Activation activation_;
   std::shared_ptr<Variable> kernel_, bias_;
 };

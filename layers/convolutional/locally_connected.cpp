@@ -2,7 +2,9 @@
 
 #include <fmt/format.h>
 
+#include "keras/config/codec.hpp"
 #include "keras/json.hpp"
+#include "layers/reshaping/spatial_arguments.hpp"
 #include "keras/ops/batch_matmul.hpp"
 #include "keras/ops/manipulation.hpp"
 #include "keras/ops/math.hpp"
@@ -109,7 +111,8 @@ json LocallyConnected::get_config() const {
 
 template <class L>
 std::shared_ptr<Layer> LocallyConnected::from_config_as(const json& c, std::int64_t rank, const std::string& cls) {
-  auto layer = std::make_shared<L>(read_conv_spec(c, rank, cls), c.value("implementation", 1));
+  require_channels_last(c, cls);
+  auto layer = std::make_shared<L>(read_conv_spec(c, rank, cls), config::value_or(c, "implementation", 1));
   layer->read_base_config(c);
   return layer;
 }

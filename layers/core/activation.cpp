@@ -17,7 +17,7 @@ json Activation::get_config() const {
 }
 
 std::shared_ptr<Layer> Activation::from_config(const json& c) {
-  return make_from_config<Activation, ActivationOptions>(c, c.value("activation", "linear"));
+  return make_from_config<Activation, ActivationOptions>(c, config::value_or(c, "activation", std::string("linear")));
 }
 
 KERAS_REGISTER_LAYER(Activation)

@@ -56,7 +56,7 @@ json Dense::get_config() const {
 }
 
 std::shared_ptr<Layer> Dense::from_config(const json& c) {
-  return make_from_config<Dense, DenseOptions>(c, c.at("units").get<std::int64_t>());
+  return make_from_config<Dense, DenseOptions>(c, config::required<std::int64_t>(c, "units"));
 }
 
 KERAS_REGISTER_LAYER(Dense)

@@ -33,7 +33,7 @@ json Dropout::get_config() const {
 }
 
 std::shared_ptr<Layer> Dropout::from_config(const json& c) {
-  return make_from_config<Dropout, DropoutOptions>(c, c.at("rate").get<double>());
+  return make_from_config<Dropout, DropoutOptions>(c, config::required<double>(c, "rate"));
 }
 
 KERAS_REGISTER_LAYER(Dropout)

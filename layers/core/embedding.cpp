@@ -62,8 +62,8 @@ json Embedding::get_config() const {
 }
 
 std::shared_ptr<Layer> Embedding::from_config(const json& c) {
-  return make_from_config<Embedding, EmbeddingOptions>(c, c.at("input_dim").get<std::int64_t>(),
-                                                       c.at("output_dim").get<std::int64_t>());
+  return make_from_config<Embedding, EmbeddingOptions>(c, config::required<std::int64_t>(c, "input_dim"),
+                                                       config::required<std::int64_t>(c, "output_dim"));
 }
 
 KERAS_REGISTER_LAYER(Embedding)

@@ -3,17 +3,22 @@
 #include "keras/config/fields.hpp"
 #include "keras/config/layer_config.hpp"
 #include "keras/ops/shape.hpp"
+#include "layers/data_format.hpp"
 
 namespace keras::layers {
 
-KERAS_FIELDS(FlattenOptions)  // the base fields only
+KERAS_FIELDS(FlattenOptions, data_format)
 
-Flatten::Flatten(FlattenOptions options) : Layer(options, "flatten") {}
+Flatten::Flatten(FlattenOptions options)
+    : Layer(options, "flatten"), channels_first_(is_channels_first(options.data_format, "Flatten")) {
+  data_format_ = channels_first_ ? "channels_first" : "channels_last";
+}
 
 Tensor Flatten::call(const Tensor& inputs, bool) {
   if (inputs.ndim() < 1) throw ValueError("Flatten \"" + name() + "\" needs an input with a batch axis, got a scalar");
   const auto batch = inputs.dim(0);
-  return ops::reshape(inputs, {batch, batch == 0 ? 0 : inputs.size() / batch});
+  const Tensor x = channels_first_ ? to_channels_last(inputs) : inputs;
+  return ops::reshape(x, {batch, batch == 0 ? 0 : x.size() / batch});
 }
 
 Shape Flatten::compute_output_shape(const Shape& s) const {
@@ -25,7 +30,7 @@ Shape Flatten::compute_output_shape(const Shape& s) const {
 
 json Flatten::get_config() const {
   json c = Layer::get_config();
-  c["data_format"] = "channels_last";
+  c["data_format"] = data_format_;
   return c;
 }
 

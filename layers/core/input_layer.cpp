@@ -1,5 +1,6 @@
 #include "layers/core/input_layer.hpp"
 
+#include "keras/config/codec.hpp"
 #include "keras/json.hpp"
 
 namespace keras::layers {
@@ -23,13 +24,14 @@ json InputLayer::get_config() const {
 }
 
 std::shared_ptr<Layer> InputLayer::from_config(const json& c) {
-  const char* key = c.contains("batch_input_shape") ? "batch_input_shape" : "batch_shape";
+  const char* key = c.contains("batch_input_shape") && !c["batch_input_shape"].is_null() ? "batch_input_shape"
+                                                                                         : "batch_shape";
   if (!c.contains(key) || !c[key].is_array() || c[key].empty())
     throw ValueError("InputLayer config needs batch_input_shape (or batch_shape): " + c.dump());
   Shape shape;
   for (std::size_t i = 1; i < c[key].size(); ++i) shape.push_back(c[key][i].is_null() ? -1 : c[key][i].get<std::int64_t>());
   const auto batch = c[key][0].is_null() ? -1 : c[key][0].get<std::int64_t>();
-  return std::make_shared<InputLayer>(shape, InputLayerOptions{.name = c.value("name", ""), .batch_size = batch});
+  return std::make_shared<InputLayer>(shape, InputLayerOptions{.name = config::value_or(c, "name", std::string()), .batch_size = batch});
 }
 
 KERAS_REGISTER_LAYER(InputLayer)

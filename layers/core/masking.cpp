@@ -34,7 +34,7 @@ json Masking::get_config() const {
 }
 
 std::shared_ptr<Layer> Masking::from_config(const json& c) {
-  return make_from_config<Masking, MaskingOptions>(c, c.value("mask_value", 0.f));
+  return make_from_config<Masking, MaskingOptions>(c, config::value_or(c, "mask_value", 0.f));
 }
 
 KERAS_REGISTER_LAYER(Masking)

@@ -47,7 +47,7 @@ json Reshape::get_config() const {
 }
 
 std::shared_ptr<Layer> Reshape::from_config(const json& c) {
-  return make_from_config<Reshape, ReshapeOptions>(c, c.at("target_shape").get<Shape>());
+  return make_from_config<Reshape, ReshapeOptions>(c, config::required<Shape>(c, "target_shape"));
 }
 
 KERAS_REGISTER_LAYER(Reshape)

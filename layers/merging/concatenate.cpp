@@ -62,7 +62,7 @@ json Concatenate::get_config() const {
 }
 
 std::shared_ptr<Layer> Concatenate::from_config(const json& c) {
-  return make_from_config<Concatenate, ConcatenateOptions>(c, c.value("axis", -1));
+  return make_from_config<Concatenate, ConcatenateOptions>(c, config::value_or(c, "axis", -1));
 }
 
 Tensor concatenate(const std::vector<Tensor>& inputs, int axis) { return Concatenate(axis)(inputs); }

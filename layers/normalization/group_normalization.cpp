@@ -68,7 +68,7 @@ json GroupNormalization::get_config() const {
 }
 
 std::shared_ptr<Layer> GroupNormalization::from_config(const json& c) {
-  return make_from_config<GroupNormalization, GroupNormalizationOptions>(c, c.value("groups", std::int64_t{32}));
+  return make_from_config<GroupNormalization, GroupNormalizationOptions>(c, config::value_or(c, "groups", std::int64_t{32}));
 }
 
 KERAS_REGISTER_LAYER(GroupNormalization)

@@ -4,11 +4,12 @@
 
 #include "keras/config/fields.hpp"
 #include "keras/config/layer_config.hpp"
+#include "layers/data_format.hpp"
 #include "layers/reshaping/spatial_arguments.hpp"
 
 namespace keras::layers {
 
-KERAS_FIELDS(PoolingSpec, pool_size, strides, padding)
+KERAS_FIELDS(PoolingSpec, pool_size, strides, padding, data_format)
 
 BasePooling::BasePooling(Kind kind, const std::string& class_name, PoolingSpec spec)
     : Layer(spec, to_snake_case(class_name)), kind_(kind), cls_(class_name), spec_(std::move(spec)) {
@@ -24,6 +25,8 @@ BasePooling::BasePooling(Kind kind, const std::string& class_name, PoolingSpec s
                                  "strides={}", cls_, spec_.rank, ops::sizes_str(spec_.pool_size),
                                  ops::sizes_str(spec_.strides)));
   spec_.padding = ops::normalize_padding(spec_.padding, cls_);
+  channels_first_ = is_channels_first(spec_.data_format, cls_);
+  spec_.data_format = channels_first_ ? "channels_first" : "channels_last";
 }
 
 void BasePooling::check_rank(const Shape& shape) const {
@@ -34,14 +37,21 @@ void BasePooling::check_rank(const Shape& shape) const {
                                  : "depth, height, width, ", shape.size(), shape_str(shape)));
 }
 
-Tensor BasePooling::call(const Tensor& inputs, bool) {
-  check_rank(inputs.shape());
-  return kind_ == Kind::max ? ops::max_pool(inputs, spec_.pool_size, spec_.strides, spec_.padding)
-                            : ops::avg_pool(inputs, spec_.pool_size, spec_.strides, spec_.padding);
+Tensor BasePooling::call(const Tensor& given, bool) {
+  check_rank(given.shape());
+  const Tensor inputs = channels_first_ ? to_channels_last(given) : given;
+  Tensor y = kind_ == Kind::max ? ops::max_pool(inputs, spec_.pool_size, spec_.strides, spec_.padding)
+                                : ops::avg_pool(inputs, spec_.pool_size, spec_.strides, spec_.padding);
+  return channels_first_ ? to_channels_first(y) : y;
 }
 
-Shape BasePooling::compute_output_shape(const Shape& s) const {
-  check_rank(s);
+Shape BasePooling::compute_output_shape(const Shape& given) const {
+  check_rank(given);
+  if (channels_first_) return to_channels_first(output_shape_last(to_channels_last(given)));
+  return output_shape_last(given);
+}
+
+Shape BasePooling::output_shape_last(const Shape& s) const {
   Shape out = s;
   for (std::int64_t i = 0; i < spec_.rank; ++i) {
     out[i + 1] = ops::conv_output_length(s[i + 1], spec_.pool_size[i], spec_.strides[i], spec_.padding);
@@ -53,14 +63,11 @@ Shape BasePooling::compute_output_shape(const Shape& s) const {
 }
 
 json BasePooling::get_config() const {
-  json c = layer_config(*this, spec_);
-  c["data_format"] = "channels_last";
-  return c;
+  return layer_config(*this, spec_);
 }
 
 PoolingSpec BasePooling::read_config(const json& c, std::int64_t rank, const std::string& cls) {
-  require_channels_last(c, cls);
-  PoolingSpec s{.rank = rank, .pool_size = Sizes(rank, 2), .name = c.value("name", "")};
+  PoolingSpec s{.rank = rank, .pool_size = Sizes(rank, 2), .name = config::value_or(c, "name", std::string())};
   config::read_fields(with_shorthands_spelled_out(c, static_cast<int>(rank), {"pool_size", "strides"}, cls), s);
   return s;
 }

@@ -13,6 +13,7 @@ struct PoolingSpec {
   Sizes pool_size;
   Sizes strides;  // empty: the pool size, as Keras's strides=None
   std::string padding = "valid";
+  std::string data_format = "channels_last";  // or "channels_first": transposed at the layer's edges
   KERAS_LAYER_OPTIONS
 };
 
@@ -40,10 +41,12 @@ class BasePooling : public Layer {
  private:
   static PoolingSpec read_config(const json& config, std::int64_t rank, const std::string& class_name);
   void check_rank(const Shape& shape) const;
+  Shape output_shape_last(const Shape& channels_last_shape) const;
 
   Kind kind_;
   std::string cls_;
   PoolingSpec spec_;
+  bool channels_first_ = false;
 };
 
 }  // namespace keras::layers

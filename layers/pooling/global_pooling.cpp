@@ -5,15 +5,18 @@
 #include "keras/config/fields.hpp"
 #include "keras/config/layer_config.hpp"
 #include "keras/ops/math.hpp"
-#include "layers/reshaping/spatial_arguments.hpp"
+#include "layers/data_format.hpp"
 
 namespace keras::layers {
 
-KERAS_FIELDS(GlobalPoolingOptions, keepdims)
+KERAS_FIELDS(GlobalPoolingOptions, keepdims, data_format)
 
 BaseGlobalPooling::BaseGlobalPooling(Kind kind, const std::string& class_name, std::int64_t rank,
                                      GlobalPoolingOptions options)
-    : Layer(options, to_snake_case(class_name)), kind_(kind), cls_(class_name), rank_(rank), options_(std::move(options)) {}
+    : Layer(options, to_snake_case(class_name)), kind_(kind), cls_(class_name), rank_(rank), options_(std::move(options)) {
+  channels_first_ = is_channels_first(options_.data_format, cls_);
+  options_.data_format = channels_first_ ? "channels_first" : "channels_last";
+}
 
 void BaseGlobalPooling::check_rank(const Shape& shape) const {
   if (static_cast<std::int64_t>(shape.size()) != rank_ + 2)
@@ -26,28 +29,27 @@ void BaseGlobalPooling::check_rank(const Shape& shape) const {
 Tensor BaseGlobalPooling::call(const Tensor& inputs, bool) {
   check_rank(inputs.shape());
   std::vector<int> axes;
-  for (int i = 1; i <= rank_; ++i) axes.push_back(i);
+  const int first = channels_first_ ? 2 : 1;  // the spatial axes follow the channels, or precede them
+  for (int i = 0; i < rank_; ++i) axes.push_back(first + i);
   return kind_ == Kind::max ? ops::max(inputs, axes, options_.keepdims) : ops::mean(inputs, axes, options_.keepdims);
 }
 
 Shape BaseGlobalPooling::compute_output_shape(const Shape& s) const {
   check_rank(s);
-  if (!options_.keepdims) return {s[0], s.back()};
+  const auto channels = channels_first_ ? s[1] : s.back();
+  if (!options_.keepdims) return {s[0], channels};
   Shape out(s.size(), 1);
   out.front() = s[0];
-  out.back() = s.back();
+  (channels_first_ ? out[1] : out.back()) = channels;
   return out;
 }
 
 json BaseGlobalPooling::get_config() const {
-  json c = layer_config(*this, options_);
-  c["data_format"] = "channels_last";
-  return c;
+  return layer_config(*this, options_);
 }
 
 template <class L>
 std::shared_ptr<Layer> BaseGlobalPooling::from_config_as(const json& c, const std::string& cls) {
-  require_channels_last(c, cls);
   return make_from_config<L, GlobalPoolingOptions>(c);
 }
 

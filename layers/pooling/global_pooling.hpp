@@ -7,6 +7,7 @@ namespace keras::layers {
 
 struct GlobalPoolingOptions {
   bool keepdims = false;
+  std::string data_format = "channels_last";  // or "channels_first": the channels on axis 1
   KERAS_LAYER_OPTIONS
 };
 using GlobalPooling1DOptions = GlobalPoolingOptions;
@@ -31,6 +32,7 @@ class BaseGlobalPooling : public Layer {
  private:
   void check_rank(const Shape& shape) const;
 
+  bool channels_first_ = false;
   Kind kind_;
   std::string cls_;
   std::int64_t rank_;

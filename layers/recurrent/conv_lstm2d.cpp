@@ -184,7 +184,7 @@ std::shared_ptr<Layer> ConvLSTM2D::from_config(const json& c) {
     throw ValueError("ConvLSTM2D: only data_format=\"channels_last\" is supported, got " + c["data_format"].dump());
   Size2 kernel_size{};
   config::decode(c.at("kernel_size"), kernel_size);
-  return make_from_config<ConvLSTM2D, ConvLSTM2DOptions>(c, c.at("filters").get<std::int64_t>(), kernel_size);
+  return make_from_config<ConvLSTM2D, ConvLSTM2DOptions>(c, config::required<std::int64_t>(c, "filters"), kernel_size);
 }
 
 KERAS_REGISTER_LAYER(ConvLSTM2D)

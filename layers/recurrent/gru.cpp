@@ -1,5 +1,6 @@
 #include "layers/recurrent/gru.hpp"
 
+#include "keras/config/codec.hpp"
 #include "keras/json.hpp"
 
 namespace keras::layers {
@@ -26,7 +27,7 @@ std::shared_ptr<Layer> GRU::from_config(const json& c) {
   // Keras writes the cell's fields flat, beside the sequence's; the cell names itself.
   auto cell_options = GRUCell::options_from_config(c);
   cell_options.name.clear();
-  auto layer = std::make_shared<GRU>(c.at("units").get<std::int64_t>(), cell_options, options_from_config(c));
+  auto layer = std::make_shared<GRU>(config::required<std::int64_t>(c, "units"), cell_options, options_from_config(c));
   layer->read_base_config(c);
   return layer;
 }

@@ -86,7 +86,7 @@ GRUCellOptions GRUCell::options_from_config(const json& c) {
 }
 
 std::shared_ptr<Layer> GRUCell::from_config(const json& c) {
-  auto cell = std::make_shared<GRUCell>(c.at("units").get<std::int64_t>(), options_from_config(c));
+  auto cell = std::make_shared<GRUCell>(config::required<std::int64_t>(c, "units"), options_from_config(c));
   cell->read_base_config(c);
   return cell;
 }

@@ -1,5 +1,6 @@
 #include "layers/recurrent/lstm.hpp"
 
+#include "keras/config/codec.hpp"
 #include "keras/json.hpp"
 
 namespace keras::layers {
@@ -26,7 +27,7 @@ std::shared_ptr<Layer> LSTM::from_config(const json& c) {
   // Keras writes the cell's fields flat, beside the sequence's; the cell names itself.
   auto cell_options = LSTMCell::options_from_config(c);
   cell_options.name.clear();
-  auto layer = std::make_shared<LSTM>(c.at("units").get<std::int64_t>(), cell_options, options_from_config(c));
+  auto layer = std::make_shared<LSTM>(config::required<std::int64_t>(c, "units"), cell_options, options_from_config(c));
   layer->read_base_config(c);
   return layer;
 }

@@ -63,7 +63,7 @@ json LSTMCell::get_config() const {
 LSTMCellOptions LSTMCell::options_from_config(const json& c) { return keras::options_from_config<LSTMCellOptions>(c); }
 
 std::shared_ptr<Layer> LSTMCell::from_config(const json& c) {
-  auto cell = std::make_shared<LSTMCell>(c.at("units").get<std::int64_t>(), options_from_config(c));
+  auto cell = std::make_shared<LSTMCell>(config::required<std::int64_t>(c, "units"), options_from_config(c));
   cell->read_base_config(c);
   return cell;
 }

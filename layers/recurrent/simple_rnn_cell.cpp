@@ -54,7 +54,7 @@ SimpleRNNCellOptions SimpleRNNCell::options_from_config(const json& c) {
 }
 
 std::shared_ptr<Layer> SimpleRNNCell::from_config(const json& c) {
-  auto cell = std::make_shared<SimpleRNNCell>(c.at("units").get<std::int64_t>(), options_from_config(c));
+  auto cell = std::make_shared<SimpleRNNCell>(config::required<std::int64_t>(c, "units"), options_from_config(c));
   cell->read_base_config(c);
   return cell;
 }

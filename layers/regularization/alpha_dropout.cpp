@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "keras/config/codec.hpp"
 #include "keras/json.hpp"
 #include "keras/ops/math.hpp"
 #include "keras/utils/random.hpp"
@@ -39,7 +40,7 @@ json AlphaDropout::get_config() const {
 }
 
 std::shared_ptr<Layer> AlphaDropout::from_config(const json& c) {
-  auto layer = std::make_shared<AlphaDropout>(c.at("rate").get<double>(), options_from_config(c));
+  auto layer = std::make_shared<AlphaDropout>(config::required<double>(c, "rate"), options_from_config(c));
   layer->read_base_config(c);
   return layer;
 }

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "keras/config/codec.hpp"
 #include "keras/json.hpp"
 #include "keras/ops/math.hpp"
 #include "keras/utils/random.hpp"
@@ -30,7 +31,7 @@ json GaussianDropout::get_config() const {
 }
 
 std::shared_ptr<Layer> GaussianDropout::from_config(const json& c) {
-  auto layer = std::make_shared<GaussianDropout>(c.at("rate").get<double>(), options_from_config(c));
+  auto layer = std::make_shared<GaussianDropout>(config::required<double>(c, "rate"), options_from_config(c));
   layer->read_base_config(c);
   return layer;
 }

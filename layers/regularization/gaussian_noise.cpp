@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "keras/config/codec.hpp"
 #include "keras/json.hpp"
 #include "keras/ops/math.hpp"
 #include "keras/utils/random.hpp"
@@ -30,7 +31,7 @@ json GaussianNoise::get_config() const {
 }
 
 std::shared_ptr<Layer> GaussianNoise::from_config(const json& c) {
-  auto layer = std::make_shared<GaussianNoise>(c.at("stddev").get<double>(), options_from_config(c));
+  auto layer = std::make_shared<GaussianNoise>(config::required<double>(c, "stddev"), options_from_config(c));
   layer->read_base_config(c);
   return layer;
 }

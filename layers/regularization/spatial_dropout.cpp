@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "keras/config/codec.hpp"
 #include "keras/json.hpp"
 #include "keras/ops/math.hpp"
 #include "keras/utils/random.hpp"
@@ -39,7 +40,7 @@ template <class L>
 std::shared_ptr<Layer> SpatialDropout::make_from_config(const json& c) {
   if (c.contains("data_format") && !c["data_format"].is_null() && c["data_format"] != "channels_last")
     throw ValueError(L::kClassName + std::string(": only data_format=\"channels_last\" is supported"));
-  auto layer = std::make_shared<L>(c.at("rate").get<double>(), options_from_config(c));
+  auto layer = std::make_shared<L>(config::required<double>(c, "rate"), options_from_config(c));
   layer->read_base_config(c);
   return layer;
 }

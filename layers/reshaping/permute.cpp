@@ -46,7 +46,7 @@ json Permute::get_config() const {
 }
 
 std::shared_ptr<Layer> Permute::from_config(const json& c) {
-  return make_from_config<Permute, PermuteOptions>(c, c.at("dims").get<std::vector<int>>());
+  return make_from_config<Permute, PermuteOptions>(c, config::required<std::vector<int>>(c, "dims"));
 }
 
 KERAS_REGISTER_LAYER(Permute)

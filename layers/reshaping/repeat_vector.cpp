@@ -36,7 +36,7 @@ json RepeatVector::get_config() const {
 }
 
 std::shared_ptr<Layer> RepeatVector::from_config(const json& c) {
-  return make_from_config<RepeatVector, RepeatVectorOptions>(c, c.at("n").get<std::int64_t>());
+  return make_from_config<RepeatVector, RepeatVectorOptions>(c, config::required<std::int64_t>(c, "n"));
 }
 
 KERAS_REGISTER_LAYER(RepeatVector)

@@ -13,14 +13,14 @@ SpatialPairs read_spatial_pairs(const json& j, int rank, const std::string& owne
                                   owner, key, rank, rank, j.dump()));
   };
   SpatialPairs out;
-  if (j.is_number_integer()) {
+  if (j.is_number()) {
     const auto v = j.get<std::int64_t>();
     out.assign(rank, {v, v});
-  } else if (j.is_array() && rank == 1 && j.size() == 2 && j[0].is_number_integer()) {
+  } else if (j.is_array() && rank == 1 && j.size() == 2 && j[0].is_number()) {
     out.push_back({j[0].get<std::int64_t>(), j[1].get<std::int64_t>()});
   } else if (j.is_array() && static_cast<int>(j.size()) == rank) {
     for (const auto& e : j) {
-      if (e.is_number_integer()) out.push_back({e.get<std::int64_t>(), e.get<std::int64_t>()});
+      if (e.is_number()) out.push_back({e.get<std::int64_t>(), e.get<std::int64_t>()});
       else if (e.is_array() && e.size() == 2) out.push_back({e[0].get<std::int64_t>(), e[1].get<std::int64_t>()});
       else throw bad();
     }
@@ -34,8 +34,7 @@ SpatialPairs read_spatial_pairs(const json& j, int rank, const std::string& owne
 
 SpatialPairs spatial_pairs_from_config(const json& c, const char* key, int rank, const SpatialPairs& fallback,
                                        const std::string& owner) {
-  require_channels_last(c, owner);
-  return c.contains(key) ? read_spatial_pairs(c[key], rank, owner, key) : fallback;
+  return c.contains(key) && !c[key].is_null() ? read_spatial_pairs(c[key], rank, owner, key) : fallback;
 }
 
 json spatial_pairs_json(const SpatialPairs& pairs) {
@@ -51,7 +50,7 @@ json with_shorthands_spelled_out(json config, int rank, std::initializer_list<co
   for (const char* key : size_keys) {
     auto it = config.find(key);
     if (it == config.end()) continue;
-    if (it->is_number_integer()) *it = json(std::vector<std::int64_t>(rank, it->get<std::int64_t>()));
+    if (it->is_number()) *it = json(std::vector<std::int64_t>(rank, it->get<std::int64_t>()));
     else if (!it->is_array() || static_cast<int>(it->size()) != rank)
       throw ValueError(fmt::format("{}: `{}` must be {} integers, got {}", owner, key, rank, it->dump()));
   }

@@ -17,8 +17,7 @@ using SpatialPairs = std::vector<std::array<std::int64_t, 2>>;
 /// `rank` pairs from a number (all equal), a list of numbers (symmetric per axis; for rank 1, the pair
 /// itself) or a list of pairs.
 SpatialPairs read_spatial_pairs(const json& j, int rank, const std::string& owner, const char* key);
-/// The pairs under `key` in a rank-`rank` layer's config, `fallback` when absent; throws unless the config's
-/// data_format is absent or channels_last.
+/// The pairs under `key` in a rank-`rank` layer's config, `fallback` when absent or null.
 SpatialPairs spatial_pairs_from_config(const json& config, const char* key, int rank, const SpatialPairs& fallback,
                                        const std::string& owner);
 /// Keras's JSON form: [a, b] for one spatial axis, [[a, b], ...] otherwise.

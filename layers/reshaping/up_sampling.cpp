@@ -6,6 +6,7 @@
 
 #include "keras/config/fields.hpp"
 #include "keras/config/layer_config.hpp"
+#include "layers/data_format.hpp"
 #include "keras/ops/manipulation.hpp"
 #include "keras/ops/nn.hpp"
 #include "layers/reshaping/spatial_arguments.hpp"
@@ -41,12 +42,13 @@ Tensor interpolate_axis(const Tensor& x, int axis, std::int64_t out) {
 
 }  // namespace
 
-KERAS_FIELDS(UpSamplingOptions)  // the base fields only; size is positional
-KERAS_FIELDS(UpSampling2DOptions, interpolation)
+KERAS_FIELDS(UpSamplingOptions, data_format)  // size is positional
+KERAS_FIELDS(UpSampling2DOptions, interpolation, data_format)
 
 UpSampling::UpSampling(std::vector<std::int64_t> size, std::string interpolation, const UpSamplingOptions& options,
                        const std::string& prefix)
-    : Layer(options, prefix), size_(std::move(size)), interpolation_(std::move(interpolation)) {
+    : Layer(options, prefix), size_(std::move(size)), interpolation_(std::move(interpolation)),
+      first_axis_(is_channels_first(options.data_format, prefix) && size_.size() > 1 ? 2 : 1) {
   for (auto s : size_)
     if (s < 1) throw ValueError(fmt::format("{}: `size` values must be >= 1, got {}", prefix, s));
   if (interpolation_ != "nearest" && interpolation_ != "bilinear")
@@ -59,7 +61,7 @@ Shape UpSampling::compute_output_shape(const Shape& s) const {
   check_spatial_rank(s, static_cast<int>(size_.size()), class_name(), name());
   Shape out = s;
   for (std::size_t i = 0; i < size_.size(); ++i)
-    if (s[i + 1] >= 0) out[i + 1] = s[i + 1] * size_[i];
+    if (s[i + first_axis_] >= 0) out[i + first_axis_] = s[i + first_axis_] * size_[i];
   return out;
 }
 
@@ -68,7 +70,7 @@ Tensor UpSampling::call(const Tensor& x, bool) {
   Tensor out = x;
   for (std::size_t i = 0; i < size_.size(); ++i) {
     if (size_[i] == 1) continue;
-    const int axis = static_cast<int>(i) + 1;
+    const int axis = static_cast<int>(i + first_axis_);
     out = interpolation_ == "bilinear" ? interpolate_axis(out, axis, out.dim(axis) * size_[i])
                                        : ops::repeat(out, size_[i], axis);
   }
@@ -77,10 +79,9 @@ Tensor UpSampling::call(const Tensor& x, bool) {
 
 std::vector<std::int64_t> UpSampling::read_size(const json& c, int rank, const std::vector<std::int64_t>& fallback,
                                                 const std::string& owner) {
-  require_channels_last(c, owner);
   if (!c.contains("size") || c["size"].is_null()) return fallback;
   const json& s = c["size"];
-  if (s.is_number_integer()) return std::vector<std::int64_t>(rank, s.get<std::int64_t>());
+  if (s.is_number()) return std::vector<std::int64_t>(rank, s.get<std::int64_t>());
   auto v = s.get<std::vector<std::int64_t>>();
   if (static_cast<int>(v.size()) != rank)
     throw ValueError(fmt::format("{}: `size` needs {} values, got {}", owner, rank, s.dump()));
@@ -101,13 +102,13 @@ std::shared_ptr<Layer> UpSampling1D::from_config(const json& c) {
 
 UpSampling2D::UpSampling2D(std::array<std::int64_t, 2> size, UpSampling2DOptions options)
     : UpSampling({size[0], size[1]}, options.interpolation,
-                 UpSamplingOptions{.input_shape = options.input_shape, .name = options.name, .trainable = options.trainable},
+                 UpSamplingOptions{.data_format = options.data_format, .input_shape = options.input_shape,
+                                   .name = options.name, .trainable = options.trainable},
                  "up_sampling2d") {}
 
 json UpSampling2D::get_config() const {
-  json c = layer_config(*this, UpSampling2DOptions{.interpolation = interpolation()});
+  json c = layer_config(*this, UpSampling2DOptions{.interpolation = interpolation(), .data_format = data_format()});
   c["size"] = size_json();
-  c["data_format"] = "channels_last";
   return c;
 }
 
@@ -119,7 +120,7 @@ std::shared_ptr<Layer> UpSampling2D::from_config(const json& c) {
 json UpSampling3D::get_config() const {
   json c = Layer::get_config();
   c["size"] = size_json();
-  c["data_format"] = "channels_last";
+  c["data_format"] = data_format();
   return c;
 }
 

@@ -7,6 +7,7 @@
 namespace keras::layers {
 
 struct UpSamplingOptions {
+  std::string data_format = "channels_last";  // or "channels_first" (2D and 3D): the spatial axes from axis 2
   KERAS_LAYER_OPTIONS
 };
 
@@ -29,6 +30,10 @@ class UpSampling : public Layer {
  private:
   std::vector<std::int64_t> size_;
   std::string interpolation_;
+
+ protected:
+  std::size_t first_axis_ = 1;  // of the spatial axes: 2 with channels_first
+  const char* data_format() const { return first_axis_ == 2 ? "channels_first" : "channels_last"; }
 };
 
 class UpSampling1D : public UpSampling {
@@ -43,6 +48,7 @@ class UpSampling1D : public UpSampling {
 
 struct UpSampling2DOptions {
   std::string interpolation = "nearest";  // "nearest" or "bilinear"
+  std::string data_format = "channels_last";
   KERAS_LAYER_OPTIONS
 };
 

@@ -5,13 +5,15 @@
 #include "keras/config/fields.hpp"
 #include "keras/config/layer_config.hpp"
 #include "keras/ops/manipulation.hpp"
+#include "layers/data_format.hpp"
 
 namespace keras::layers {
 
-KERAS_FIELDS(ZeroPaddingOptions)  // the base fields only; padding is positional
+KERAS_FIELDS(ZeroPaddingOptions, data_format)  // the padding or cropping is positional
 
 ZeroPadding::ZeroPadding(SpatialPairs padding, const ZeroPaddingOptions& options, const std::string& prefix)
-    : Layer(options, prefix), padding_(std::move(padding)) {
+    : Layer(options, prefix), padding_(std::move(padding)),
+      first_axis_(is_channels_first(options.data_format, prefix) && padding_.size() > 1 ? 2 : 1) {
   for (const auto& p : padding_)
     if (p[0] < 0 || p[1] < 0) throw ValueError(fmt::format("{}: padding values must be >= 0", prefix));
 }
@@ -20,7 +22,7 @@ Shape ZeroPadding::compute_output_shape(const Shape& s) const {
   check_spatial_rank(s, static_cast<int>(padding_.size()), class_name(), name());
   Shape out = s;
   for (std::size_t i = 0; i < padding_.size(); ++i)
-    if (s[i + 1] >= 0) out[i + 1] = s[i + 1] + padding_[i][0] + padding_[i][1];
+    if (s[i + first_axis_] >= 0) out[i + first_axis_] = s[i + first_axis_] + padding_[i][0] + padding_[i][1];
   return out;
 }
 
@@ -28,8 +30,8 @@ Tensor ZeroPadding::call(const Tensor& x, bool) {
   compute_output_shape(x.shape());
   Shape before(x.ndim(), 0), after(x.ndim(), 0);
   for (std::size_t i = 0; i < padding_.size(); ++i) {
-    before[i + 1] = padding_[i][0];
-    after[i + 1] = padding_[i][1];
+    before[i + first_axis_] = padding_[i][0];
+    after[i + first_axis_] = padding_[i][1];
   }
   return ops::pad(x, before, after);
 }
@@ -37,7 +39,7 @@ Tensor ZeroPadding::call(const Tensor& x, bool) {
 json ZeroPadding::get_config() const {
   json c = Layer::get_config();
   c["padding"] = spatial_pairs_json(padding_);
-  if (padding_.size() > 1) c["data_format"] = "channels_last";
+  if (padding_.size() > 1) c["data_format"] = first_axis_ == 2 ? "channels_first" : "channels_last";
   return c;
 }
 

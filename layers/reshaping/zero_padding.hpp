@@ -6,6 +6,7 @@
 namespace keras::layers {
 
 struct ZeroPaddingOptions {
+  std::string data_format = "channels_last";  // or "channels_first" (2D and 3D): the spatial axes from axis 2
   KERAS_LAYER_OPTIONS
 };
 
@@ -22,6 +23,7 @@ class ZeroPadding : public Layer {
 
  private:
   SpatialPairs padding_;
+  std::size_t first_axis_ = 1;  // of the spatial axes: 2 with channels_first
 };
 
 class ZeroPadding1D : public ZeroPadding {

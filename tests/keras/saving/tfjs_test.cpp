@@ -75,6 +75,19 @@ TEST_CASE("load_tfjs reads a model that TensorFlow.js itself saved, and predicts
   check_close(out, {3, 3}, std::vector<double>(want.begin(), want.end()));
 }
 
+// TF.js writes null for every field left unset (LSTM's unit_forget_bias and implementation, the
+// regularizers): Keras reads null as the default, and so must load_tfjs.
+TEST_CASE("load_tfjs reads a recurrent model TensorFlow.js wrote, with its null fields, and reproduces its outputs") {
+  const std::string golden = keras_test::golden_dir;
+  auto model = models::load_tfjs(golden + "/tfjs/written_by_tfjs_rnn/model.json");
+  const json expected = read_json(golden + "/tfjs/written_by_tfjs_rnn.json");
+  std::vector<float> x, want;
+  for (const auto& seq : expected["input"]) for (const auto& step : seq) for (float v : step) x.push_back(v);
+  for (const auto& row : expected["output"]) for (double v : row) want.push_back(v);
+  const Tensor out = model->predict(Tensor::from_vector<float>(x, {2, 6, 3}));
+  check_close(out, {2, 2}, std::vector<double>(want.begin(), want.end()));
+}
+
 TEST_CASE("load_tfjs names the file when a shard is missing or truncated") {
   keras_test::TempDir dir("tfjs_bad");
   Sequential model({layers::Input({3}), layers::Dense(2)});
