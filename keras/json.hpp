@@ -5,7 +5,8 @@
 // keras::json instead throws nlohmann's out_of_range error (which saving::reading_config turns into
 // a keras::ValueError naming the file) when the number is not an integer that fits.
 // Booleans are read as Python's json and Keras read them: get<bool>() also takes an integer (1 for True,
-// 0 for False, as tf.keras files sometimes hold), while a string or a float stays a type error.
+// 0 for False, as tf.keras files sometimes hold), while a string or a float stays a type error; a float
+// field takes a boolean (True is 1.0).
 // The alias itself is in keras/json_fwd.hpp (what public headers include); this header completes it.
 #include <cmath>
 #include <cstdint>
@@ -72,6 +73,19 @@ struct ConfigSerializer<bool, void> : nlohmann::adl_serializer<bool> {
       return;
     }
     nlohmann::adl_serializer<bool>::from_json(j, value);  // a boolean, or nlohmann's own type error
+  }
+};
+
+/// A boolean where a float is expected reads as 1.0 or 0.0, as Python's True and False are numbers.
+template <class T>
+struct ConfigSerializer<T, std::enable_if_t<std::is_floating_point_v<T>>> : nlohmann::adl_serializer<T> {
+  template <class Json>
+  static void from_json(const Json& j, T& value) {
+    if (j.is_boolean()) {
+      value = j.template get_ref<const typename Json::boolean_t&>() ? T(1) : T(0);
+      return;
+    }
+    nlohmann::adl_serializer<T>::from_json(j, value);
   }
 };
 

@@ -20,11 +20,17 @@ std::string fixture(const std::string& name) {
   return std::string(keras_test::golden_dir) + "/../keras/saving/legacy_optimizer/" + name;
 }
 
+/// A weight's name as Keras 2.0-2.3 wrote it: without the cell ("lstm_1/lstm_cell/kernel:0" → "lstm_1/kernel:0").
+std::string keras2_name(const std::string& name) {
+  const auto first = name.find('/'), last = name.rfind('/');
+  return first == last ? name : name.substr(0, first) + name.substr(last);
+}
+
 /// The slot `kind` of the model weight named `weight` ("dense_2/bias:0").
 std::shared_ptr<Variable> slot_of(Model& model, const std::string& weight, const std::string& kind) {
   for (const auto& layer : model.layers())
     for (const auto& [name, var] : saving::named_weights(*layer))
-      if (name == weight)
+      if (keras2_name(name) == weight)
         for (const auto& [sname, slot] : model.optimizer().slots_of(*var))
           if (sname == kind) return slot;
   FAIL("no slot " << kind << " of " << weight);
