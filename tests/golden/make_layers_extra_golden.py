@@ -118,6 +118,7 @@ out["einsum_dense"] = [
     einsum_case("abc,bcd->ad", 4, "d", (2, 3, 5), (3, 5, 4), (4,)),
     einsum_case("abcd,cde->abe", [None, 3], "e", (2, 3, 4, 2), (4, 2, 3), (3,)),
     einsum_case("ab...,bc->ac...", 4, "c", (2, 3, 2, 2), (3, 4), (4, 1, 1)),
+    einsum_case("abc,cd->ad", 4, "d", (2, 3, 5), (5, 4), (4,)),  # b is summed away
 ]
 
 
