@@ -11,6 +11,7 @@
 #include "gradient_check.hpp"
 #include "keras/json.hpp"
 #include "keras/keras.hpp"
+#include "keras/saving/hdf5_format.hpp"
 
 using namespace keras;
 using keras::testing::golden_tensor;
@@ -221,6 +222,11 @@ TEST_CASE("SpectralNormalization runs Keras's power iteration on Dense and Conv2
   KerasTensor in = Input({5});
   auto wrapper = std::make_shared<layers::SpectralNormalization>(layers::Dense(3));
   Model model(in, (*wrapper)(in));
+  std::vector<std::string> names;
+  for (const auto& [name, variable] : saving::named_weights(*wrapper)) names.push_back(name);
+  const std::string outer = wrapper->name(), inner = wrapper->layer()->name();
+  CHECK(names == std::vector<std::string>{outer + "/" + inner + "/kernel:0", outer + "/" + inner + "/bias:0",
+                                          outer + "/vector_u:0"});
   const auto path = (std::filesystem::temp_directory_path() / "kerascpp_spectral.h5").string();
   model.save(path);
   auto loaded_model = models::load_model(path);
