@@ -101,7 +101,7 @@ void BaseConv::check_input(const Shape& shape, bool built) const {
   if (c <= 0)
     throw ValueError(fmt::format("Layer \"{}\" ({}): the channel dimension of the inputs should be defined. Found "
                                  "shape {}", name(), cls_, shape_str(shape)));
-  if (c % spec_.groups != 0)
+  if (c % spec_.groups != 0 && cls_.find("Transpose") == std::string::npos)  // tf.keras ignores it there
     throw ValueError(fmt::format("Layer \"{}\" ({}): the number of input channels must be evenly divisible by the "
                                  "number of groups. Received groups={}, but the input has {} channels (full input "
                                  "shape is {})", name(), cls_, spec_.groups, c, shape_str(shape)));

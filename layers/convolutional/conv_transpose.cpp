@@ -22,7 +22,6 @@ ConvSpec spec_of(std::int64_t rank, std::int64_t filters, Sizes kernel_size, Siz
 
 BaseConvTranspose::BaseConvTranspose(const std::string& class_name, ConvSpec spec)
     : BaseConv(class_name, std::move(spec)) {
-  if (spec_.groups != 1) throw ValueError(cls_ + ": grouped transposed convolutions (groups > 1) are not supported");
   if (!spec_.output_padding) return;
   const auto& op = *spec_.output_padding;
   if (static_cast<std::int64_t>(op.size()) != spec_.rank)
@@ -55,7 +54,12 @@ Tensor BaseConvTranspose::convolve(const Tensor& x, kernels::Eltwise fused) {
                              spec_.output_padding.value_or(Sizes{}), spec_.dilation_rate, fused);
 }
 
-json BaseConvTranspose::get_config() const { return conv_config({.transpose = true}); }
+json BaseConvTranspose::get_config() const {
+  json c = conv_config({.transpose = true});
+  // Keras 3 refuses a `groups` key in a transposed convolution's config: written only when it says something.
+  if (spec_.groups == 1) c.erase("groups");
+  return c;
+}
 
 Conv1DTranspose::Conv1DTranspose(std::int64_t filters, std::int64_t kernel_size, Conv1DTransposeOptions o)
     : BaseConvTranspose("Conv1DTranspose",

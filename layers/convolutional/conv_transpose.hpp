@@ -1,7 +1,9 @@
 #pragma once
 // Conv1DTranspose, Conv2DTranspose, Conv3DTranspose: the transposed convolution (the gradient of a
 // convolution with respect to its input) over channels_last inputs, kernel [k..., filters, in],
-// Keras's output size (output_padding None or given).
+// Keras's output size (output_padding None or given). `groups` is tf.keras 2.x's: read, checked (filters
+// divisible by it) and written back, and, as in tf.keras 2.x, not applied: the kernel spans every input
+// channel, so files with groups > 1 load with their weights and predict as Keras does.
 #include "layers/convolutional/base_conv.hpp"
 
 namespace keras::layers {
@@ -24,6 +26,7 @@ struct Conv1DTransposeOptions {
   std::string padding = "valid";      // "valid" or "same"
   std::int64_t output_padding = -1;   // -1: None (Keras infers the output length)
   std::int64_t dilation_rate = 1;
+  std::int64_t groups = 1;  // see above: recorded, not applied (tf.keras 2.x)
   std::string activation = "linear";
   bool use_bias = true;
   initializers::InitializerRef kernel_initializer = "glorot_uniform";
@@ -50,6 +53,7 @@ struct Conv2DTransposeOptions {
   std::string padding = "valid";
   std::optional<Size2> output_padding{};  // none: Keras infers the output size
   Size2 dilation_rate = {1, 1};
+  std::int64_t groups = 1;
   std::string activation = "linear";
   bool use_bias = true;
   initializers::InitializerRef kernel_initializer = "glorot_uniform";
@@ -76,6 +80,7 @@ struct Conv3DTransposeOptions {
   std::string padding = "valid";
   std::optional<Size3> output_padding{};
   Size3 dilation_rate = {1, 1, 1};
+  std::int64_t groups = 1;
   std::string activation = "linear";
   bool use_bias = true;
   initializers::InitializerRef kernel_initializer = "glorot_uniform";

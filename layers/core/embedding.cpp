@@ -7,7 +7,8 @@
 
 namespace keras::layers {
 
-KERAS_FIELDS(EmbeddingOptions, embeddings_initializer, mask_zero, input_length)
+KERAS_FIELDS(EmbeddingOptions, embeddings_initializer, embeddings_regularizer, activity_regularizer,
+             embeddings_constraint, mask_zero, input_length)
 
 Embedding::Embedding(std::int64_t input_dim, std::int64_t output_dim, EmbeddingOptions options)
     : Layer(options, "embedding"),
@@ -18,10 +19,12 @@ Embedding::Embedding(std::int64_t input_dim, std::int64_t output_dim, EmbeddingO
     throw ValueError("Both `input_dim` and `output_dim` should be positive, received input_dim=" +
                      std::to_string(input_dim) + " and output_dim=" + std::to_string(output_dim));
   if (options_.input_shape.empty() && options_.input_length) set_input_shape({*options_.input_length});
+  set_activity_regularizer(options_.activity_regularizer);
 }
 
 void Embedding::build(const Shape&) {
-  embeddings_ = add_weight("embeddings", {input_dim_, output_dim_}, options_.embeddings_initializer);
+  embeddings_ = add_weight("embeddings", {input_dim_, output_dim_}, options_.embeddings_initializer, true,
+                           options_.embeddings_regularizer, options_.embeddings_constraint);
 }
 
 Tensor Embedding::call(const Tensor& inputs, bool) {
@@ -54,14 +57,13 @@ json Embedding::get_config() const {
   json c = layer_config(*this, options_);
   c["input_dim"] = input_dim_;
   c["output_dim"] = output_dim_;
-  // Keras's arguments this layer does not take, as Keras writes them when unset.
-  c["embeddings_regularizer"] = nullptr;
-  c["activity_regularizer"] = nullptr;
-  c["embeddings_constraint"] = nullptr;
   return c;
 }
 
 std::shared_ptr<Layer> Embedding::from_config(const json& c) {
+  if (auto it = c.find("lora_rank"); it != c.end() && !it->is_null() && it->get<std::int64_t>() != 0)
+    throw ValueError("Embedding \"" + c.value("name", std::string()) + "\": LoRA (lora_rank=" + it->dump() +
+                     ") is not supported; save the model from Keras without LoRA (the merged embeddings) to load it here");
   return make_from_config<Embedding, EmbeddingOptions>(c, config::required<std::int64_t>(c, "input_dim"),
                                                        config::required<std::int64_t>(c, "output_dim"));
 }

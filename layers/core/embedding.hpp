@@ -9,6 +9,9 @@ namespace keras::layers {
 
 struct EmbeddingOptions {
   initializers::InitializerRef embeddings_initializer = "uniform";
+  regularizers::RegularizerRef embeddings_regularizer{};
+  regularizers::RegularizerRef activity_regularizer{};
+  constraints::ConstraintRef embeddings_constraint{};
   bool mask_zero = false;
   std::optional<std::int64_t> input_length{};  // the sequence length, for the input shape
   KERAS_LAYER_OPTIONS

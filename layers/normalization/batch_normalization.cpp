@@ -3,13 +3,17 @@
 #include "keras/autodiff/gradient_tape.hpp"
 #include "keras/config/fields.hpp"
 #include "keras/config/layer_config.hpp"
+#include <algorithm>
+
+#include "keras/ops/math.hpp"
 #include "keras/ops/normalization.hpp"
 
 namespace keras::layers {
 
 // axis is written by hand: Keras writes it as an int or a list, and as the built axis once built.
 KERAS_FIELDS(BatchNormalizationOptions, momentum, epsilon, center, scale, beta_initializer, gamma_initializer,
-             moving_mean_initializer, moving_variance_initializer)
+             moving_mean_initializer, moving_variance_initializer, beta_regularizer, gamma_regularizer,
+             beta_constraint, gamma_constraint)
 
 BatchNormalization::BatchNormalization(BatchNormalizationOptions options)
     : Layer(options, "batch_normalization"), options_(std::move(options)) {
@@ -21,23 +25,72 @@ BatchNormalization::BatchNormalization(BatchNormalizationOptions options)
 
 void BatchNormalization::build(const Shape& input_shape) {
   const int rank = static_cast<int>(input_shape.size());
-  const int axis = options_.axis < 0 ? options_.axis + rank : options_.axis;
-  if (axis < 0 || axis >= rank)
-    throw ValueError("Layer \"" + name() + "\" (BatchNormalization): invalid axis " + std::to_string(options_.axis) +
-                     " for input shape " + shape_str(input_shape) + "; expected an axis in [-" +
-                     std::to_string(rank) + ", " + std::to_string(rank) + ")");
-  const std::int64_t channels = input_shape[axis];
-  if (channels <= 0)
-    throw ValueError("Layer \"" + name() + "\" (BatchNormalization): axis " + std::to_string(options_.axis) +
-                     " of input shape " + shape_str(input_shape) + " must have a known size");
-  built_axis_ = axis;
-  if (options_.scale) gamma_ = add_weight("gamma", {channels}, options_.gamma_initializer);
-  if (options_.center) beta_ = add_weight("beta", {channels}, options_.beta_initializer);
-  moving_mean_ = add_weight("moving_mean", {channels}, options_.moving_mean_initializer, false);
-  moving_variance_ = add_weight("moving_variance", {channels}, options_.moving_variance_initializer, false);
+  const std::vector<int> given = options_.axes.empty() ? std::vector<int>{options_.axis} : options_.axes;
+  std::vector<int> axes;
+  for (int a : given) {
+    const int p = a < 0 ? a + rank : a;
+    if (p < 0 || p >= rank)
+      throw ValueError("Layer \"" + name() + "\" (BatchNormalization): invalid axis " + std::to_string(a) +
+                       " for input shape " + shape_str(input_shape) + "; expected an axis in [-" +
+                       std::to_string(rank) + ", " + std::to_string(rank) + ")");
+    if (std::find(axes.begin(), axes.end(), p) != axes.end())
+      throw ValueError("Layer \"" + name() + "\" (BatchNormalization): duplicate axis " + std::to_string(a));
+    if (input_shape[p] <= 0)
+      throw ValueError("Layer \"" + name() + "\" (BatchNormalization): axis " + std::to_string(a) +
+                       " of input shape " + shape_str(input_shape) + " must have a known size");
+    axes.push_back(p);
+  }
+  std::sort(axes.begin(), axes.end());
+  built_axes_ = axes;
+  Shape param_shape;
+  if (axes.size() == 1) {
+    built_axis_ = axes[0];
+    param_shape = {input_shape[axes[0]]};
+  } else {
+    // tf.keras: the input's rank, 1 on every axis but the kept ones.
+    param_shape = Shape(rank, 1);
+    for (int a : axes) param_shape[a] = input_shape[a];
+    for (int a = 0; a < rank; ++a)
+      if (std::find(axes.begin(), axes.end(), a) == axes.end()) reduction_axes_.push_back(a);
+  }
+  if (options_.scale)
+    gamma_ = add_weight("gamma", param_shape, options_.gamma_initializer, true, options_.gamma_regularizer,
+                        options_.gamma_constraint);
+  if (options_.center)
+    beta_ = add_weight("beta", param_shape, options_.beta_initializer, true, options_.beta_regularizer,
+                       options_.beta_constraint);
+  moving_mean_ = add_weight("moving_mean", param_shape, options_.moving_mean_initializer, false);
+  moving_variance_ = add_weight("moving_variance", param_shape, options_.moving_variance_initializer, false);
+}
+
+Tensor BatchNormalization::call_multi_axis(const Tensor& x, bool training) {
+  const Shape& p = moving_mean_->shape();
+  bool ok = x.ndim() == static_cast<int>(p.size());
+  for (int a : built_axes_) ok = ok && x.dim(a) == p[a];
+  if (!ok)
+    throw ValueError("Input 0 of layer \"" + name() + "\" (BatchNormalization) is incompatible with the layer: it "
+                     "was built for input shape " + shape_str(*built_input_shape()) + " (the kept axes must match), "
+                     "but received input with shape " + shape_str(x.shape()));
+  const Tensor eps = Tensor::scalar(static_cast<float>(options_.epsilon));
+  auto affine = [&](const Tensor& mean, const Tensor& variance) {
+    Tensor y = ops::divide(ops::subtract(x, mean), ops::sqrt(ops::add(variance, eps)));
+    if (gamma_) y = ops::multiply(y, gamma_->value());
+    if (beta_) y = ops::add(y, beta_->value());
+    return y;
+  };
+  if (!training || !trainable()) return affine(moving_mean_->value(), moving_variance_->value());
+  const Tensor mean = ops::mean(x, reduction_axes_, true);
+  const Tensor variance = ops::mean(ops::square(ops::subtract(x, mean)), reduction_axes_, true);
+  Tensor y = affine(mean, variance);
+  autodiff::NoGradScope no_grad;
+  const Tensor decay = Tensor::scalar(static_cast<float>(1.0 - options_.momentum));
+  for (auto [moving, batch] : {std::pair{moving_mean_, mean}, std::pair{moving_variance_, variance}})
+    moving->assign(ops::subtract(moving->value(), ops::multiply(ops::subtract(moving->value(), batch), decay)));
+  return y;
 }
 
 Tensor BatchNormalization::call(const Tensor& inputs, bool training) {
+  if (!built_axis_) return call_multi_axis(inputs, training);
   const int axis = *built_axis_;
   const std::int64_t channels = moving_mean_->shape()[0];
   if (inputs.ndim() <= axis || inputs.dim(axis) != channels)
@@ -73,22 +126,30 @@ Tensor BatchNormalization::call(const Tensor& inputs, bool training) {
 
 json BatchNormalization::get_config() const {
   json c = layer_config(*this, options_);
-  if (built_axis_) c["axis"] = json::array({*built_axis_});  // Keras writes the built axis as a list
+  if (!built_axes_.empty()) c["axis"] = built_axes_;  // Keras writes the built axes as a list
+  else if (!options_.axes.empty()) c["axis"] = options_.axes;
   else c["axis"] = axis_as_list_ ? json::array({options_.axis}) : json(options_.axis);
-  for (const char* k : {"beta_regularizer", "gamma_regularizer", "beta_constraint", "gamma_constraint"}) c[k] = nullptr;
   return c;
 }
 
 std::shared_ptr<Layer> BatchNormalization::from_config(const json& c) {
   auto o = options_from_config<BatchNormalizationOptions>(c);
+  auto unsupported = [&](const std::string& what) {
+    throw ValueError("BatchNormalization \"" + o.name + "\": " + what + " is not supported (its extra statistics have "
+                     "no counterpart here); retrain or re-save the model without it");
+  };
+  if (auto it = c.find("renorm");
+      it != c.end() && ((it->is_boolean() && it->get<bool>()) || (it->is_number() && it->get<double>() != 0)))
+    unsupported("batch renormalization (renorm=true)");
+  if (c.contains("virtual_batch_size") && !c["virtual_batch_size"].is_null()) unsupported("virtual_batch_size");
   bool as_list = false;
-  if (c.contains("axis")) {
+  if (c.contains("axis") && !c["axis"].is_null()) {
     const json& a = c["axis"];
     if (a.is_array()) {
-      if (a.size() != 1)
-        throw ValueError("BatchNormalization \"" + o.name + "\": only one normalization axis is supported, got " +
-                         a.dump());
-      o.axis = a[0].get<int>();
+      const auto axes = a.get<std::vector<int>>();
+      if (axes.empty()) throw ValueError("BatchNormalization \"" + o.name + "\": `axis` must name at least one axis");
+      if (axes.size() == 1) o.axis = axes[0];
+      else o.axes = axes;
       as_list = true;
     } else {
       o.axis = a.get<int>();

@@ -2,6 +2,7 @@
 // BatchNormalization: normalizes each channel with the batch's statistics in training and with
 // moving averages of them in inference (tf.keras 2.x semantics, channel axis last by default).
 #include <optional>
+#include <vector>
 
 #include "keras/layer.hpp"
 
@@ -9,6 +10,9 @@ namespace keras::layers {
 
 struct BatchNormalizationOptions {
   int axis = -1;  ///< the channel axis (features), kept; statistics are taken over all others
+  /// Several kept axes (tf.keras's axis as a list, e.g. {1, 3}); when given, replaces `axis`. The weights then
+  /// have the input's rank with 1 on the other axes, as tf.keras makes them.
+  std::vector<int> axes{};
   double momentum = 0.99;
   double epsilon = 1e-3;
   bool center = true;  ///< learn beta
@@ -17,6 +21,10 @@ struct BatchNormalizationOptions {
   initializers::InitializerRef gamma_initializer = "ones";
   initializers::InitializerRef moving_mean_initializer = "zeros";
   initializers::InitializerRef moving_variance_initializer = "ones";
+  regularizers::RegularizerRef beta_regularizer{};
+  regularizers::RegularizerRef gamma_regularizer{};
+  constraints::ConstraintRef beta_constraint{};
+  constraints::ConstraintRef gamma_constraint{};
   KERAS_LAYER_OPTIONS
 };
 
@@ -24,6 +32,8 @@ struct BatchNormalizationOptions {
 /// statistics move toward the batch's: moving = moving * momentum + batch * (1 - momentum).
 /// training=false, or a frozen layer (trainable=false, as in Keras 2): the moving statistics are used.
 /// Weights, in Keras's order: gamma, beta (trainable), moving_mean, moving_variance (non-trainable).
+/// Over several axes the statistics are those of tf.keras's non-fused path (the moving variance follows the
+/// biased batch variance).
 class BatchNormalization : public Layer {
  public:
   explicit BatchNormalization(BatchNormalizationOptions options = {});
@@ -40,8 +50,13 @@ class BatchNormalization : public Layer {
 
  private:
   BatchNormalizationOptions options_;
+  /// The forward pass over several axes, through broadcasting ops.
+  Tensor call_multi_axis(const Tensor& inputs, bool training);
+
   bool axis_as_list_ = false;       // the config gave [axis] rather than axis
-  std::optional<int> built_axis_;   // non-negative, once built
+  std::optional<int> built_axis_;   // non-negative, once built (one axis)
+  std::vector<int> built_axes_;     // non-negative and sorted, once built
+  std::vector<int> reduction_axes_; // the others, with several axes
   std::shared_ptr<Variable> gamma_, beta_, moving_mean_, moving_variance_;
 
   KERAS_LAYER(BatchNormalization)

@@ -4,12 +4,16 @@
 
 #include "keras/config/fields.hpp"
 #include "keras/config/layer_config.hpp"
+#include "keras/ops/math.hpp"
 #include "keras/ops/normalization.hpp"
+#include "keras/ops/shape.hpp"
 
 namespace keras::layers {
 
-// axis is written by hand: Keras writes it as an int or a list, and as the built axes once built.
-KERAS_FIELDS(LayerNormalizationOptions, epsilon, center, scale, beta_initializer, gamma_initializer)
+// axis is written by hand: Keras writes it as an int or a list, and as the built axes once built; rms_scaling
+// (Keras 3 only) is written when set, so tf.keras 2.x still reads the config.
+KERAS_FIELDS(LayerNormalizationOptions, epsilon, center, scale, beta_initializer, gamma_initializer, beta_regularizer,
+             gamma_regularizer, beta_constraint, gamma_constraint)
 
 LayerNormalization::LayerNormalization(LayerNormalizationOptions options)
     : Layer(options, "layer_normalization"), options_(std::move(options)) {
@@ -41,8 +45,12 @@ void LayerNormalization::build(const Shape& input_shape) {
     param_shape.push_back(input_shape[axes[k]]);
   }
   built_axes_ = axes;
-  if (options_.scale) gamma_ = add_weight("gamma", param_shape, options_.gamma_initializer);
-  if (options_.center) beta_ = add_weight("beta", param_shape, options_.beta_initializer);
+  if (options_.scale || options_.rms_scaling)
+    gamma_ = add_weight("gamma", param_shape, options_.gamma_initializer, true, options_.gamma_regularizer,
+                        options_.gamma_constraint);
+  if (options_.center && !options_.rms_scaling)
+    beta_ = add_weight("beta", param_shape, options_.beta_initializer, true, options_.beta_regularizer,
+                       options_.beta_constraint);
 }
 
 Tensor LayerNormalization::call(const Tensor& inputs, bool) {
@@ -53,6 +61,14 @@ Tensor LayerNormalization::call(const Tensor& inputs, bool) {
     throw ValueError("Input 0 of layer \"" + name() + "\" is incompatible with the layer: it was built for input "
                      "shape " + shape_str(built) + " (normalized axes must match), but received input with shape " +
                      shape_str(inputs.shape()));
+  if (options_.rms_scaling) {
+    const Tensor centered = ops::subtract(inputs, ops::mean(inputs, built_axes_, true));
+    const Tensor variance = ops::mean(ops::square(centered), built_axes_, true);
+    Shape broadcast(inputs.ndim(), 1);
+    for (int a : built_axes_) broadcast[a] = built[a];
+    const Tensor inv = ops::sqrt(ops::add(variance, Tensor::scalar(static_cast<float>(options_.epsilon))));
+    return ops::multiply(ops::divide(inputs, inv), ops::reshape(gamma_->value(), broadcast));
+  }
   return ops::layer_norm(inputs, gamma_ ? gamma_->value() : Tensor(), beta_ ? beta_->value() : Tensor(), built_axes_,
                          static_cast<float>(options_.epsilon));
 }
@@ -62,12 +78,14 @@ json LayerNormalization::get_config() const {
   if (!built_axes_.empty()) c["axis"] = built_axes_;  // Keras writes the built axes as a list
   else if (axis_as_int_) c["axis"] = options_.axis[0];
   else c["axis"] = options_.axis;
-  for (const char* k : {"beta_regularizer", "gamma_regularizer", "beta_constraint", "gamma_constraint"}) c[k] = nullptr;
+  if (options_.rms_scaling) c["rms_scaling"] = true;
   return c;
 }
 
 std::shared_ptr<Layer> LayerNormalization::from_config(const json& c) {
   auto o = options_from_config<LayerNormalizationOptions>(c);
+  if (auto it = c.find("rms_scaling"); it != c.end() && !it->is_null())
+    o.rms_scaling = it->is_boolean() ? it->get<bool>() : it->get<double>() != 0;
   bool as_int = true;
   if (c.contains("axis")) {
     const json& a = c["axis"];

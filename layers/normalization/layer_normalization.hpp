@@ -12,8 +12,14 @@ struct LayerNormalizationOptions {
   double epsilon = 1e-3;
   bool center = true;  ///< learn beta
   bool scale = true;   ///< learn gamma
+  /// Keras 3: x / sqrt(var(x) + epsilon) * gamma, without centering (center and scale ignored; gamma only).
+  bool rms_scaling = false;
   initializers::InitializerRef beta_initializer = "zeros";
   initializers::InitializerRef gamma_initializer = "ones";
+  regularizers::RegularizerRef beta_regularizer{};
+  regularizers::RegularizerRef gamma_regularizer{};
+  constraints::ConstraintRef beta_constraint{};
+  constraints::ConstraintRef gamma_constraint{};
   KERAS_LAYER_OPTIONS
 };
 

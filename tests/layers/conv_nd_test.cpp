@@ -52,6 +52,12 @@ TEST_CASE("convolution layers of every rank match PyTorch forward and backward")
       json cfg = layer->get_config();
       for (const auto& [key, value] : c["config"].items()) {
         INFO("config key " << key);
+        // tf.keras 2.x writes groups = 1 in a transposed convolution's config, which Keras 3 refuses: it is
+        // written only when it is not 1.
+        if (key == "groups" && value == 1 && layer->class_name().find("Transpose") != std::string::npos) {
+          CHECK_FALSE(cfg.contains(key));
+          continue;
+        }
         CHECK(cfg.at(key) == value);
       }
       CHECK(Layer::deserialize(serialize_object(layer->class_name(), cfg))->get_config() == cfg);
