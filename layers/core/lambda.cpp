@@ -89,7 +89,11 @@ json Lambda::get_config() const {
   c["output_shape_type"] = "raw";
   c["output_shape_module"] = nullptr;
   c["arguments"] = json::object();
-  if (!python_function_.is_null()) c.update(python_function_);  // the Python lambda as the file held it
+  if (!python_function_.is_null()) {  // the Python lambda as the file held it
+    c.erase("function_type");
+    c.erase("module");
+    c.update(python_function_);
+  }
   return c;
 }
 

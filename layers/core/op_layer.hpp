@@ -75,8 +75,11 @@ class OpLayer : public Layer {
   const json& call_args() const { return args_; }
   const json& call_kwargs() const { return kwargs_; }
 
+  using Layer::build;
   using Layer::call;
   using Layer::compute_output_shape;
+  /// No weights: any number of inputs.
+  void build(const std::vector<Shape>&) override {}
   std::vector<Tensor> call(const std::vector<Tensor>& inputs, const CallContext& context) override;
   /// As Keras: run the op on placeholders (unknown dimensions as 2, then 3) and read the shape; a dimension
   /// that follows the unknown ones is unknown.
