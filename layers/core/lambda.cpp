@@ -89,10 +89,10 @@ json Lambda::get_config() const {
   c["output_shape_type"] = "raw";
   c["output_shape_module"] = nullptr;
   c["arguments"] = json::object();
-  if (!python_function_.is_null()) {  // the Python lambda as the file held it
+  if (python_function_) {  // the Python lambda as the file held it
     c.erase("function_type");
     c.erase("module");
-    c.update(python_function_);
+    c.update(*python_function_);
   }
   return c;
 }
@@ -143,9 +143,10 @@ std::shared_ptr<Layer> Lambda::from_config(const json& c) {
   }
   auto layer = std::make_shared<Lambda>(fn, o);
   if (bytecode) {
-    layer->python_function_ = {{"function", c["function"]}};
+    json python = {{"function", c["function"]}};
     for (const char* key : {"function_type", "module"})
-      if (c.contains(key)) layer->python_function_[key] = c[key];
+      if (c.contains(key)) python[key] = c[key];
+    layer->python_function_ = std::make_shared<const json>(std::move(python));
   }
   layer->read_base_config(c);
   return layer;

@@ -38,7 +38,7 @@ class Lambda : public Layer {
  private:
   std::string function_name_;
   LambdaFunction function_;
-  json python_function_;  // a Python lambda's serialized bytecode, written back on save (run: function_name_)
+  std::shared_ptr<const json> python_function_;  // a Python lambda's serialized bytecode, written back on save (run: function_name_)
   LambdaOptions options_;
 
   KERAS_LAYER(Lambda)

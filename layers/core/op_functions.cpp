@@ -38,7 +38,7 @@ Tensor softmax_over(const Tensor& x, int axis, const std::string& who) {
   return ops::transpose(ops::softmax(ops::transpose(x, perm), -1), inverse);
 }
 
-enum class Reduce { mean, sum, max };
+enum class Reduce { mean, sum, max, min };  // min gives -max(-x): the caller negates
 
 // tf.math.reduce_* / keras.ops.mean...: axis null → every axis; keepdims (or tf v1's keep_dims).
 Tensor reduce(Reduce kind, const OpArguments& a, const std::string& x_name) {
@@ -50,6 +50,7 @@ Tensor reduce(Reduce kind, const OpArguments& a, const std::string& x_name) {
     case Reduce::mean: return ops::mean(x, axes, keepdims);
     case Reduce::sum: return ops::sum(x, axes, keepdims);
     case Reduce::max: return ops::max(x, axes, keepdims);
+    case Reduce::min: return ops::max(ops::negative(x), axes, keepdims);
   }
   return x;
 }
@@ -128,11 +129,43 @@ Shape shape_of(const OpArguments& a, const std::string& name) {
   return s;
 }
 
+// A constant scalar argument (an exponent, a clip bound).
+float scalar(const OpArguments& a, const std::string& name, float fallback) {
+  if (!a.has(name)) return fallback;
+  if (is_input_placeholder(a.value(name))) throw ValueError(a.who() + ": '" + name + "' must be a constant number");
+  const Tensor v = a.tensor(name);
+  if (v.size() != 1) throw ValueError(a.who() + ": '" + name + "' must be a single number");
+  return v.astype(DType::float32).data<float>()[0];
+}
+
 Tensor power(const OpArguments& a) {
-  if (is_input_placeholder(a.value("y"))) throw ValueError(a.who() + ": the exponent must be a constant number");
-  const Tensor y = a.tensor("y");
-  if (y.size() != 1) throw ValueError(a.who() + ": the exponent must be a single number");
-  return ops::pow(a.tensor("x"), y.astype(DType::float32).data<float>()[0]);
+  if (!a.has("y")) throw ValueError(a.who() + " needs the exponent 'y'");
+  return ops::pow(a.tensor("x"), scalar(a, "y", 1.f));
+}
+
+// Comparisons give 1.0 / 0.0 in float32 (TensorFlow gives bools, which models cast to float before use).
+Tensor not_equal(const Tensor& x, const Tensor& y) { return 1.f - ops::equal(x, y); }
+Tensor less(const Tensor& x, const Tensor& y) { return ops::greater(y, x); }
+Tensor greater_equal(const Tensor& x, const Tensor& y) { return 1.f - ops::greater(y, x); }
+Tensor less_equal(const Tensor& x, const Tensor& y) { return 1.f - ops::greater(x, y); }
+
+Tensor log_softmax_over(const Tensor& x, int axis, const std::string& who) {
+  const int a = normalize_axis(axis, x.ndim(), who);
+  if (a == x.ndim() - 1) return ops::log_softmax(x, -1);
+  const auto perm = moved_to_end(a, x.ndim());
+  std::vector<int> inverse(perm.size());
+  for (std::size_t i = 0; i < perm.size(); ++i) inverse[perm[i]] = static_cast<int>(i);
+  return ops::transpose(ops::log_softmax(ops::transpose(x, perm), -1), inverse);
+}
+
+// tf.math.l2_normalize: x / sqrt(max(sum(x^2, axis), epsilon)).
+Tensor l2_normalize(const OpArguments& a) {
+  Tensor x = a.tensor("x");
+  std::vector<int> axes = a.integers("axis");
+  for (int& ax : axes) ax = normalize_axis(ax, x.ndim(), a.who());
+  const float eps = scalar(a, "epsilon", 1e-12f);
+  Tensor sq = ops::sum(ops::square(x), axes, true);
+  return ops::divide(x, ops::sqrt(ops::maximum(sq, Tensor::scalar(eps))));
 }
 
 using Table = std::map<std::string, OpFunction>;
@@ -152,6 +185,33 @@ const Table& tf_table() {
     t["math.minimum"] = {{"x", "y"}, [](const OpArguments& a) { return ops::minimum(a.tensor("x"), a.tensor("y")); }};
     t["math.pow"] = {{"x", "y"}, power};
     t["nn.relu"] = {{"features"}, [](const OpArguments& a) { return ops::relu(a.tensor("features")); }};
+    t["nn.relu6"] = {{"features"}, [](const OpArguments& a) { return ops::clip(a.tensor("features"), 0.f, 6.f); }};
+    t["nn.leaky_relu"] = {{"features", "alpha"},
+                          [](const OpArguments& a) { return ops::relu(a.tensor("features"), scalar(a, "alpha", 0.2f)); }};
+    const OpFunction silu{{"features", "beta"}, [](const OpArguments& a) {
+                            const Tensor x = a.tensor("features");
+                            return ops::multiply(x, ops::sigmoid(ops::multiply(x, Tensor::scalar(scalar(a, "beta", 1.f)))));
+                          }};
+    t["nn.silu"] = t["nn.swish"] = silu;
+    t["math.softplus"] = t["nn.softplus"] = {{"features"},
+                                             [](const OpArguments& a) { return ops::softplus(a.tensor("features")); }};
+    t["nn.log_softmax"] = t["math.log_softmax"] = {{"logits", "axis"}, [](const OpArguments& a) {
+                                                     return log_softmax_over(a.tensor("logits"), a.integer("axis", -1), a.who());
+                                                   }};
+    t["math.rsqrt"] = {{"x"}, [](const OpArguments& a) { return ops::divide(Tensor::scalar(1.f), ops::sqrt(a.tensor("x"))); }};
+    t["math.reciprocal"] = {{"x"}, [](const OpArguments& a) { return ops::divide(Tensor::scalar(1.f), a.tensor("x")); }};
+    t["clip_by_value"] = {{"t", "clip_value_min", "clip_value_max"}, [](const OpArguments& a) {
+                            if (!a.has("clip_value_min") || !a.has("clip_value_max"))
+                              throw ValueError(a.who() + " needs clip_value_min and clip_value_max");
+                            return ops::clip(a.tensor("t"), scalar(a, "clip_value_min", 0.f), scalar(a, "clip_value_max", 0.f));
+                          }};
+    t["math.l2_normalize"] = t["nn.l2_normalize"] = {{"x", "axis", "epsilon"}, l2_normalize};
+    t["math.equal"] = t["__operators__.eq"] = {{"x", "y"}, [](const OpArguments& a) { return ops::equal(a.tensor("x"), a.tensor("y")); }};
+    t["math.not_equal"] = t["__operators__.ne"] = {{"x", "y"}, [](const OpArguments& a) { return not_equal(a.tensor("x"), a.tensor("y")); }};
+    t["math.greater"] = {{"x", "y"}, [](const OpArguments& a) { return ops::greater(a.tensor("x"), a.tensor("y")); }};
+    t["math.less"] = {{"x", "y"}, [](const OpArguments& a) { return less(a.tensor("x"), a.tensor("y")); }};
+    t["math.greater_equal"] = {{"x", "y"}, [](const OpArguments& a) { return greater_equal(a.tensor("x"), a.tensor("y")); }};
+    t["math.less_equal"] = {{"x", "y"}, [](const OpArguments& a) { return less_equal(a.tensor("x"), a.tensor("y")); }};
     const OpFunction sigmoid{{"x"}, [](const OpArguments& a) { return ops::sigmoid(a.tensor("x")); }};
     const OpFunction tanh{{"x"}, [](const OpArguments& a) { return ops::tanh(a.tensor("x")); }};
     const OpFunction softmax{{"logits", "axis"}, [](const OpArguments& a) {
@@ -197,6 +257,7 @@ const Table& tf_table() {
     t["math.reduce_mean"] = {reduce_params, mean};
     t["math.reduce_sum"] = {reduce_params, sum};
     t["math.reduce_max"] = {reduce_params, max};
+    t["math.reduce_min"] = {reduce_params, [](const OpArguments& a) { return ops::negative(reduce(Reduce::min, a, "input_tensor")); }};
     t["compat.v1.reduce_mean"] = {reduce_v1_params, mean};
     t["compat.v1.reduce_sum"] = {reduce_v1_params, sum};
     t["compat.v1.reduce_max"] = {reduce_v1_params, max};
@@ -236,6 +297,25 @@ const Table& keras_table() {
     t["Tanh"] = {{"x"}, [](const OpArguments& a) { return ops::tanh(a.tensor("x")); }};
     t["Sigmoid"] = {{"x"}, [](const OpArguments& a) { return ops::sigmoid(a.tensor("x")); }};
     t["Relu"] = {{"x"}, [](const OpArguments& a) { return ops::relu(a.tensor("x")); }};
+    t["Relu6"] = {{"x"}, [](const OpArguments& a) { return ops::clip(a.tensor("x"), 0.f, 6.f); }};
+    t["LeakyRelu"] = {{"x"}, [](const OpArguments& a) { return ops::relu(a.tensor("x"), scalar(a, "negative_slope", 0.2f)); }};
+    t["Silu"] = {{"x"}, [](const OpArguments& a) {
+                   const Tensor x = a.tensor("x");
+                   return ops::multiply(x, ops::sigmoid(x));
+                 }};
+    t["Softplus"] = {{"x"}, [](const OpArguments& a) { return ops::softplus(a.tensor("x")); }};
+    t["LogSoftmax"] = {{"x"}, [](const OpArguments& a) { return log_softmax_over(a.tensor("x"), a.integer("axis", -1), a.who()); }};
+    t["Reciprocal"] = {{"x"}, [](const OpArguments& a) { return ops::divide(Tensor::scalar(1.f), a.tensor("x")); }};
+    t["Clip"] = {{"x", "x_min", "x_max"}, [](const OpArguments& a) {
+                   return ops::clip(a.tensor("x"), scalar(a, "x_min", 0.f), scalar(a, "x_max", 0.f));
+                 }};
+    t["Min"] = {{"x"}, [](const OpArguments& a) { return ops::negative(reduce(Reduce::min, a, "x")); }};
+    t["Equal"] = {{"x1", "x2"}, [](const OpArguments& a) { return ops::equal(a.tensor("x1"), a.tensor("x2")); }};
+    t["NotEqual"] = {{"x1", "x2"}, [](const OpArguments& a) { return not_equal(a.tensor("x1"), a.tensor("x2")); }};
+    t["Greater"] = {{"x1", "x2"}, [](const OpArguments& a) { return ops::greater(a.tensor("x1"), a.tensor("x2")); }};
+    t["Less"] = {{"x1", "x2"}, [](const OpArguments& a) { return less(a.tensor("x1"), a.tensor("x2")); }};
+    t["GreaterEqual"] = {{"x1", "x2"}, [](const OpArguments& a) { return greater_equal(a.tensor("x1"), a.tensor("x2")); }};
+    t["LessEqual"] = {{"x1", "x2"}, [](const OpArguments& a) { return less_equal(a.tensor("x1"), a.tensor("x2")); }};
     t["Softmax"] = {{"x"}, [](const OpArguments& a) { return softmax_over(a.tensor("x"), a.integer("axis", -1), a.who()); }};
     t["Concatenate"] = {{"xs"},
                         [](const OpArguments& a) { return ops::concatenate(a.tensors("xs"), a.integer("axis", 0)); }};

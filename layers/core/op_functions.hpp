@@ -6,10 +6,39 @@
 #include <string>
 #include <vector>
 
+#include "keras/json.hpp"
 #include "keras/ops/indexing.hpp"
 #include "layers/core/op_layer.hpp"
 
 namespace keras::layers {
+
+/// The arguments of one op call with its tensors resolved, by parameter name (positional arguments bind to
+/// the op's parameter list in order, as Python does).
+class OpArguments {
+ public:
+  OpArguments(const std::vector<std::string>& params, const json& args, const json& kwargs,
+              const std::vector<Tensor>& inputs, std::string who);
+  /// Given and not null.
+  bool has(const std::string& name) const;
+  /// The raw JSON value (null when absent); tensors stay placeholders.
+  const json& value(const std::string& name) const;
+  /// A tensor argument: an input, or a constant (a number or nested list, Keras 3's __tensor__/__numpy__).
+  Tensor tensor(const std::string& name) const;
+  /// A list of tensors (tf.concat's `values`); a single tensor counts as a list of one.
+  std::vector<Tensor> tensors(const std::string& name) const;
+  int integer(const std::string& name, int fallback) const;
+  /// An int or a list of ints; null or absent → empty.
+  std::vector<int> integers(const std::string& name) const;
+  bool flag(const std::string& name, bool fallback) const;
+  /// "Layer 'tf.math.multiply' (TFOpLambda, function 'math.multiply')": the start of error messages.
+  const std::string& who() const { return who_; }
+
+ private:
+  json bound_ = json::object();
+  const std::vector<Tensor>& inputs_;
+  std::string who_;
+  Tensor resolve(const json& v, const std::string& name) const;
+};
 
 struct OpFunction {
   /// The positional parameters, in order (tf.math.multiply: x, y; tf.concat: values, axis).

@@ -6,6 +6,7 @@
 
 #include "keras/autodiff/gradient_tape.hpp"
 #include "keras/json.hpp"
+#include "layers/core/op_functions.hpp"
 
 namespace keras::layers {
 namespace {
@@ -206,16 +207,18 @@ bool OpArguments::flag(const std::string& name, bool fallback) const {
 // ---- OpLayer ----
 
 OpLayer::OpLayer(const std::string& name, const std::string& default_prefix, bool trainable)
-    : Layer(name, default_prefix, trainable) {
-  args_ = json::array({input_placeholder(0)});
-}
+    : Layer(name, default_prefix, trainable),
+      args_(std::make_shared<const json>(json::array({input_placeholder(0)}))),
+      kwargs_(std::make_shared<const json>(json::object())) {}
+
+json OpLayer::entry_keys() const { return json::object(); }
 
 std::vector<OpTensorRef> OpLayer::tensor_refs(const json& node) { return parse_node(node).refs; }
 
 void OpLayer::set_call_arguments(const json& node) {
   Parsed p = parse_node(node);
-  if (has_arguments_ && (p.args != args_ || p.kwargs != kwargs_))
-    throw ValueError(who() + " is called twice with different arguments (" + args_.dump() + " " + kwargs_.dump() +
+  if (has_arguments_ && (p.args != *args_ || p.kwargs != *kwargs_))
+    throw ValueError(who() + " is called twice with different arguments (" + args_->dump() + " " + kwargs_->dump() +
                      ", then " + p.args.dump() + " " + p.kwargs.dump() + "); an op layer holds one set of arguments");
   set_call_arguments(std::move(p.args), std::move(p.kwargs), p.form);
 }
@@ -225,8 +228,8 @@ void OpLayer::set_call_arguments(json args, json kwargs, NodeForm form) {
     throw ValueError(who() + ": the call arguments should be a list and an object");
   if (form == NodeForm::keras2 && args.size() != 1)
     throw ValueError(who() + ": tf.keras 2.x nodes hold one positional argument (the rest are keyword arguments)");
-  args_ = std::move(args);
-  kwargs_ = std::move(kwargs);
+  args_ = std::make_shared<const json>(std::move(args));
+  kwargs_ = std::make_shared<const json>(std::move(kwargs));
   form_ = form;
   has_arguments_ = true;
 }
@@ -246,12 +249,12 @@ json OpLayer::node_config(const std::vector<KerasTensor>& inputs, const std::vec
       return json{{"class_name", "__keras_tensor__"},
                   {"config", {{"shape", shape}, {"dtype", dtype}, {"keras_history", ref(p)}}}};
     };
-    return {{"args", map_refs(args_, is_input_placeholder, tensor)},
-            {"kwargs", map_refs(kwargs_, is_input_placeholder, tensor)}};
+    return {{"args", map_refs(*args_, is_input_placeholder, tensor)},
+            {"kwargs", map_refs(*kwargs_, is_input_placeholder, tensor)}};
   }
-  json kwargs = map_refs(kwargs_, is_input_placeholder, [&](const json& p) { return ref(p); });
+  json kwargs = map_refs(*kwargs_, is_input_placeholder, [&](const json& p) { return ref(p); });
   auto is_leaf = [](const json& v) { return is_input_placeholder(v) || (v.is_object() && v.contains("__constant__")); };
-  json first = map_refs(args_.at(0), is_leaf, [&](const json& v) {
+  json first = map_refs(args_->at(0), is_leaf, [&](const json& v) {
     if (v.contains("__constant__")) return json::array({kConstant, -1, v["__constant__"], kwargs});
     json r = ref(v);
     r.push_back(kwargs);

@@ -6,6 +6,7 @@
 // tensor replaced by a placeholder {"__input__": i} in the order call() receives the tensors, and writes
 // them back in the same form (Keras 2's `["dense", 0, 0, {"y": 2.0, "name": null}]` or Keras 3's
 // `{"args": [...], "kwargs": {...}}`), so a load → save round trip keeps the node.
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -18,34 +19,6 @@ struct OpTensorRef {
   std::string layer;
   int node_index = 0;
   int tensor_index = 0;
-};
-
-/// The arguments of one op call with its tensors resolved, by parameter name (positional arguments bind to
-/// the op's parameter list in order, as Python does).
-class OpArguments {
- public:
-  OpArguments(const std::vector<std::string>& params, const json& args, const json& kwargs,
-              const std::vector<Tensor>& inputs, std::string who);
-  /// Given and not null.
-  bool has(const std::string& name) const;
-  /// The raw JSON value (null when absent); tensors stay placeholders.
-  const json& value(const std::string& name) const;
-  /// A tensor argument: an input, or a constant (a number or nested list, Keras 3's __tensor__/__numpy__).
-  Tensor tensor(const std::string& name) const;
-  /// A list of tensors (tf.concat's `values`); a single tensor counts as a list of one.
-  std::vector<Tensor> tensors(const std::string& name) const;
-  int integer(const std::string& name, int fallback) const;
-  /// An int or a list of ints; null or absent → empty.
-  std::vector<int> integers(const std::string& name) const;
-  bool flag(const std::string& name, bool fallback) const;
-  /// "Layer 'tf.math.multiply' (TFOpLambda, function 'math.multiply')": the start of error messages.
-  const std::string& who() const { return who_; }
-
- private:
-  json bound_ = json::object();
-  const std::vector<Tensor>& inputs_;
-  std::string who_;
-  Tensor resolve(const json& v, const std::string& name) const;
 };
 
 /// Placeholder helpers: {"__input__": i} stands for input i of the call.
@@ -70,10 +43,11 @@ class OpLayer : public Layer {
   /// The node's inbound_nodes entry for a call on tensors referenced as `refs` ([name, node, index] each).
   json node_config(const std::vector<KerasTensor>& inputs, const std::vector<json>& refs) const;
   /// Top-level keys of the layer's entry beside class_name/config/name/inbound_nodes (Keras 3's "module").
-  virtual json entry_keys() const { return json::object(); }
+  virtual json entry_keys() const;
 
-  const json& call_args() const { return args_; }
-  const json& call_kwargs() const { return kwargs_; }
+  /// Positional and keyword arguments, tensors as placeholders.
+  const json& call_args() const { return *args_; }
+  const json& call_kwargs() const { return *kwargs_; }
 
   using Layer::build;
   using Layer::call;
@@ -92,8 +66,7 @@ class OpLayer : public Layer {
   virtual std::string who() const;
 
  private:
-  json args_ = json::array();
-  json kwargs_ = json::object();
+  std::shared_ptr<const json> args_, kwargs_;  // shared by copies; replaced, never changed in place
   NodeForm form_ = NodeForm::keras2;
   bool has_arguments_ = false;
 };

@@ -18,7 +18,7 @@ Operation::Operation(std::string class_name, std::string module, json config, co
     : OpLayer(name, to_snake_case(class_name)),
       class_name_(std::move(class_name)),
       module_(std::move(module)),
-      config_(config.is_object() ? std::move(config) : json::object()) {
+      config_(std::make_shared<const json>(config.is_object() ? std::move(config) : json::object())) {
   if (!find_keras_op(class_name_))
     throw ValueError(fmt::format("Layer '{}' is the Keras 3 operation {}.{}, which kerascpp cannot run. Supported "
                                  "operations: {}. Replace the op in the Python model with a Keras layer.",
@@ -40,7 +40,7 @@ std::shared_ptr<Layer> Operation::from_entry(const json& entry) {
 }
 
 json Operation::get_config() const {
-  json c = config_;
+  json c = *config_;
   if (c.contains("name")) c["name"] = name();
   return c;
 }
@@ -53,7 +53,7 @@ json Operation::entry_keys() const {
 
 Tensor Operation::evaluate(const std::vector<Tensor>& inputs) const {
   const OpFunction* f = find_keras_op(class_name_);
-  json kwargs = config_;  // the op's init arguments (axis, keepdims, newshape ...), then the call's keywords
+  json kwargs = *config_;  // the op's init arguments (axis, keepdims, newshape ...), then the call's keywords
   kwargs.erase("name");
   for (auto it = call_kwargs().begin(); it != call_kwargs().end(); ++it) kwargs[it.key()] = it.value();
   return f->run(OpArguments(f->params, call_args(), kwargs, inputs, who()));

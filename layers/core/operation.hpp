@@ -3,6 +3,8 @@
 // `ops.mean(x, axis=1)`), an entry {"module": "keras.src.ops.numpy", "class_name": "Add", "config":
 // {"name": "add"}, "inbound_nodes": [{"args": [...], "kwargs": {}}]}. Its class_name is the op's ("Add":
 // the module tells it from the Add layer); the config holds the op's init arguments (axis, newshape, ...).
+#include <memory>
+
 #include "layers/core/op_layer.hpp"
 
 namespace keras::layers {
@@ -25,7 +27,7 @@ class Operation : public OpLayer {
 
  private:
   std::string class_name_, module_;
-  json config_;
+  std::shared_ptr<const json> config_;
   std::string registered_name_;
 
   KERAS_LAYER_MOVE(Operation)

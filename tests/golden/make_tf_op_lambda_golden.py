@@ -102,6 +102,35 @@ def case_unary():
     return "unary", model("unary", layers, ["input_1"], outputs), [x], values
 
 
+def case_more():
+    """Less common functions seen in real files: relu6, leaky_relu, swish, l2_normalize, clip_by_value,
+    reduce_min, comparisons (1.0 / 0.0 here; TensorFlow's bools are cast to float before use), log_softmax."""
+    x = rng.uniform(-3, 7, (2, 3, 4))
+    y = rng.uniform(-3, 7, (2, 3, 4))
+    specs = [
+        ("nn.relu6", {"name": None}, np.clip(x, 0, 6)),
+        ("nn.leaky_relu", {"alpha": 0.1, "name": None}, np.where(x > 0, x, 0.1 * x)),
+        ("nn.silu", {"name": None}, x * sigmoid(x)),
+        ("math.l2_normalize", {"axis": -1, "epsilon": 1e-12, "name": None},
+         x / np.sqrt(np.maximum((x * x).sum(-1, keepdims=True), 1e-12))),
+        ("clip_by_value", {"clip_value_min": -1.0, "clip_value_max": 2.5, "name": None}, np.clip(x, -1.0, 2.5)),
+        ("math.reduce_min", {"axis": 1, "keepdims": False, "name": None}, x.min(axis=1)),
+        ("__operators__.ne", {"y": ["input_2", 0, 0], "name": None}, (x != y).astype(np.float64)),
+        ("math.less", {"y": ["input_2", 0, 0], "name": None}, (x < y).astype(np.float64)),
+        ("math.greater_equal", {"y": 1.0, "name": None}, (x >= 1.0).astype(np.float64)),
+        ("nn.log_softmax", {"axis": 1, "name": None}, np.log(softmax(x, 1))),
+        ("math.rsqrt", {"name": None}, 1.0 / np.sqrt(np.abs(x) + 1.0)),
+    ]
+    layers = [input_layer("input_1", [3, 4]), input_layer("input_2", [3, 4]),
+              tf_op("math.abs", ["input_1", 0, 0, {"name": None}]),
+              tf_op("math.add", ["tf.math.abs", 0, 0, {"y": 1.0, "name": None}])]
+    for function, kwargs, _ in specs:
+        source = "tf.math.add" if function == "math.rsqrt" else "input_1"
+        layers.append(tf_op(function, [source, 0, 0, kwargs]))
+    return ("more", model("more", layers, ["input_1", "input_2"], ["tf." + s[0] for s in specs]), [x, y],
+            [s[2] for s in specs])
+
+
 def case_shapes():
     a = rng.uniform(-1, 1, (2, 2, 3))
     b = rng.uniform(-1, 1, (2, 2, 3))
@@ -195,7 +224,7 @@ def case_keras3_ops():
 
 def main():
     cases = []
-    for make in (case_arithmetic, case_unary, case_shapes, case_slicing, case_keras3_ops):
+    for make in (case_arithmetic, case_unary, case_more, case_shapes, case_slicing, case_keras3_ops):
         name, config, inputs, outputs = make()
         cases.append({"name": name, "model": config, "inputs": [tensor(i) for i in inputs],
                       "outputs": [tensor(o) for o in outputs]})
