@@ -17,8 +17,9 @@ struct Range {
 
 // Python's slice.indices(n) followed by len(range(...)).
 Range resolve(const Slice& s, std::int64_t n) {
-  const std::int64_t step = s.step.value_or(1);
-  if (step == 0) throw ValueError("getitem: a slice step cannot be zero");
+  if (s.step.value_or(1) == 0) throw ValueError("getitem: a slice step cannot be zero");
+  // A step longer than the axis takes at most one element, as its clamped value does (and no arithmetic overflows).
+  const std::int64_t step = std::clamp<std::int64_t>(s.step.value_or(1), -(n + 1), n + 1);
   const std::int64_t lower = step > 0 ? 0 : -1, upper = step > 0 ? n : n - 1;
   auto bound = [&](std::optional<std::int64_t> v, std::int64_t fallback) {
     if (!v) return fallback;

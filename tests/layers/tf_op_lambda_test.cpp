@@ -2,6 +2,7 @@
 // predict NumPy's values (tests/golden/make_tf_op_lambda_golden.py), survive a save → load round trip node for
 // node, and KerasTensor arithmetic in C++ records the same nodes (.h5 round trip).
 #include <filesystem>
+#include <limits>
 
 #include <catch2/catch.hpp>
 
@@ -207,6 +208,8 @@ TEST_CASE("ops::getitem follows NumPy's basic indexing and differentiates", "[tf
   CHECK(ops::getitem(x, {1}).to_vector<float>() == std::vector<float>{4, 5, 6, 7});
   CHECK(ops::getitem(x, {-1, Slice{.step = -2}}).to_vector<float>() == std::vector<float>{11, 9});
   CHECK(ops::getitem(x, {Slice{.start = 5}}).shape() == Shape{0, 4});
+  CHECK(ops::getitem(x, {Slice{.step = std::numeric_limits<std::int64_t>::min()}, 0}).to_vector<float>() ==
+        std::vector<float>{8});
   CHECK(ops::getitem(x, {newaxis, ellipsis, 2}).shape() == Shape{1, 3});
   CHECK_THROWS_WITH(ops::getitem(x, {3}), Catch::Contains("out of bounds for axis 0 with size 3"));
   CHECK_THROWS_WITH(ops::getitem(x, {0, 0, 0}), Catch::Contains("too many indices"));
