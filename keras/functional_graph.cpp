@@ -9,6 +9,7 @@
 
 #include "keras/json.hpp"
 #include "layers/core/input_layer.hpp"
+#include "layers/core/operation.hpp"
 
 namespace keras {
 namespace {
@@ -127,6 +128,12 @@ json FunctionalGraph::get_config(const std::string& model_name) const {
     json inbound = json::array();
     for (const auto& n : nodes_) {
       if (n->layer != l || is_input_node(*n)) continue;
+      if (auto* op = dynamic_cast<const layers::OpLayer*>(l.get())) {  // a TFOpLambda / keras.ops node: its arguments
+        std::vector<json> refs;
+        for (const auto& in : n->inputs) refs.push_back(ref(in));
+        inbound.push_back(op->node_config(n->inputs, refs));
+        continue;
+      }
       json call = json::array();
       for (const auto& in : n->inputs) {
         json r = ref(in);
@@ -135,8 +142,10 @@ json FunctionalGraph::get_config(const std::string& model_name) const {
       }
       inbound.push_back(call);
     }
-    layer_configs.push_back({{"class_name", l->class_name()}, {"config", l->get_config()}, {"name", l->name()},
-                             {"inbound_nodes", inbound}});
+    json entry = {{"class_name", l->class_name()}, {"config", l->get_config()}, {"name", l->name()},
+                  {"inbound_nodes", inbound}};
+    if (auto* op = dynamic_cast<const layers::OpLayer*>(l.get())) entry.update(op->entry_keys());
+    layer_configs.push_back(entry);
   }
   json ins = json::array(), outs = json::array();
   for (const auto& t : inputs_) ins.push_back(ref(t));
@@ -184,7 +193,8 @@ std::pair<std::vector<KerasTensor>, std::vector<KerasTensor>> FunctionalGraph::f
   std::vector<Pending> pending;
   for (const auto& lc : config.at("layers")) {
     const std::string name = lc.contains("name") ? lc["name"].get<std::string>() : lc.at("config").at("name").get<std::string>();
-    LayerPtr layer = Layer::deserialize(lc);
+    LayerPtr layer = layers::Operation::from_entry(lc);  // a Keras 3 keras.ops node ("Add" of keras.src.ops.numpy)
+    if (!layer) layer = Layer::deserialize(lc);
     layers[name] = layer;
     if (auto* input = dynamic_cast<layers::InputLayer*>(layer.get())) {
       auto node = std::make_shared<Node>(Node{layer, {}, {*input->batch_input_shape()}});
@@ -198,7 +208,13 @@ std::pair<std::vector<KerasTensor>, std::vector<KerasTensor>> FunctionalGraph::f
     for (auto it = pending.begin(); it != pending.end();) {
       std::vector<KerasTensor> args;
       bool ready = true;
-      for (const auto& r : refs_of(it->call)) {
+      auto* op = dynamic_cast<layers::OpLayer*>(it->layer.get());
+      std::vector<TensorRef> refs;
+      if (op)  // an op node reads tensors in its keyword arguments too, and skips constants
+        for (const auto& r : layers::OpLayer::tensor_refs(it->call)) refs.push_back({r.layer, r.node_index, r.tensor_index});
+      else
+        refs = refs_of(it->call);
+      for (const auto& r : refs) {
         if (r.node_index < 0)
           throw ValueError("The model config reads node " + std::to_string(r.node_index) + " of layer '" + r.layer +
                            "': node indices start at 0");
@@ -218,6 +234,7 @@ std::pair<std::vector<KerasTensor>, std::vector<KerasTensor>> FunctionalGraph::f
         continue;
       }
       if (args.empty()) throw ValueError("A node of layer '" + it->layer->name() + "' in the model config has no inputs");
+      if (op) op->set_call_arguments(it->call);
       outputs[it->layer->name()].push_back(it->layer->call_all(args));
       it = pending.erase(it);
       progress = true;

@@ -89,26 +89,65 @@ json Lambda::get_config() const {
   c["output_shape_type"] = "raw";
   c["output_shape_module"] = nullptr;
   c["arguments"] = json::object();
+  if (python_function_) {  // the Python lambda as the file held it
+    c.erase("function_type");
+    c.erase("module");
+    c.update(*python_function_);
+  }
   return c;
 }
 
+namespace {
+
+// A Python lambda: Keras 2's ["<base64 bytecode>", defaults, closure] with function_type "lambda", Keras 3's
+// {"class_name": "__lambda__", "config": {"code": ...}}.
+bool holds_bytecode(const json& c) {
+  const json& f = c.contains("function") ? c["function"] : json();
+  return c.value("function_type", json("function")) == "lambda" || f.is_array() ||
+         (f.is_object() && f.value("class_name", "") == "__lambda__");
+}
+
+// A named function: Keras 2's "my_fn"; Keras 3's {"class_name": "function", "config": "my_fn", ...}.
+std::string function_name_of(const json& c) {
+  const json& f = c.contains("function") ? c["function"] : json();
+  if (f.is_string()) return f.get<std::string>();
+  if (f.is_object() && f.contains("config") && f["config"].is_string()) return f["config"].get<std::string>();
+  return "";
+}
+
+}  // namespace
+
 std::shared_ptr<Layer> Lambda::from_config(const json& c) {
-  if (c.value("function_type", "function") == "lambda")
-    throw ValueError("Lambda layer '" + c.value("name", std::string()) +
-                     "' holds Python bytecode (function_type \"lambda\"), which cannot run in C++. Register an "
-                     "equivalent C++ function with keras::layers::register_lambda_function and put its name in "
-                     "the config's \"function\" field.");
-  if (!c.contains("function") || !c["function"].is_string())
-    throw ValueError("Lambda layer config has no function name. Python lambdas saved by Keras cannot run in C++: "
-                     "register an equivalent C++ function with keras::layers::register_lambda_function and name it "
-                     "in the config's \"function\" field.");
+  const std::string layer_name = c.value("name", std::string());
+  std::string fn = function_name_of(c);
+  const bool bytecode = holds_bytecode(c);
+  if (bytecode) {
+    fn = layer_name;  // a Python lambda runs as the C++ function registered under the layer's name
+    if (fn.empty() || !registry().contains(fn))
+      throw ValueError(fmt::format(
+          "Lambda layer '{0}' holds a Python lambda (bytecode), which cannot run in C++. Give an equivalent C++ "
+          "function (keras::Tensor -> keras::Tensor, built from keras::ops) under the layer's name before loading: "
+          "keras::layers::register_lambda_function(\"{0}\", fn), or load_model's custom_objects with "
+          ".lambdas = {{{{\"{0}\", fn}}}}. The bytecode is kept and written back on save.",
+          layer_name));
+  }
+  if (fn.empty())
+    throw ValueError("Lambda layer '" + layer_name + "' config has no function name. Register an equivalent C++ "
+                     "function with keras::layers::register_lambda_function and name it in the config's "
+                     "\"function\" field, or give it in load_model's custom_objects (.lambdas).");
   auto o = options_from_config<LambdaOptions>(c);
   if (c.contains("output_shape") && c["output_shape"].is_array()) {
     Shape s;
     for (const auto& d : c["output_shape"]) s.push_back(d.is_null() ? -1 : d.get<std::int64_t>());
     o.output_shape = s;
   }
-  auto layer = std::make_shared<Lambda>(c["function"].get<std::string>(), o);
+  auto layer = std::make_shared<Lambda>(fn, o);
+  if (bytecode) {
+    json python = {{"function", c["function"]}};
+    for (const char* key : {"function_type", "module"})
+      if (c.contains(key)) python[key] = c[key];
+    layer->python_function_ = std::make_shared<const json>(std::move(python));
+  }
   layer->read_base_config(c);
   return layer;
 }

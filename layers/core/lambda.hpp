@@ -25,7 +25,9 @@ class Lambda : public Layer {
  public:
   /// An unnamed callable (usable in this process; not loadable from a saved file).
   explicit Lambda(LambdaFunction function, LambdaOptions options = {});
-  /// A function registered with register_lambda_function.
+  /// A function registered with register_lambda_function. A file's Lambda holding a Python lambda (bytecode) loads
+/// when a C++ function is registered (or given in custom_objects.lambdas) under the layer's name; the bytecode is
+/// kept and written back on save.
   explicit Lambda(const std::string& function_name, LambdaOptions options = {});
   Tensor call(const Tensor& inputs, bool training) override;
   Shape compute_output_shape(const Shape& input_shape) const override;
@@ -36,6 +38,7 @@ class Lambda : public Layer {
  private:
   std::string function_name_;
   LambdaFunction function_;
+  std::shared_ptr<const json> python_function_;  // a Python lambda's serialized bytecode, written back on save (run: function_name_)
   LambdaOptions options_;
 
   KERAS_LAYER(Lambda)

@@ -45,5 +45,5 @@ TEST_CASE("a Lambda of a registered function saves and loads; an unknown one fai
   unknown["config"]["function"] = "not_registered";
   CHECK_THROWS_WITH(Layer::deserialize(unknown), Catch::Contains("register_lambda_function(\"not_registered\", fn)"));
   unknown["config"]["function_type"] = "lambda";
-  CHECK_THROWS_WITH(Layer::deserialize(unknown), Catch::Contains("Python bytecode"));
+  CHECK_THROWS_WITH(Layer::deserialize(unknown), Catch::Contains("holds a Python lambda (bytecode)"));
 }
