@@ -210,6 +210,9 @@ TEST_CASE("fit with shuffle=false carries the states from batch to batch", "[sta
   // Keras leaves the reset to the user (a callback at the end of each epoch).
   model.reset_states();
   CHECK(all_zero(lstm->states()));
+  // evaluate carries them the same way.
+  model.evaluate(x, y, {.batch_size = 2, .verbose = 0});
+  check_near(lstm->states()[0], want[1]);
 }
 
 TEST_CASE("stateful layers: clear errors, and the config keeps stateful", "[stateful]") {
