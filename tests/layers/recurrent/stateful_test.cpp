@@ -238,6 +238,14 @@ TEST_CASE("stateful layers: clear errors, and the config keeps stateful", "[stat
   Sequential model({Input({3, 1}, {.batch_size = 4}), layers::GRU(2, {.stateful = true})});
   CHECK_THROWS_AS(model.predict(Tensor::ones({6, 3, 1}), {.batch_size = 4}), ValueError);
 
+  // Keras's batch_input_shape on the first layer of a Sequential model fixes the batch too.
+  auto rnn = std::make_shared<layers::SimpleRNN>(2, layers::SimpleRNNOptions{.stateful = true});
+  rnn->set_batch_input_shape({2, 3, 1});
+  Sequential from_layer({rnn, layers::Dense(1)});
+  const Tensor once = from_layer.predict(Tensor::ones({2, 3, 1}), {.batch_size = 2});
+  CHECK(from_layer.predict(Tensor::ones({2, 3, 1}), {.batch_size = 2}).to_vector<float>() != once.to_vector<float>());
+  CHECK(from_layer.get_config()["layers"][0]["config"]["batch_input_shape"] == json::array({2, 3, 1}));
+
   // The saved config keeps stateful and the batch size; the loaded model is stateful.
   Sequential saved({Input({2, 4, 1}, {.batch_size = 2}),
                     layers::ConvLSTM1D(2, 3, {.padding = "same", .stateful = true}), layers::Flatten(),
