@@ -236,7 +236,9 @@ TEST_CASE("stateful layers: clear errors, and the config keeps stateful", "[stat
 
   // A batch that does not divide the samples fails with the layer's message.
   Sequential model({Input({3, 1}, {.batch_size = 4}), layers::GRU(2, {.stateful = true})});
-  CHECK_THROWS_AS(model.predict(Tensor::ones({6, 3, 1}), {.batch_size = 4}), ValueError);
+  CHECK_THROWS_WITH(model.predict(Tensor::ones({6, 3, 1}), {.batch_size = 4}),
+                    Catch::Contains("batch size of 4 but received a batch of 2 samples"));
+  CHECK_THROWS_WITH(model.predict(Tensor::ones({6, 3, 1})), Catch::Contains("pass batch_size=4"));  // 32 by default
 
   // Keras's batch_input_shape on the first layer of a Sequential model fixes the batch too.
   auto rnn = std::make_shared<layers::SimpleRNN>(2, layers::SimpleRNNOptions{.stateful = true});
