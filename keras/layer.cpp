@@ -100,8 +100,9 @@ void Layer::ensure_built(const Shape& input_shape) { ensure_built(std::vector<Sh
 void Layer::ensure_built(const std::vector<Shape>& input_shapes) {
   if (built_) return;
   std::vector<Shape> shapes = input_shapes;
+  const bool keep_batch = stateful();  // a stateful layer keeps one state per sample: its batch size is fixed
   for (auto& s : shapes)
-    if (!s.empty()) s[0] = -1;
+    if (!s.empty() && !keep_batch) s[0] = -1;
   build(shapes);
   if (shapes.size() == 1) built_input_shape_ = shapes[0];
   built_ = true;
@@ -333,6 +334,11 @@ void Layer::set_trainable(bool trainable) {
   trainable_ = trainable;
   for (std::size_t i = 0; i < own_weights_.size(); ++i) own_weights_[i]->set_trainable(trainable && own_weight_trainable_[i]);
   for (const auto& l : sublayers()) l->set_trainable(trainable);
+}
+
+void Layer::reset_states() {
+  throw ValueError("Layer \"" + name_ + "\" (" + class_name() + ") is not stateful: reset_states() applies to recurrent "
+                   "layers made with stateful=true and to models holding them");
 }
 
 Shape Layer::output_shape() const {

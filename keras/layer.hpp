@@ -135,6 +135,13 @@ class Layer : public std::enable_shared_from_this<Layer> {
   /// Layers this one owns (a model's layers); their weights count as this layer's.
   virtual std::vector<std::shared_ptr<Layer>> sublayers() const { return {}; }
 
+  /// Keras's layer.stateful: whether the layer carries state from one call to the next (a recurrent layer
+  /// with stateful=true, or a model holding one).
+  virtual bool stateful() const { return false; }
+  /// Keras's reset_states(): a stateful layer's states back to zeros (a model resets every stateful layer
+  /// it holds). The base throws: the layer has no states.
+  virtual void reset_states();
+
   const std::string& name() const { return name_; }
   bool trainable() const { return trainable_; }
   /// Freezing a layer freezes its weights and those of its sub-layers.
@@ -155,7 +162,8 @@ class Layer : public std::enable_shared_from_this<Layer> {
   /// The output shape for the built input shape.
   Shape output_shape() const;
 
-  /// build() once for these input shapes (called by operator(), call_all() and models).
+  /// build() once for these input shapes (called by operator(), call_all() and models), with the batch
+  /// dimension made unknown (-1) unless the layer is stateful.
   void ensure_built(const Shape& input_shape);
   void ensure_built(const std::vector<Shape>& input_shapes);
 

@@ -40,6 +40,16 @@ std::string Model::class_name() const { return graph_ ? "Functional" : "Model"; 
 
 std::vector<LayerPtr> Model::layers() const { return graph_ ? graph_->layers() : tracked_; }
 
+bool Model::stateful() const {
+  const auto all = layers();
+  return std::any_of(all.begin(), all.end(), [](const LayerPtr& l) { return l->stateful(); });
+}
+
+void Model::reset_states() {
+  for (const auto& l : layers())
+    if (l->stateful()) l->reset_states();
+}
+
 json Model::get_config() const {
   if (!graph_) return Layer::get_config();  // a subclassed model has no architecture config (as in Keras)
   return graph_->get_config(name());

@@ -171,6 +171,10 @@ class Model : public Layer {
   /// The model's layers, in order (a functional model's input layers first).
   virtual std::vector<LayerPtr> layers() const;
   std::vector<LayerPtr> sublayers() const override { return layers(); }
+  /// True when some layer of the model is stateful (Keras's model.stateful).
+  bool stateful() const override;
+  /// Resets the states of every stateful layer of the model (Keras's model.reset_states()); no-op without any.
+  void reset_states() override;
   LayerPtr get_layer(const std::string& name) const;
   /// The number of outputs, when known: a graph's, or a subclassed model's after its first call.
   virtual std::optional<std::size_t> output_count() const;

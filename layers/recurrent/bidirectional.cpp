@@ -89,6 +89,27 @@ std::vector<Tensor> Bidirectional::call_with_state(const Tensor& inputs, const s
   return out;
 }
 
+void Bidirectional::reset_states() {
+  if (!stateful())
+    throw ValueError("Layer \"" + name() + "\" (Bidirectional) is not stateful: reset_states() needs a wrapped layer "
+                     "with stateful=true");
+  forward_->reset_states();
+  backward_->reset_states();
+}
+
+void Bidirectional::reset_states(const std::vector<Tensor>& states) {
+  if (!stateful())
+    throw ValueError("Layer \"" + name() + "\" (Bidirectional) is not stateful: reset_states(states) needs a wrapped "
+                     "layer with stateful=true");
+  if (states.size() % 2 != 0)
+    throw ValueError(fmt::format("Layer \"{}\" (Bidirectional) got {} states; it needs the forward layer's, then as "
+                                 "many for the backward layer",
+                                 name(), states.size()));
+  const auto half = static_cast<std::ptrdiff_t>(states.size() / 2);
+  forward_->reset_states({states.begin(), states.begin() + half});
+  backward_->reset_states({states.begin() + half, states.end()});
+}
+
 std::vector<Tensor> Bidirectional::call(const std::vector<Tensor>& inputs, const CallContext& context) {
   std::vector<Tensor> out =
       call_with_state(inputs.at(0), {inputs.begin() + 1, inputs.end()}, context.mask(0), context.training);

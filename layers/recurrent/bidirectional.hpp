@@ -37,6 +37,13 @@ class Bidirectional : public Layer {
   static std::shared_ptr<Layer> from_config(const json& config);
   std::vector<std::shared_ptr<Layer>> sublayers() const override { return {forward_, backward_}; }
 
+  /// The wrapped layer's stateful: each direction carries its own states.
+  bool stateful() const override { return forward_->stateful(); }
+  /// Both directions' states back to zero.
+  void reset_states() override;
+  /// The forward layer's states from the first half of `states`, the backward layer's from the second half.
+  void reset_states(const std::vector<Tensor>& states);
+
   const std::shared_ptr<RNN>& forward_layer() const { return forward_; }
   const std::shared_ptr<RNN>& backward_layer() const { return backward_; }
 

@@ -34,9 +34,6 @@ RNN::RNN(std::vector<CellPtr> cells, RNNOptions options, const std::string& pref
   if (cells_.empty()) throw ValueError("RNN needs at least one cell");
   for (const auto& c : cells_)
     if (!c) throw ValueError("RNN received a null cell");
-  if (options_.stateful)
-    throw ValueError("Layer \"" + name() + "\": stateful recurrent layers are not supported; carry the states "
-                     "yourself with return_state and initial_state (call_with_state)");
   supports_masking_ = true;
 }
 
@@ -51,6 +48,26 @@ void RNN::build(const Shape& input_shape) {
     c->ensure_built({-1, features});
     features = c->units();
   }
+  if (options_.stateful) {
+    std::vector<Shape> shapes;
+    for (const auto& c : cells_)
+      for (int s = 0; s < c->state_count(); ++s) shapes.push_back({input_shape[0], c->units()});
+    states_.build("Layer \"" + name() + "\" (" + class_name() + ")", shapes);
+  }
+}
+
+void RNN::reset_states() {
+  if (!options_.stateful)
+    throw ValueError("Layer \"" + name() + "\" (" + class_name() + ") is not stateful: reset_states() needs "
+                     "stateful=true");
+  states_.reset();
+}
+
+void RNN::reset_states(const std::vector<Tensor>& states) {
+  if (!options_.stateful)
+    throw ValueError("Layer \"" + name() + "\" (" + class_name() + ") is not stateful: reset_states(states) needs "
+                     "stateful=true");
+  states_.reset(states);
 }
 
 std::vector<Tensor> RNN::call(const std::vector<Tensor>& inputs, const CallContext& context) {
@@ -68,6 +85,16 @@ std::vector<Tensor> RNN::call_with_state(const Tensor& inputs, const std::vector
 
 std::vector<Tensor> RNN::run(const Tensor& inputs, const std::vector<Tensor>& initial_state, const Tensor& mask,
                              bool training) {
+  if (!options_.stateful || inputs.ndim() != 3) return run_from(inputs, initial_state, mask, training);
+  // Keras: an explicit initial_state wins; otherwise the carried states. Either way the final states are kept.
+  std::vector<Tensor> out =
+      run_from(inputs, initial_state.empty() ? states_.current(inputs.dim(0)) : initial_state, mask, training);
+  states_.update({out.begin() + 1, out.end()});
+  return out;
+}
+
+std::vector<Tensor> RNN::run_from(const Tensor& inputs, const std::vector<Tensor>& initial_state, const Tensor& mask,
+                                  bool training) {
   const Tensor x = inputs.dtype() == DType::float32 ? inputs : inputs.astype(DType::float32);
   const auto features = cells_.front()->kernel()->shape()[0];
   if (x.ndim() != 3 || x.dim(2) != features)

@@ -4,6 +4,7 @@
 // sequence as one oneDNN RNN primitive (forward and backward); otherwise step by step through
 // the cell's ops. LSTM, GRU and SimpleRNN are this layer with their cell.
 #include "layers/recurrent/recurrent_cell.hpp"
+#include "layers/recurrent/stateful_states.hpp"
 
 namespace keras::layers {
 
@@ -13,7 +14,7 @@ namespace keras::layers {
   bool return_sequences = false;                                   \
   bool return_state = false;                                       \
   bool go_backwards = false;                                       \
-  bool stateful = false; /* not supported: true raises an error */ \
+  bool stateful = false; /* keep the states between calls (needs a fixed batch size) */ \
   bool unroll = false;   /* accepted and ignored (no graph to unroll) */
 
 struct RNNOptions {
@@ -70,6 +71,15 @@ class RNN : public Layer {
   static std::shared_ptr<Layer> from_config(const json& config);
   std::vector<std::shared_ptr<Layer>> sublayers() const override;
 
+  /// stateful=true: the last states of each call start the next one (Keras's stateful RNN).
+  bool stateful() const override { return options_.stateful; }
+  /// The states back to zero (Keras's reset_states(); a ValueError unless the layer is stateful).
+  void reset_states() override;
+  /// The states set to `states`, one tensor per state in call_with_state's order (Keras's reset_states(states)).
+  void reset_states(const std::vector<Tensor>& states);
+  /// The carried states of a stateful layer (Keras's layer.states), empty before it is built.
+  const std::vector<Tensor>& states() const { return states_.states(); }
+
   const std::vector<CellPtr>& cells() const { return cells_; }
   const RNNOptions& rnn_options() const { return options_; }
   std::int64_t units() const { return cells_.back()->units(); }
@@ -86,11 +96,14 @@ class RNN : public Layer {
  private:
   std::vector<Tensor> run(const Tensor& inputs, const std::vector<Tensor>& initial_state, const Tensor& mask,
                           bool training);
+  std::vector<Tensor> run_from(const Tensor& inputs, const std::vector<Tensor>& initial_state, const Tensor& mask,
+                               bool training);
   std::vector<Tensor> run_stepwise(const Tensor& x, std::vector<std::vector<Tensor>> states, const Tensor& mask,
                                    bool training);
 
   std::vector<CellPtr> cells_;
   RNNOptions options_;
+  StatefulStates states_;  // with stateful=true
 
   KERAS_LAYER(RNN)
 };

@@ -1,5 +1,5 @@
 #pragma once
-// What the per-step recurrent loops (RNN, ConvLSTM2D) share: Keras's dropout masks and masked updates.
+// What the per-step recurrent loops (RNN, ConvLSTM) share: Keras's dropout masks and masked updates.
 
 #include "keras/ops/math.hpp"
 #include "keras/tensor.hpp"
