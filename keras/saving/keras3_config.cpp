@@ -19,14 +19,6 @@ json dtype_policy(const json& name) {
   return json{{"module", "keras"}, {"class_name", "DTypePolicy"}, {"config", {{"name", name}}}, {"registered_name", nullptr}};
 }
 
-// Keras 3 renamed a few classes; the rest keep their Keras 2 names.
-std::string keras3_class_name(const std::string& name) {
-  static const std::map<std::string, std::string> renamed{{"Orthogonal", "OrthogonalInitializer"},
-                                                          {"Identity", "IdentityInitializer"}};
-  auto it = renamed.find(name);
-  return it == renamed.end() ? name : it->second;
-}
-
 bool is_serialized_object(const json& v) { return v.is_object() && v.contains("class_name") && v.contains("config"); }
 
 json object(const std::string& module, const std::string& class_name, json config) {
@@ -59,7 +51,7 @@ json layer_config(const json& config) {
     if (key == "dtype" && value.is_string()) {
       out[key] = dtype_policy(value);
     } else if (is_serialized_object(value) && !family_module(key).empty()) {
-      out[key] = object(family_module(key), keras3_class_name(value["class_name"]), value["config"]);
+      out[key] = object(family_module(key), value["class_name"], value["config"]);
     } else if (is_serialized_object(value) &&
                (key == "layer" || key == "cell" || key == "forward_layer" || key == "backward_layer")) {
       out[key] = layer_object(value, nullptr);
@@ -76,6 +68,11 @@ json layer_config(const json& config) {
 
 json layer_object(const json& serialized, const Layer* layer) {
   const std::string cls = serialized.at("class_name");
+  if (serialized.contains("module")) {  // already in Keras 3's form (a keras.ops node)
+    json out{{"module", serialized["module"]}, {"class_name", cls}, {"config", serialized.at("config")},
+             {"registered_name", serialized.value("registered_name", json())}};
+    return out;
+  }
   if (cls == "InputLayer") {
     json c = serialized.at("config");
     json config{{"batch_shape", c.contains("batch_input_shape") ? c["batch_input_shape"] : c.value("batch_shape", json())},
@@ -84,8 +81,23 @@ json layer_object(const json& serialized, const Layer* layer) {
                 {"name", c.value("name", json())}};
     return object("keras.layers", cls, config);
   }
-  json out = object("keras.layers", cls, layer_config(serialized.at("config")));
-  if (layer && layer->built_input_shape()) out["build_config"] = {{"input_shape", null_shape(*layer->built_input_shape())}};
+  json config = layer_config(serialized.at("config"));
+  // Keras 3 keeps the axis as given (-1, usually); kerascpp stores it resolved ([3]).
+  if (cls == "BatchNormalization" && layer && layer->built_input_shape() && config.contains("axis") &&
+      config["axis"].is_array() && config["axis"].size() == 1 && config["axis"][0].is_number_integer()) {
+    const auto rank = std::int64_t(layer->built_input_shape()->size());
+    const std::int64_t axis = config["axis"][0];
+    config["axis"] = axis == rank - 1 ? -1 : axis;
+  }
+  // Keras 3 writes Bidirectional's backward layer even when it was made from the forward one.
+  if (cls == "Bidirectional" && layer && !config.contains("backward_layer") && layer->sublayers().size() == 2) {
+    const LayerPtr backward = layer->sublayers()[1];
+    config["backward_layer"] = layer_object(serialize_object(backward->class_name(), backward->get_config()), nullptr);
+  }
+  json out = object("keras.layers", cls, config);
+  // Keras 3 records build_config for the layers that build something (those with weights).
+  if (layer && layer->built_input_shape() && !layer->weights().empty())
+    out["build_config"] = {{"input_shape", null_shape(*layer->built_input_shape())}};
   return out;
 }
 
@@ -130,8 +142,10 @@ json functional_config(const Model& model) {
     out["inbound_nodes"] = nodes;
     layers.push_back(out);
   }
+  // One input or output is written as its own [name, node, tensor], as Keras 3 writes Model(x, y).
+  auto single = [](const json& refs) { return refs.is_array() && refs.size() == 1 && refs[0].is_array() ? refs[0] : refs; };
   json config{{"name", model.name()}, {"trainable", model.trainable()}, {"layers", layers},
-              {"input_layers", keras2.at("input_layers")}, {"output_layers", keras2.at("output_layers")}};
+              {"input_layers", single(keras2.at("input_layers"))}, {"output_layers", single(keras2.at("output_layers"))}};
   json out{{"module", "keras.src.models.functional"}, {"class_name", "Functional"}, {"config", config},
            {"registered_name", "Functional"}, {"build_config", {{"input_shape", nullptr}}}};
   return out;

@@ -77,11 +77,12 @@ void walk(const Layer& layer, const std::string& path, std::vector<VariableGroup
     walk(*subs.at(1), join(path, "backward_layer"), out);
     return;
   }
-  if (dynamic_cast<const layers::TimeDistributed*>(&layer)) {
+  const std::string cls = layer.class_name();
+  if (dynamic_cast<const layers::TimeDistributed*>(&layer) || cls == "SpectralNormalization") {  // Keras's Wrapper
+    add(out, path, layer, own_variables(layer));
     walk(*layer.sublayers().at(0), join(path, "layer"), out);
     return;
   }
-  const std::string cls = layer.class_name();
   if (cls == "MultiHeadAttention") {
     // Keras 3 keeps the four projections as EinsumDense sublayers; kerascpp names the weights "query/kernel".
     static const std::vector<std::pair<std::string, std::string>> parts{

@@ -44,7 +44,7 @@ ZipReader::ZipReader(const std::string& path) : ZipReader(path, Limits{}) {}
 ZipReader::ZipReader(const std::string& path, Limits limits) : path_(path) {
   if (!std::filesystem::is_regular_file(path)) throw IOError("No such file: " + path);
   int code = 0;
-  zip_ = zip_open(path.c_str(), ZIP_RDONLY | ZIP_CHECKCONS, &code);
+  zip_ = zip_open(path.c_str(), ZIP_RDONLY, &code);
   if (!zip_)
     throw IOError(code == ZIP_ER_NOZIP   ? path + " is not a zip archive (a .keras file is one)"
                   : code == ZIP_ER_EXISTS ? "The zip archive " + path + " has two entries with the same name"

@@ -17,7 +17,10 @@ namespace {
 
 std::shared_ptr<RNN> make_direction(const std::string& class_name, json config, const std::string& prefix,
                                     bool flip) {
-  config["name"] = prefix + config.value("name", std::string("rnn"));
+  // Keras 3 writes the wrapped layer as the forward one ("forward_lstm"): the directions are named from "lstm".
+  std::string name = config.value("name", std::string("rnn"));
+  if (name.rfind("forward_", 0) == 0) name = name.substr(8);
+  config["name"] = prefix + name;
   if (flip) config["go_backwards"] = !config.value("go_backwards", false);
   config.erase("batch_input_shape");
   auto layer = std::dynamic_pointer_cast<RNN>(Layer::deserialize({{"class_name", class_name}, {"config", config}}));

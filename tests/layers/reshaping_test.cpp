@@ -30,7 +30,7 @@ TEST_CASE("reshaping layers write Keras's configs and check their inputs", "[res
   auto crop = Layer::deserialize(json::parse(R"({"class_name": "Cropping2D", "config": {"cropping": [1, 2]}})"));
   CHECK((*crop)(Tensor::ones({1, 5, 6, 1})).shape() == Shape{1, 3, 2, 1});
   CHECK_THROWS_WITH(Layer::deserialize(json::parse(
-                        R"({"class_name": "UpSampling2D", "config": {"data_format": "channels_first"}})")),
+                        R"({"class_name": "UpSampling2D", "config": {"data_format": "channels_middle"}})")),
                     Catch::Contains("channels_last"));
 
   CHECK_THROWS_WITH(layers::Cropping1D({3, 3})(Tensor::ones({1, 5, 2})), Catch::Contains("must be smaller than the input shape"));
