@@ -188,8 +188,9 @@ std::vector<std::pair<std::string, std::vector<Tensor>>> object_path_values(cons
     out.emplace_back(join(group.path, "vars"), std::move(values));
   }
   if (!optimizer || !model.compiled()) return out;
-  optimizers::Optimizer& opt = model.optimizer();
-  opt.build(model.trainable_weights());
+  // An optimizer that has not been built yet (compiled, never trained) has only its counter and learning
+  // rate, as Keras writes it.
+  const optimizers::Optimizer& opt = model.optimizer();
   std::vector<Tensor> values{Tensor::full({}, double(opt.iterations()), DType::int64)};
   if (!opt.learning_rate_schedule()) values.push_back(Tensor::full({}, opt.learning_rate()));
   for (const auto& v : opt.variables()) values.push_back(v->value());
@@ -241,14 +242,17 @@ bool load_object_path_optimizer(const hdf5::Group& root, Model& model) {
   if (!model.compiled() || !root.has("optimizer/vars")) return false;
   const std::vector<Tensor> values = read_object_vars(root, "optimizer/vars");
   optimizers::Optimizer& opt = model.optimizer();
-  opt.build(model.trainable_weights());
-  const Vars slots = opt.variables();
   const bool has_lr = !opt.learning_rate_schedule();
-  if (values.size() != 1 + (has_lr ? 1 : 0) + slots.size()) return false;
   const std::size_t first = has_lr ? 2 : 1;
-  for (std::size_t i = 0; i < slots.size(); ++i)
-    if (values[first + i].shape() != slots[i]->shape()) return false;
-  for (std::size_t i = 0; i < slots.size(); ++i) slots[i]->assign(values[first + i].astype(DType::float32));
+  if (values.size() < first) return false;
+  if (values.size() > first) {  // else saved before the first step: the counter and learning rate only
+    opt.build(model.trainable_weights());
+    const Vars slots = opt.variables();
+    if (values.size() != first + slots.size()) return false;
+    for (std::size_t i = 0; i < slots.size(); ++i)
+      if (values[first + i].shape() != slots[i]->shape()) return false;
+    for (std::size_t i = 0; i < slots.size(); ++i) slots[i]->assign(values[first + i].astype(DType::float32));
+  }
   opt.set_iterations(static_cast<std::int64_t>(values[0].item()));
   if (has_lr) opt.set_learning_rate(double(values[1].item()));
   return true;

@@ -269,3 +269,24 @@ TEST_CASE("load_model reads by content when the name has another extension", "[k
   std::ofstream(dir / "notes.txt") << "hello";
   CHECK_THROWS_WITH(models::load_model(dir / "notes.txt"), Catch::Contains(".keras") && Catch::Contains(".h5"));
 }
+
+TEST_CASE("a model compiled but never trained keeps only its optimizer's counter and learning rate", "[keras_archive]") {
+  keras_test::TempDir dir("keras_archive");
+  utils::set_random_seed(2);
+  Sequential model({layers::Input({3}), layers::Dense(2)});
+  model.compile({.optimizer = optimizers::Adam({.learning_rate = 0.25}), .loss = "mse"});
+  model.save(dir / "fresh.keras");
+  saving::ZipReader zip(dir / "fresh.keras");
+  zip.extract("model.weights.h5", dir / "w.h5");
+  {
+    hdf5::File file = hdf5::File::open(dir / "w.h5");
+    auto datasets = h5_datasets(file.root());
+    std::sort(datasets.begin(), datasets.end());
+    CHECK(datasets == std::vector<std::string>{"layers/dense/vars/0", "layers/dense/vars/1", "optimizer/vars/0",
+                                               "optimizer/vars/1"});
+  }
+  auto loaded = models::load_model(dir / "fresh.keras");
+  REQUIRE(loaded->compiled());
+  CHECK(loaded->optimizer().learning_rate() == Approx(0.25));
+  CHECK(loaded->optimizer().iterations() == 0);
+}
