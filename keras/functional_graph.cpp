@@ -244,8 +244,16 @@ std::pair<std::vector<KerasTensor>, std::vector<KerasTensor>> FunctionalGraph::f
                        pending.front().layer->name() + "'); the config is inconsistent");
   }
   auto resolve = [&](const json& list) {
+    // Keras 3 writes a model's dict of inputs or outputs as {name: [layer, node, tensor]}; its tree.flatten
+    // orders them by key, as json objects iterate here.
+    std::vector<TensorRef> refs;
+    if (list.is_object() && !list.contains("class_name") && !list.contains("args")) {
+      for (const auto& [key, ref] : list.items()) collect_refs(ref, refs);
+    } else {
+      refs = refs_of(list);
+    }
     std::vector<KerasTensor> out;
-    for (const auto& r : refs_of(list)) {
+    for (const auto& r : refs) {
       auto found = outputs.find(r.layer);
       if (found == outputs.end() || r.node_index >= int(found->second.size()) || r.tensor_index < 0 ||
           r.tensor_index >= int(found->second[r.node_index].size()))
