@@ -181,6 +181,24 @@ std::vector<TensorRef> refs_of(const json& j) {
   return out;
 }
 
+// A layer call's tensors: the positional ones, then those an attention layer takes by keyword
+// (`MultiHeadAttention(query, value=v, key=k)`), kept in Keras 2's 4th element or Keras 3's "kwargs".
+std::vector<TensorRef> call_refs(const json& call) {
+  std::vector<TensorRef> out = refs_of(call);
+  std::vector<const json*> kwargs;
+  if (call.is_object() && call.contains("kwargs") && call["kwargs"].is_object()) kwargs.push_back(&call["kwargs"]);
+  if (call.is_array())
+    for (const auto& t : call)
+      if (t.is_array() && t.size() > 3 && t[3].is_object()) kwargs.push_back(&t[3]);
+  for (const char* key : {"value", "key"})
+    for (const json* k : kwargs)
+      if (auto it = k->find(key); it != k->end() && !it->is_null()) {
+        collect_refs(*it, out);
+        break;
+      }
+  return out;
+}
+
 }  // namespace
 
 std::pair<std::vector<KerasTensor>, std::vector<KerasTensor>> FunctionalGraph::from_config(const json& config) {
@@ -213,7 +231,7 @@ std::pair<std::vector<KerasTensor>, std::vector<KerasTensor>> FunctionalGraph::f
       if (op)  // an op node reads tensors in its keyword arguments too, and skips constants
         for (const auto& r : layers::OpLayer::tensor_refs(it->call)) refs.push_back({r.layer, r.node_index, r.tensor_index});
       else
-        refs = refs_of(it->call);
+        refs = call_refs(it->call);
       for (const auto& r : refs) {
         if (r.node_index < 0)
           throw ValueError("The model config reads node " + std::to_string(r.node_index) + " of layer '" + r.layer +

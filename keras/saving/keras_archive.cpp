@@ -95,17 +95,27 @@ void require_weights(const ZipReader& zip) {
   throw IOError(zip.path() + " has no " + kWeights + ": is it a .keras archive written by Keras?");
 }
 
-void compile_from_archive(Model& model, const json& compile_config, const std::string& path) {
+// As Keras 3: a compile_config that cannot be honoured (a loss or metric from another library) leaves the
+// model uncompiled with a warning; saved metrics that are unknown are left out first.
+bool compile_from_archive(Model& model, const json& compile_config, const std::string& path) {
   const json tc = training_config_from_keras3(compile_config);
   try {
     compile_from_training_config(model, tc);
-    return;
+    return true;
   } catch (const Error& e) {
-    if (!tc.contains("metrics")) throw;
-    json without = tc;
-    without.erase("metrics");
-    compile_from_training_config(model, without);
-    std::cerr << "Warning: " << path << ": the saved metrics were left out of compile() (" << e.what() << ")\n";
+    if (tc.contains("metrics")) {
+      json without = tc;
+      without.erase("metrics");
+      try {
+        compile_from_training_config(model, without);
+        std::cerr << "Warning: " << path << ": the saved metrics were left out of compile() (" << e.what() << ")\n";
+        return true;
+      } catch (const Error&) {
+      }
+    }
+    std::cerr << "Warning: " << path << ": the model is returned uncompiled, as its compile_config could not be "
+              << "used (" << e.what() << "); give the missing objects in custom_objects, or compile it yourself\n";
+    return false;
   }
 }
 
@@ -150,8 +160,7 @@ std::shared_ptr<Model> load_keras_archive(const std::string& path, bool compile)
     load_object_path_weights(root, *model, false);
     const json cc = config.value("compile_config", json());
     if (compile && cc.is_object()) {
-      compile_from_archive(*model, cc, path);
-      if (root.has("optimizer") && !load_object_path_optimizer(root, *model))
+      if (compile_from_archive(*model, cc, path) && root.has("optimizer") && !load_object_path_optimizer(root, *model))
         std::cerr << "Warning: the optimizer state saved in " << path
                   << " does not match the model's optimizer; training resumes with a fresh optimizer.\n";
     }
