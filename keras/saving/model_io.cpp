@@ -186,7 +186,7 @@ std::shared_ptr<Model> load_model(const std::string& path, LoadModelOptions opti
   if (!is_hdf5_name(path) && !looks_like_hdf5(path) && std::filesystem::exists(path))
     throw ValueError("Cannot load a model from " + path + ": kerascpp reads '.keras' archives (Keras 3, tf.keras "
                      "2.13+) and '.h5'/'.hdf5' files (Keras 2.x, Keras 3's legacy format); for TensorFlow.js "
-                     "model.json use keras::load_tfjs");
+                     "model.json use keras::models::load_tfjs");
   hdf5::File file = hdf5::File::open(path);
   hdf5::Group root = file.root();
   if (!root.has_attr("model_config"))
