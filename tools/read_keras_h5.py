@@ -566,9 +566,9 @@ class Model:
     @staticmethod
     def refs(value):
         """input_layers / output_layers: [name, node, tensor], a list of them, or (Keras 3, a model called on a
-        dict) a dict of them, whose order is the inputs' order."""
+        dict) a dict of them, ordered by key as Keras flattens a dict (model.inputs)."""
         if isinstance(value, dict):
-            return list(value.values())
+            return [value[k] for k in sorted(value)]
         return [value] if value and isinstance(value[0], str) else value
 
     def consumers_of_inputs(self):
