@@ -37,10 +37,6 @@ constexpr const char* kUsage =
     "       kerascpp convert MODEL OUT   (OUT: *.keras, *.h5, *.json, or a folder for TF.js)\n"
     "MODEL: a .keras archive, a .h5 file, a Keras JSON with x.weights.h5 beside it, or a TF.js model.json/folder\n";
 
-bool ends_with(const std::string& s, const std::string& suffix) {
-  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
 // x.json → x.weights.h5
 std::string weights_beside(const std::string& json_path) {
   return (fs::path(json_path).parent_path() / (fs::path(json_path).stem().string() + ".weights.h5")).string();
@@ -55,7 +51,7 @@ std::string read_text(const std::string& path) {
 std::shared_ptr<k::Model> load_any(const std::string& path) {
   if (!fs::exists(path)) throw k::IOError("No such file or folder: " + path);
   if (fs::is_directory(path)) return k::models::load_tfjs(path);
-  if (ends_with(path, ".json")) {
+  if (path.ends_with(".json")) {
     const std::string text = read_text(path);
     if (text.find("\"weightsManifest\"") != std::string::npos) return k::models::load_tfjs(path);
     auto model = k::models::model_from_json(text);
@@ -169,9 +165,9 @@ int convert(std::vector<std::string> args) {
   if (args.size() != 2) throw UsageError("convert takes MODEL and OUT");
   auto model = load_any(args[0]);
   const std::string& out = args[1];
-  if (ends_with(out, ".keras") || ends_with(out, ".h5") || ends_with(out, ".hdf5")) {
+  if (out.ends_with(".keras") || out.ends_with(".h5") || out.ends_with(".hdf5")) {
     model->save(out);
-  } else if (ends_with(out, ".json")) {
+  } else if (out.ends_with(".json")) {
     const std::string text = model->to_json(), tmp = out + ".tmp";
     {
       std::ofstream f(tmp, std::ios::trunc);

@@ -68,14 +68,15 @@ Structure<T> structure_from_json(const json& j, F&& one) {
   return Structure<T>(one(j));
 }
 
-bool ends_with(const std::string& s, const std::string& suffix) {
+// Whether the file name ends in `suffix` (lower case), in any case: "M.KERAS" is a .keras file.
+bool has_extension(const std::string& s, const std::string& suffix) {
   if (s.size() < suffix.size()) return false;
   for (std::size_t i = 0; i < suffix.size(); ++i)
     if (std::tolower(static_cast<unsigned char>(s[s.size() - suffix.size() + i])) != suffix[i]) return false;
   return true;
 }
 
-bool is_hdf5_name(const std::string& path) { return ends_with(path, ".h5") || ends_with(path, ".hdf5"); }
+bool is_hdf5_name(const std::string& path) { return has_extension(path, ".h5") || has_extension(path, ".hdf5"); }
 
 bool looks_like_hdf5(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -115,7 +116,7 @@ std::string Model::to_json() const {
 }
 
 void Model::save(const std::string& path, SaveOptions options) const {
-  if (ends_with(path, ".keras")) return saving::save_keras_archive(*this, path, options.include_optimizer);
+  if (has_extension(path, ".keras")) return saving::save_keras_archive(*this, path, options.include_optimizer);
   if (!is_hdf5_name(path))
     throw ValueError("Cannot save model '" + name() + "' to " + path + ": the file name must end in '.keras' (Keras 3's "
                      "format, which Keras 3 loads by default) or '.h5'/'.hdf5' (the HDF5 format of Keras 2)");
@@ -132,11 +133,11 @@ void Model::save(const std::string& path, SaveOptions options) const {
 }
 
 void Model::save_weights(const std::string& path, SaveWeightsOptions options) const {
-  if (ends_with(path, ".weights.json")) return saving::save_sharded_weights(*this, path, options.max_shard_size.value_or(5.0));
+  if (has_extension(path, ".weights.json")) return saving::save_sharded_weights(*this, path, options.max_shard_size.value_or(5.0));
   if (options.max_shard_size)
     throw ValueError("save_weights: max_shard_size needs a file name ending in '.weights.json' (the manifest of the "
                      "shards), got " + path);
-  const bool keras3 = ends_with(path, ".weights.h5");
+  const bool keras3 = has_extension(path, ".weights.h5");
   saving::write_atomically(path, [&](hdf5::File& file) {
     hdf5::Group root = file.root();
     if (keras3)
@@ -151,9 +152,9 @@ void Model::load_weights(const std::string& path, LoadWeightsOptions options) {
     throw ValueError("Cannot load weights into model '" + name() + "' before it is built: call build(input_shape) "
                      "or call it on a batch of data first, so that its weights exist");
   if (!built()) ensure_built(*batch_input_shape());
-  if (ends_with(path, ".keras") || saving::looks_like_zip(path))
+  if (has_extension(path, ".keras") || saving::looks_like_zip(path))
     return saving::load_weights_from_archive(*this, path, options.skip_mismatch);
-  if (ends_with(path, ".json")) return saving::load_sharded_weights(*this, path, options.skip_mismatch);
+  if (has_extension(path, ".json")) return saving::load_sharded_weights(*this, path, options.skip_mismatch);
   hdf5::File file = hdf5::File::open(path);
   hdf5::Group root = file.root();
   if (saving::is_object_path_layout(root)) {
@@ -181,7 +182,7 @@ std::shared_ptr<Model> model_from_json(const std::string& json_text, const Custo
 std::shared_ptr<Model> load_model(const std::string& path, LoadModelOptions options) {
   CustomObjectScope scope(options.custom_objects);
   // By name, then by content: tf.keras 2.10-2.12 wrote HDF5 under names ending in ".keras".
-  if (saving::looks_like_zip(path) || (ends_with(path, ".keras") && !looks_like_hdf5(path)))
+  if (saving::looks_like_zip(path) || (has_extension(path, ".keras") && !looks_like_hdf5(path)))
     return saving::load_keras_archive(path, options.compile);
   if (!is_hdf5_name(path) && !looks_like_hdf5(path) && std::filesystem::exists(path))
     throw ValueError("Cannot load a model from " + path + ": kerascpp reads '.keras' archives (Keras 3, tf.keras "

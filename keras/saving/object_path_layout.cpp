@@ -110,11 +110,10 @@ void walk(const Layer& layer, const std::string& path, std::vector<VariableGroup
 // whose name joins the object path with backslashes ("layers\\dense/vars").
 std::string resolve(const hdf5::Group& root, const std::string& vars_path) {
   if (root.has(vars_path)) return vars_path;
-  const std::string suffix = "/vars";
-  if (vars_path.size() > suffix.size() && vars_path.compare(vars_path.size() - suffix.size(), suffix.size(), suffix) == 0) {
-    std::string windows = vars_path.substr(0, vars_path.size() - suffix.size());
+  if (vars_path.ends_with("/vars")) {
+    std::string windows = vars_path.substr(0, vars_path.size() - 5);
     std::replace(windows.begin(), windows.end(), '/', '\\');
-    if (root.has(windows + suffix)) return windows + suffix;
+    if (root.has(windows + "/vars")) return windows + "/vars";
   }
   if (!root.has("_layer_checkpoint_dependencies")) return vars_path;
   std::string legacy = vars_path;

@@ -20,9 +20,7 @@ namespace fs = std::filesystem;
 // "m.weights.json" → "m", as Keras names the shards.
 std::string base_name(const fs::path& manifest) {
   std::string stem = manifest.stem().string();
-  const std::string suffix = ".weights";
-  if (stem.size() > suffix.size() && stem.compare(stem.size() - suffix.size(), suffix.size(), suffix) == 0)
-    stem.resize(stem.size() - suffix.size());
+  if (stem.ends_with(".weights") && stem.size() > 8) stem.resize(stem.size() - 8);
   return stem;
 }
 
