@@ -163,6 +163,12 @@ class Model : public Layer {
   std::string to_json() const;
   /// compile() arguments as Keras writes them into training_config (null when not compiled).
   json training_config() const;
+  /// compile() arguments as Keras 3 writes them into a .keras file's compile_config (null when not
+  /// compiled): identifiers as given ("adam"), objects serialized. After compile_from_config, the config
+  /// it was given, as Keras 3 keeps compile()'s arguments as they were passed.
+  json compile_config() const;
+  /// Compiles from a Keras 3 compile_config, as Keras 3's model.compile_from_config (load_model does it).
+  void compile_from_config(const json& config);
 
   /// Prints Keras 2's summary table (a Sequential's has no "Connected to" column).
   virtual void summary(std::ostream& out) const;
@@ -224,6 +230,7 @@ class Model : public Layer {
   /// The trainer: made by compile(), or uncompiled for predict.
   Trainer& trainer();
   std::shared_ptr<Trainer> trainer_;
+  std::shared_ptr<const json> compile_config_;  // set by compile_from_config, cleared by compile()
   std::vector<LayerPtr> tracked_{};
   std::shared_ptr<FunctionalGraph> graph_;
   /// A subclassed model's number of outputs, learned on its first call (build or first batch).

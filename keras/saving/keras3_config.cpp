@@ -94,6 +94,13 @@ json layer_object(const json& serialized, const Layer* layer) {
     const LayerPtr backward = layer->sublayers()[1];
     config["backward_layer"] = layer_object(serialize_object(backward->class_name(), backward->get_config()), nullptr);
   }
+  // Keras 3's Bidirectional writes its directions, which output zeros at masked steps when they return sequences.
+  if (cls == "Bidirectional")
+    for (const char* key : {"layer", "backward_layer"})
+      if (config.contains(key) && config[key].contains("config")) {
+        json& c = config[key]["config"];
+        c["zero_output_for_mask"] = c.value("return_sequences", false);
+      }
   json out = object("keras.layers", cls, config);
   // Keras 3 records build_config for the layers that build something (those with weights).
   if (layer && layer->built_input_shape() && !layer->weights().empty())
@@ -213,12 +220,10 @@ json keras3_model_config(const Model& model) {
               {"registered_name", model.class_name()}};
 }
 
-json keras3_compile_config(const Model& model) {
-  const json tc = model.training_config();
-  if (tc.is_null()) return nullptr;
+json keras3_compile_config(const json& tc, const std::string& optimizer_identifier) {
   json optimizer = with_module(tc.at("optimizer_config"), "keras.optimizers");
   for (const char* key : {"jit_compile", "is_legacy_optimizer"}) optimizer["config"].erase(key);
-  return json{{"optimizer", optimizer},
+  return json{{"optimizer", optimizer_identifier.empty() ? optimizer : json(optimizer_identifier)},
               {"loss", loss_or_metric(tc.at("loss"), "keras.losses")},
               {"loss_weights", tc.value("loss_weights", json())},
               {"metrics", loss_or_metric(tc.value("metrics", json()), "keras.metrics")},

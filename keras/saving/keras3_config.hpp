@@ -15,8 +15,9 @@ namespace keras::saving {
 /// The model's config.json object, without compile_config.
 json keras3_model_config(const Model& model);
 
-/// Keras 3's compile_config for a compiled model (null when it is not compiled).
-json keras3_compile_config(const Model& model);
+/// Keras 3's compile_config from a training_config (Keras 2's form of compile()'s arguments); the
+/// optimizer by its identifier when it was given by one ("adam"), else serialized.
+json keras3_compile_config(const json& training_config, const std::string& optimizer_identifier);
 
 /// The training_config form compile_from_training_config reads, from a Keras 3 compile_config.
 json training_config_from_keras3(const json& compile_config);

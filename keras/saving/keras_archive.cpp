@@ -98,16 +98,15 @@ void require_weights(const ZipReader& zip) {
 // As Keras 3: a compile_config that cannot be honoured (a loss or metric from another library) leaves the
 // model uncompiled with a warning; saved metrics that are unknown are left out first.
 bool compile_from_archive(Model& model, const json& compile_config, const std::string& path) {
-  const json tc = training_config_from_keras3(compile_config);
   try {
-    compile_from_training_config(model, tc);
+    model.compile_from_config(compile_config);
     return true;
   } catch (const Error& e) {
-    if (tc.contains("metrics")) {
-      json without = tc;
-      without.erase("metrics");
+    if (compile_config.contains("metrics") && !compile_config["metrics"].is_null()) {
+      json without = compile_config;
+      without["metrics"] = nullptr;
       try {
-        compile_from_training_config(model, without);
+        model.compile_from_config(without);
         std::cerr << "Warning: " << path << ": the saved metrics were left out of compile() (" << e.what() << ")\n";
         return true;
       } catch (const Error&) {
@@ -121,16 +120,9 @@ bool compile_from_archive(Model& model, const json& compile_config, const std::s
 
 }  // namespace
 
-bool looks_like_zip(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  char magic[4] = {};
-  in.read(magic, 4);
-  return in.gcount() == 4 && magic[0] == 'P' && magic[1] == 'K' && magic[2] == 3 && magic[3] == 4;
-}
-
 void save_keras_archive(const Model& model, const std::string& path, bool include_optimizer) {
   json config = keras3_model_config(model);
-  if (include_optimizer && model.compiled()) config["compile_config"] = keras3_compile_config(model);
+  if (include_optimizer && model.compiled()) config["compile_config"] = model.compile_config();
   const json metadata{{"keras_version", kKeras3Version}, {"date_saved", now()}};
 
   TempFile weights("model.weights.h5");

@@ -24,7 +24,4 @@ std::shared_ptr<Model> load_keras_archive(const std::string& path, bool compile)
 /// Reads only the weights of an archive into an existing model.
 void load_weights_from_archive(Model& model, const std::string& path, bool skip_mismatch);
 
-/// Whether the file starts like a zip archive.
-bool looks_like_zip(const std::string& path);
-
 }  // namespace keras::saving

@@ -13,7 +13,9 @@
 #include "keras/models.hpp"
 #include "keras/saving/config_errors.hpp"
 #include "keras/saving/hdf5_format.hpp"
+#include "keras/saving/keras3_config.hpp"
 #include "keras/saving/keras_archive.hpp"
+#include "keras/saving/zip_archive.hpp"
 #include "keras/saving/object_path_layout.hpp"
 #include "keras/saving/sharded_weights.hpp"
 #include "keras/saving/optimizer_weights.hpp"
@@ -108,6 +110,17 @@ json Model::training_config() const {
               {"optimizer_config", optimizers::serialize(optimizer())}};
 }
 
+json Model::compile_config() const {
+  if (!compiled()) return nullptr;
+  if (compile_config_) return *compile_config_;
+  return saving::keras3_compile_config(training_config(), trainer_->options().optimizer.identifier());
+}
+
+void Model::compile_from_config(const json& config) {
+  saving::compile_from_training_config(*this, saving::training_config_from_keras3(config));
+  compile_config_ = std::make_shared<const json>(config);
+}
+
 std::string Model::to_json() const {
   json j = model_config(*this);
   j["keras_version"] = saving::kKerasVersion;
@@ -152,7 +165,7 @@ void Model::load_weights(const std::string& path, LoadWeightsOptions options) {
     throw ValueError("Cannot load weights into model '" + name() + "' before it is built: call build(input_shape) "
                      "or call it on a batch of data first, so that its weights exist");
   if (!built()) ensure_built(*batch_input_shape());
-  if (has_extension(path, ".keras") || saving::looks_like_zip(path))
+  if (has_extension(path, ".keras") || saving::is_zip_file(path))
     return saving::load_weights_from_archive(*this, path, options.skip_mismatch);
   if (has_extension(path, ".json")) return saving::load_sharded_weights(*this, path, options.skip_mismatch);
   hdf5::File file = hdf5::File::open(path);
@@ -182,7 +195,7 @@ std::shared_ptr<Model> model_from_json(const std::string& json_text, const Custo
 std::shared_ptr<Model> load_model(const std::string& path, LoadModelOptions options) {
   CustomObjectScope scope(options.custom_objects);
   // By name, then by content: tf.keras 2.10-2.12 wrote HDF5 under names ending in ".keras".
-  if (saving::looks_like_zip(path) || (has_extension(path, ".keras") && !looks_like_hdf5(path)))
+  if (saving::is_zip_file(path) || (has_extension(path, ".keras") && !looks_like_hdf5(path)))
     return saving::load_keras_archive(path, options.compile);
   if (!is_hdf5_name(path) && !looks_like_hdf5(path) && std::filesystem::exists(path))
     throw ValueError("Cannot load a model from " + path + ": kerascpp reads '.keras' archives (Keras 3, tf.keras "

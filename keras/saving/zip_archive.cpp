@@ -1,5 +1,6 @@
 #include "keras/saving/zip_archive.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -37,14 +38,62 @@ bool escapes(const std::string& name) {
   return false;
 }
 
+// Bytes before the archive's first entry (a zip inside a pickle, a self-extracting stub), found as Python's
+// zipfile finds them: where the central directory really starts minus where the end record says it starts.
+// Zero when there are none or the end record cannot be found (ZIP64 archives are left to libzip).
+std::uint64_t prepended_bytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
+  const std::uint64_t size = std::uint64_t(in.tellg());
+  const std::uint64_t tail = std::min<std::uint64_t>(size, 22 + 65535);  // end record + the longest comment
+  std::string buffer(tail, '\0');
+  in.seekg(std::streamoff(size - tail));
+  in.read(buffer.data(), std::streamsize(tail));
+  if (!in) return 0;
+  const auto u32 = [&](std::size_t at) {
+    std::uint32_t v = 0;
+    for (int i = 3; i >= 0; --i) v = (v << 8) | std::uint8_t(buffer[at + std::size_t(i)]);
+    return v;
+  };
+  const std::size_t record = buffer.rfind(std::string("PK\x05\x06", 4));
+  if (record == std::string::npos || record + 22 > buffer.size()) return 0;
+  const std::uint64_t directory_size = u32(record + 12), directory_offset = u32(record + 16);
+  const std::uint64_t record_at = size - tail + record;
+  if (directory_offset == 0xFFFFFFFFu || directory_size + directory_offset > record_at) return 0;
+  return record_at - directory_size - directory_offset;
+}
+
+// Opens an archive read-only, as Python's zipfile does: also when bytes come before its first entry.
+zip_t* open_for_reading(const std::string& path, int& code) {
+  zip_t* zip = zip_open(path.c_str(), ZIP_RDONLY, &code);
+  if (zip) return zip;
+  const std::uint64_t skip = prepended_bytes(path);
+  if (skip == 0) return nullptr;
+  zip_error_t error;
+  zip_error_init(&error);
+  zip_source_t* source = zip_source_file_create(path.c_str(), skip, -1, &error);
+  if (source) zip = zip_open_from_source(source, ZIP_RDONLY, &error);
+  if (source && !zip) zip_source_free(source);
+  if (!zip) code = zip_error_code_zip(&error);
+  zip_error_fini(&error);
+  return zip;
+}
+
 }  // namespace
+
+bool is_zip_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  char magic[4] = {};
+  in.read(magic, 4);
+  if (in.gcount() == 4 && magic[0] == 'P' && magic[1] == 'K' && magic[2] == 3 && magic[3] == 4) return true;
+  return std::filesystem::is_regular_file(path) && prepended_bytes(path) > 0;
+}
 
 ZipReader::ZipReader(const std::string& path) : ZipReader(path, Limits{}) {}
 
 ZipReader::ZipReader(const std::string& path, Limits limits) : path_(path) {
   if (!std::filesystem::is_regular_file(path)) throw IOError("No such file: " + path);
   int code = 0;
-  zip_ = zip_open(path.c_str(), ZIP_RDONLY, &code);
+  zip_ = open_for_reading(path, code);
   if (!zip_)
     throw IOError(code == ZIP_ER_NOZIP   ? path + " is not a zip archive (a .keras file is one)"
                   : code == ZIP_ER_EXISTS ? "The zip archive " + path + " has two entries with the same name"

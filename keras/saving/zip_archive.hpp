@@ -10,6 +10,10 @@
 
 namespace keras::saving {
 
+/// Whether the file is a zip archive: it starts like one, or ends with a zip directory after other bytes
+/// (Python's zipfile.is_zipfile, which Keras's load_model asks, accepts both).
+bool is_zip_file(const std::string& path);
+
 class ZipReader {
  public:
   /// Limits on what an archive may declare (and what extraction will produce).

@@ -28,6 +28,7 @@ void Model::compile(const CompileOptions& options) {
   // known after its first call: its arguments are resolved then, as Keras does.
   if (output_count()) trainer->resolve_outputs(*this, 0);
   trainer_ = std::move(trainer);
+  compile_config_.reset();
 }
 
 bool Model::compiled() const { return trainer_ && trainer_->compiled(); }

@@ -22,6 +22,8 @@ std::shared_ptr<RNN> make_direction(const std::string& class_name, json config, 
   if (name.rfind("forward_", 0) == 0) name = name.substr(8);
   config["name"] = prefix + name;
   if (flip) config["go_backwards"] = !config.value("go_backwards", false);
+  // As Keras: each direction outputs zeros at masked steps when it returns sequences.
+  config["zero_output_for_mask"] = config.value("return_sequences", false);
   config.erase("batch_input_shape");
   auto layer = std::dynamic_pointer_cast<RNN>(Layer::deserialize({{"class_name", class_name}, {"config", config}}));
   if (!layer) throw ValueError("Bidirectional needs a recurrent layer (LSTM, GRU, SimpleRNN, RNN), got " + class_name);

@@ -174,7 +174,7 @@ std::vector<Tensor> RNN::run_stepwise(const Tensor& x0, std::vector<std::vector<
     if (mask.defined()) {
       // Keras: a masked step keeps the previous states and repeats the previous output.
       const Tensor m = ops::time_step(mask, t);
-      out = select(m, out, prev_output);
+      out = select(m, out, options_.zero_output_for_mask ? Tensor::zeros(out.shape()) : prev_output);
       for (std::size_t i = 0; i < cells_.size(); ++i)
         for (std::size_t s = 0; s < next[i].size(); ++s) next[i][s] = select(m, next[i][s], states[i][s]);
     }

@@ -15,7 +15,8 @@ namespace keras::layers {
   bool return_state = false;                                       \
   bool go_backwards = false;                                       \
   bool stateful = false; /* keep the states between calls (needs a fixed batch size) */ \
-  bool unroll = false;   /* accepted and ignored (no graph to unroll) */
+  bool unroll = false;   /* accepted and ignored (no graph to unroll) */                 \
+  bool zero_output_for_mask = false; /* a masked step outputs zeros, not the previous output */
 
 struct RNNOptions {
   KERAS_RNN_SEQUENCE_FIELDS
@@ -31,6 +32,7 @@ void for_each_rnn_sequence_field(Visit&& visit, Options&... options) {
   visit("go_backwards", options.go_backwards...);
   visit("stateful", options.stateful...);
   visit("unroll", options.unroll...);
+  visit("zero_output_for_mask", options.zero_output_for_mask...);
 }
 
 /// Copies a field of one options struct into the same field of another:

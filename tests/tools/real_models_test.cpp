@@ -21,6 +21,7 @@
 #include "keras/json.hpp"
 #include "keras/keras.hpp"
 #include "keras/saving/keras_archive.hpp"
+#include "keras/saving/zip_archive.hpp"
 #include "test_paths.hpp"
 
 using namespace keras;
@@ -155,7 +156,7 @@ TEST_CASE("real .keras archives written back by kerascpp are structurally identi
   int checked = 0;
   for (const auto& entry : m["models"]) {
     const std::string file = entry["file"], folder = folder_of(entry);
-    if (folder.empty() || entry.contains("expect_error") || !saving::looks_like_zip(folder + "/" + file) ||
+    if (folder.empty() || entry.contains("expect_error") || !saving::is_zip_file(folder + "/" + file) ||
         entry.value("keras_version", "").rfind("3.", 0) != 0)
       continue;
     INFO(file);

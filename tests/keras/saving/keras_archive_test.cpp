@@ -90,7 +90,7 @@ TEST_CASE("a .keras archive round-trips a trained model, its compile settings an
   const Tensor x = ramp({5, 6, 6, 2}, 0.07f);
   const std::string path = dir / "cnn.keras";
   model->save(path);
-  REQUIRE(saving::looks_like_zip(path));
+  REQUIRE(saving::is_zip_file(path));
 
   auto loaded = models::load_model(path);
   CHECK(loaded->class_name() == "Sequential");
@@ -106,6 +106,25 @@ TEST_CASE("a .keras archive round-trips a trained model, its compile settings an
   model->fit(ramp({12, 6, 6, 2}), labels(12, 3), {.batch_size = 4, .epochs = 1, .verbose = 0, .shuffle = false});
   loaded->fit(ramp({12, 6, 6, 2}), labels(12, 3), {.batch_size = 4, .epochs = 1, .verbose = 0, .shuffle = false});
   check_same(loaded->predict(x), model->predict(x));
+}
+
+TEST_CASE("an archive after other bytes loads, as Python's zipfile reads it (a pickled Keras model)", "[keras_archive]") {
+  keras_test::TempDir dir("keras_archive");
+  auto model = small_cnn();
+  const std::string path = dir / "cnn.keras", wrapped = dir / "wrapped.keras";
+  model->save(path);
+  {
+    std::ifstream in(path, std::ios::binary);
+    std::ofstream out(wrapped, std::ios::binary);
+    out << std::string("\x80\x04\x95pickle header, then the archive's bytes:", 40) << in.rdbuf() << ".";
+  }
+  REQUIRE(saving::is_zip_file(wrapped));
+  const Tensor x = ramp({3, 6, 6, 2}, 0.05f);
+  check_same(models::load_model(wrapped)->predict(x), model->predict(x));
+
+  std::ofstream(dir / "junk.keras") << "\x80\x04 not an archive PK\x05\x06 at all";
+  CHECK_FALSE(saving::is_zip_file(dir / "junk.keras"));
+  CHECK_THROWS_WITH(models::load_model(dir / "junk.keras"), Catch::Contains("junk.keras"));
 }
 
 TEST_CASE("a .keras archive has Keras 3's entries, config and weight paths", "[keras_archive]") {
@@ -218,7 +237,7 @@ TEST_CASE("save picks the format by extension and refuses others; a failed save 
   CHECK_THROWS_AS(model->save(dir / "model.bin"), ValueError);
   CHECK_THROWS_WITH(model->save(dir / "model.bin"), Catch::Contains(".keras") && Catch::Contains(".h5"));
   model->save(dir / "model.h5");
-  CHECK_FALSE(saving::looks_like_zip(dir / "model.h5"));
+  CHECK_FALSE(saving::is_zip_file(dir / "model.h5"));
   const std::string path = dir / "model.keras";
   model->save(path);
   const auto before = fs::file_size(path);
