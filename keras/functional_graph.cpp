@@ -26,10 +26,14 @@ FunctionalGraph::FunctionalGraph(std::vector<KerasTensor> inputs, std::vector<Ke
   for (const auto& t : inputs_)
     if (!t.defined() || !is_input_node(*t.node()))
       throw ValueError("Model '" + model_name + "': every input must come from keras::Input(...), got " + t.str());
-  // Depth-first from the outputs: a node is listed after everything it reads.
+  // Depth-first from the outputs: a node is listed after everything it reads; a layer's first visit is
+  // numbered (Keras's traversal order).
   std::set<const Node*> seen;
+  std::map<const Layer*, std::size_t> visit_order;
   std::function<void(const std::shared_ptr<Node>&)> visit = [&](const std::shared_ptr<Node>& n) {
     if (!seen.insert(n.get()).second) return;
+    const std::size_t order = visit_order.size();
+    visit_order.emplace(n->layer.get(), order);
     for (const auto& in : n->inputs) visit(in.node());
     nodes_.push_back(n);
   };
@@ -41,10 +45,21 @@ FunctionalGraph::FunctionalGraph(std::vector<KerasTensor> inputs, std::vector<Ke
     if (is_input_node(*n) && std::none_of(inputs_.begin(), inputs_.end(), [&](const KerasTensor& t) { return t.node() == n; }))
       throw ValueError("Graph disconnected: the output of model '" + model_name + "' depends on input layer '" +
                        n->layer->name() + "', which is not among the model's inputs");
-  // Input layers first (in the order given), then the other layers in execution order.
-  for (const auto& t : inputs_) layers_.push_back(t.node()->layer);
+  // Keras's model.layers order: by decreasing depth (a node's depth is its longest path to an output; a
+  // layer's, its deepest node's), then in traversal order (map_graph in keras/src/ops/function.py).
+  std::map<const Node*, int> node_depth;
+  std::map<const Layer*, int> layer_depth;
+  for (auto it = nodes_.rbegin(); it != nodes_.rend(); ++it) {
+    const int depth = std::max(node_depth[it->get()], layer_depth[(*it)->layer.get()]);
+    node_depth[it->get()] = layer_depth[(*it)->layer.get()] = depth;
+    for (const auto& in : (*it)->inputs) node_depth[in.node().get()] = std::max(node_depth[in.node().get()], depth + 1);
+  }
   for (const auto& n : nodes_)
     if (std::find(layers_.begin(), layers_.end(), n->layer) == layers_.end()) layers_.push_back(n->layer);
+  std::stable_sort(layers_.begin(), layers_.end(), [&](const LayerPtr& a, const LayerPtr& b) {
+    const int da = layer_depth[a.get()], db = layer_depth[b.get()];
+    return da != db ? da > db : visit_order[a.get()] < visit_order[b.get()];
+  });
   std::set<std::string> names;
   for (const auto& l : layers_)
     if (!names.insert(l->name()).second)
@@ -147,9 +162,14 @@ json FunctionalGraph::get_config(const std::string& model_name) const {
     if (auto* op = dynamic_cast<const layers::OpLayer*>(l.get())) entry.update(op->entry_keys());
     layer_configs.push_back(entry);
   }
-  json ins = json::array(), outs = json::array();
-  for (const auto& t : inputs_) ins.push_back(ref(t));
-  for (const auto& t : outputs_) outs.push_back(ref(t));
+  // A model given a dict of inputs or outputs writes them as {key: ref}, as Keras writes a dict.
+  auto refs = [&](const std::vector<KerasTensor>& tensors, const Form& form) {
+    json out = form.keys.empty() ? json::array() : json::object();
+    for (std::size_t i = 0; i < tensors.size(); ++i)
+      form.keys.empty() ? out.push_back(ref(tensors[i])) : void(out[form.keys[i]] = ref(tensors[i]));
+    return out;
+  };
+  const json ins = refs(inputs_, input_form_), outs = refs(outputs_, output_form_);
   return {{"name", model_name}, {"layers", layer_configs}, {"input_layers", ins}, {"output_layers", outs}};
 }
 
@@ -201,7 +221,15 @@ std::vector<TensorRef> call_refs(const json& call) {
 
 }  // namespace
 
-std::pair<std::vector<KerasTensor>, std::vector<KerasTensor>> FunctionalGraph::from_config(const json& config) {
+void FunctionalGraph::set_forms(Form inputs, Form outputs) {
+  if ((!inputs.keys.empty() && inputs.keys.size() != inputs_.size()) ||
+      (!outputs.keys.empty() && outputs.keys.size() != outputs_.size()))
+    throw ValueError("Model '" + model_name_ + "': a dict of inputs or outputs needs one key per tensor");
+  input_form_ = std::move(inputs);
+  output_form_ = std::move(outputs);
+}
+
+FunctionalGraph::Endpoints FunctionalGraph::from_config(const json& config) {
   struct Pending {
     LayerPtr layer;
     json call;
@@ -261,12 +289,18 @@ std::pair<std::vector<KerasTensor>, std::vector<KerasTensor>> FunctionalGraph::f
       throw ValueError("The model config refers to layer outputs that are never created (layer '" +
                        pending.front().layer->name() + "'); the config is inconsistent");
   }
-  auto resolve = [&](const json& list) {
-    // Keras 3 writes a model's dict of inputs or outputs as {name: [layer, node, tensor]}; its tree.flatten
+  auto resolve = [&](const json& list, Form& form) {
+    std::vector<std::string>& keys = form.keys;
+    form.list = list.is_array() && !(list.size() >= 3 && list[0].is_string());
+    // Keras writes a model's dict of inputs or outputs as {key: [layer, node, tensor]}; its tree.flatten
     // orders them by key, as json objects iterate here.
     std::vector<TensorRef> refs;
     if (list.is_object() && !list.contains("class_name") && !list.contains("args")) {
-      for (const auto& [key, ref] : list.items()) collect_refs(ref, refs);
+      for (const auto& [key, ref] : list.items()) {
+        collect_refs(ref, refs);
+        keys.resize(refs.size(), key);
+      }
+      if (keys.size() != refs.size()) keys.clear();
     } else {
       refs = refs_of(list);
     }
@@ -280,7 +314,10 @@ std::pair<std::vector<KerasTensor>, std::vector<KerasTensor>> FunctionalGraph::f
     }
     return out;
   };
-  return {resolve(config.at("input_layers")), resolve(config.at("output_layers"))};
+  Endpoints e;
+  e.inputs = resolve(config.at("input_layers"), e.input_form);
+  e.outputs = resolve(config.at("output_layers"), e.output_form);
+  return e;
 }
 
 }  // namespace keras

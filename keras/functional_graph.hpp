@@ -2,6 +2,7 @@
 // The graph behind a functional model: the layer calls (Nodes) between its inputs and outputs, in
 // an order where each node comes after the nodes it reads from, plus Keras's JSON form of it.
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "keras/keras_tensor.hpp"
@@ -19,7 +20,7 @@ class FunctionalGraph {
 
   const std::vector<KerasTensor>& inputs() const { return inputs_; }
   const std::vector<KerasTensor>& outputs() const { return outputs_; }
-  /// Every layer once, input layers first, in execution order (Keras's model.layers).
+  /// Every layer once, in Keras's model.layers order: by decreasing depth, then in traversal order.
   const std::vector<LayerPtr>& layers() const { return layers_; }
   /// The output shapes of the layer's first call in this graph (several for a layer with several outputs).
   std::vector<Shape> output_shapes_of(const LayerPtr& layer) const;
@@ -28,13 +29,28 @@ class FunctionalGraph {
 
   /// Keras 2's functional config: {"name", "layers": [... "inbound_nodes" ...], "input_layers", "output_layers"}.
   json get_config(const std::string& model_name) const;
+  /// How the model was given its inputs or its outputs, which Keras writes back in that form: one tensor,
+  /// a list (`[x]` stays a list of one), or a dict {key: tensor} (one key per tensor, in their order).
+  struct Form {
+    bool list = false;
+    std::vector<std::string> keys;  // non-empty: a dict
+  };
+  /// The inputs and outputs of a functional config, and the form each was written in.
+  struct Endpoints {
+    std::vector<KerasTensor> inputs, outputs;
+    Form input_form, output_form;
+  };
   /// Rebuilds the graph from Keras 2 or Keras 3 functional configs.
-  static std::pair<std::vector<KerasTensor>, std::vector<KerasTensor>> from_config(const json& config);
+  static Endpoints from_config(const json& config);
+  void set_forms(Form inputs, Form outputs);
+  const Form& input_form() const { return input_form_; }
+  const Form& output_form() const { return output_form_; }
 
  private:
   std::vector<KerasTensor> inputs_, outputs_;
   std::vector<std::shared_ptr<Node>> nodes_;  // execution order
   std::vector<LayerPtr> layers_;
+  Form input_form_, output_form_;
   std::string model_name_;
   /// Index of a node among the nodes of the same layer in this graph (Keras's node_index).
   int node_index(const Node* node) const;

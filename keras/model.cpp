@@ -59,8 +59,10 @@ std::shared_ptr<Layer> Model::from_config(const json& config) {
   if (!config.contains("layers") || !config.contains("input_layers") || !config.contains("output_layers"))
     throw ValueError("A Model/Functional config needs \"layers\", \"input_layers\" and \"output_layers\"; "
                      "a subclassed model must be registered under its own class name to be loaded");
-  auto [inputs, outputs] = FunctionalGraph::from_config(config);
-  return std::make_shared<Model>(inputs, outputs, config::value_or(config, "name", std::string()));
+  auto endpoints = FunctionalGraph::from_config(config);
+  auto model = std::make_shared<Model>(endpoints.inputs, endpoints.outputs, config::value_or(config, "name", std::string()));
+  model->graph()->set_forms(std::move(endpoints.input_form), std::move(endpoints.output_form));
+  return model;
 }
 
 std::vector<Tensor> Model::call(const std::vector<Tensor>& inputs, const CallContext& context) {

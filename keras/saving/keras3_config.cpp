@@ -149,10 +149,14 @@ json functional_config(const Model& model) {
     out["inbound_nodes"] = nodes;
     layers.push_back(out);
   }
-  // One input or output is written as its own [name, node, tensor], as Keras 3 writes Model(x, y).
-  auto single = [](const json& refs) { return refs.is_array() && refs.size() == 1 && refs[0].is_array() ? refs[0] : refs; };
+  // One input or output is written as its own [name, node, tensor], as Keras 3 writes Model(x, y), unless
+  // the model was given it in a list.
+  auto single = [](const json& refs, const FunctionalGraph::Form& form) {
+    return refs.is_array() && refs.size() == 1 && refs[0].is_array() && !form.list ? refs[0] : refs;
+  };
   json config{{"name", model.name()}, {"trainable", model.trainable()}, {"layers", layers},
-              {"input_layers", single(keras2.at("input_layers"))}, {"output_layers", single(keras2.at("output_layers"))}};
+              {"input_layers", single(keras2.at("input_layers"), graph.input_form())},
+              {"output_layers", single(keras2.at("output_layers"), graph.output_form())}};
   json out{{"module", "keras.src.models.functional"}, {"class_name", "Functional"}, {"config", config},
            {"registered_name", "Functional"}, {"build_config", {{"input_shape", nullptr}}}};
   return out;
