@@ -2,6 +2,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "keras/functional_graph.hpp"
 #include "keras/json.hpp"
 #include "keras/keras.hpp"
 
@@ -109,4 +110,43 @@ TEST_CASE("functional errors: disconnected graphs, non-shared layers, duplicate 
   CHECK_THROWS_WITH(local(a), Catch::Contains("shared_ptr"));
   KerasTensor c = layers::Dense(2, {.name = "twin"})(a);
   CHECK_THROWS_WITH(Model(a, layers::Dense(2, {.name = "twin"})(c)), Catch::Contains("twin"));
+}
+
+TEST_CASE("a functional model lists its layers in Keras's order: by decreasing depth, then in traversal order") {
+  backend::clear_session();
+  KerasTensor a = Input({4}, {.name = "a"});
+  KerasTensor b = Input({2}, {.name = "b"});
+  KerasTensor x = layers::Dense(3, {.name = "d1"})(a);
+  x = layers::Dense(2, {.name = "d2"})(x);
+  KerasTensor out = layers::Concatenate(-1, {.name = "cat"})({x, b});
+  Model model({a, b}, out);
+  // As Keras's model.layers: `b` feeds the output at the depth of d2, so it comes after d1 and d2.
+  std::vector<std::string> names;
+  for (const auto& l : model.layers()) names.push_back(l->name());
+  CHECK(names == std::vector<std::string>{"a", "d1", "d2", "b", "cat"});
+  // The inputs keep the order they were given in.
+  CHECK(model.inputs()[0].node()->layer->name() == "a");
+  auto again = Model::from_config(model.get_config());
+  std::vector<std::string> again_names;
+  for (const auto& l : std::dynamic_pointer_cast<Model>(again)->layers()) again_names.push_back(l->name());
+  CHECK(again_names == names);
+}
+
+TEST_CASE("a functional config's dict or list-of-one inputs and outputs are written back in that form") {
+  backend::clear_session();
+  KerasTensor a = Input({4}, {.name = "a"});
+  KerasTensor b = Input({2}, {.name = "b"});
+  KerasTensor out = layers::Dense(1, {.name = "head"})(layers::Concatenate(-1, {.name = "cat"})({a, b}));
+  json config = Model({a, b}, out).get_config();
+  CHECK(config["output_layers"] == json::parse(R"([["head", 0, 0]])"));
+  config["input_layers"] = json::parse(R"({"b_key": ["b", 0, 0], "a_key": ["a", 0, 0]})");
+  auto model = std::dynamic_pointer_cast<Model>(Model::from_config(config));
+  REQUIRE(model);
+  // Keras flattens a dict by key: a_key (input "a") first.
+  CHECK(model->inputs()[0].node()->layer->name() == "a");
+  CHECK(model->graph()->input_form().keys == std::vector<std::string>{"a_key", "b_key"});
+  CHECK(model->graph()->output_form().list);
+  const json written = model->get_config();
+  CHECK(written["input_layers"] == config["input_layers"]);
+  CHECK(written["output_layers"] == config["output_layers"]);
 }

@@ -309,3 +309,34 @@ TEST_CASE("a model compiled but never trained keeps only its optimizer's counter
   CHECK(loaded->optimizer().learning_rate() == Approx(0.25));
   CHECK(loaded->optimizer().iterations() == 0);
 }
+
+TEST_CASE("compile_config holds compile()'s arguments as given, and a loaded one is written back as it was",
+          "[keras_archive]") {
+  keras_test::TempDir dir("keras_archive");
+  auto model = small_cnn();
+  model->compile({.optimizer = "adam", .loss = "sparse_categorical_crossentropy"});
+  CHECK(model->compile_config().at("optimizer") == "adam");  // Keras 3 writes the argument, not the object
+  model->save(dir / "by_name.keras");
+  auto loaded = models::load_model(dir / "by_name.keras");
+  CHECK(loaded->optimizer().class_name() == "Adam");
+  CHECK(loaded->compile_config().at("optimizer") == "adam");
+
+  // A config Keras 3 wrote (a loss wrapped as a function, jit_compile on) comes back unchanged ...
+  const json written_by_keras = json::parse(R"({
+    "optimizer": {"module": "keras.optimizers", "class_name": "SGD", "config": {"name": "SGD", "learning_rate": 0.05},
+                  "registered_name": null},
+    "loss": {"module": "keras.losses", "class_name": "function", "config": "sparse_categorical_crossentropy",
+             "registered_name": "function"},
+    "loss_weights": null, "metrics": ["accuracy"], "weighted_metrics": null, "run_eagerly": false,
+    "steps_per_execution": 1, "jit_compile": true})");
+  loaded->compile_from_config(written_by_keras);
+  CHECK(loaded->optimizer().class_name() == "SGD");
+  CHECK(loaded->compile_config() == written_by_keras);
+  loaded->save(dir / "again.keras");
+  saving::ZipReader zip(dir / "again.keras");
+  CHECK(json::parse(zip.read("config.json")).at("compile_config") == written_by_keras);
+  // ... until the model is compiled again.
+  loaded->compile({.optimizer = "rmsprop", .loss = "mse"});
+  CHECK(loaded->compile_config().at("optimizer") == "rmsprop");
+  CHECK(loaded->compile_config().at("jit_compile") == false);
+}

@@ -80,6 +80,31 @@ TEST_CASE("Bidirectional trains, skips padding and saves with tf.keras's weight 
   std::remove(path.c_str());
 }
 
+TEST_CASE("Bidirectional returning sequences outputs zeros at masked steps (zero_output_for_mask), as Keras",
+          "[rnn][bidirectional]") {
+  k::backend::clear_session();
+  k::utils::set_random_seed(4);
+  auto in = k::Input({5});
+  auto embedded = k::layers::Embedding(10, 3, {.mask_zero = true})(in);
+  auto lstm = std::make_shared<k::layers::LSTM>(4, k::layers::LSTMOptions{.return_sequences = true});
+  auto plain = (*lstm)(embedded);
+  auto both = k::layers::Bidirectional(k::layers::LSTM(4, {.return_sequences = true}))(embedded);
+  k::Model model(in, std::vector<k::KerasTensor>{plain, both});
+  const auto out = model.predict_outputs(k::Arrays(k::Tensor::from_vector<float>({3, 1, 4, 0, 0}, {1, 5})));
+  const auto p = out[0].to_vector<float>(), b = out[1].to_vector<float>();
+  for (int t = 3; t < 5; ++t)
+    for (int u = 0; u < 4; ++u) {
+      CHECK(p[t * 4 + u] == p[2 * 4 + u]);  // a plain LSTM repeats its last output at masked steps
+      CHECK(b[t * 8 + u] == 0.f);           // each direction of a Bidirectional outputs zeros there
+      CHECK(b[t * 8 + 4 + u] == 0.f);
+    }
+  CHECK(b[2 * 8] != 0.f);
+  // The flag is an LSTM argument, as in Keras, and part of its config.
+  CHECK_FALSE(lstm->get_config().value("zero_output_for_mask", false));
+  auto zeroing = k::layers::LSTM(4, {.return_sequences = true, .zero_output_for_mask = true});
+  CHECK(zeroing.get_config().at("zero_output_for_mask") == true);
+}
+
 namespace {
 // A Bidirectional(LSTM) case of bidirectional_state.json, its weights set from the golden file.
 std::shared_ptr<k::layers::Bidirectional> golden_bidirectional(const k::json& c, bool return_state = false) {
