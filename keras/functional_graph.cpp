@@ -134,12 +134,20 @@ std::vector<std::string> FunctionalGraph::connected_to(const LayerPtr& layer) co
   return out;
 }
 
-json FunctionalGraph::get_config(const std::string& model_name) const {
+json FunctionalGraph::get_config(const std::string& model_name, bool keras3_ops) const {
   auto ref = [&](const KerasTensor& t) {
     return json::array({t.node()->layer->name(), node_index(t.node().get()), t.index()});
   };
   json layer_configs = json::array();
   for (const auto& l : layers_) {
+    auto* recorded = dynamic_cast<const layers::OpLayer*>(l.get());
+    if (keras3_ops && recorded && !recorded->keras3_op().empty()) {  // KerasTensor arithmetic, as Keras 3 records it
+      auto n = std::find_if(nodes_.begin(), nodes_.end(), [&](const auto& node) { return node->layer == l; });
+      std::vector<json> refs;
+      for (const auto& in : (*n)->inputs) refs.push_back(ref(in));
+      layer_configs.push_back(recorded->keras3_entry((*n)->inputs, refs));
+      continue;
+    }
     json inbound = json::array();
     for (const auto& n : nodes_) {
       if (n->layer != l || is_input_node(*n)) continue;

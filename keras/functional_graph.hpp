@@ -27,8 +27,9 @@ class FunctionalGraph {
   /// Per layer row of summary(): "input_1[0][0]" for each tensor feeding each of its calls.
   std::vector<std::string> connected_to(const LayerPtr& layer) const;
 
-  /// Keras 2's functional config: {"name", "layers": [... "inbound_nodes" ...], "input_layers", "output_layers"}.
-  json get_config(const std::string& model_name) const;
+  /// Keras 2's functional config: {"name", "layers": [... "inbound_nodes" ...], "input_layers", "output_layers"};
+  /// with `keras3_ops`, KerasTensor arithmetic is written as the keras.ops nodes Keras 3 records.
+  json get_config(const std::string& model_name, bool keras3_ops = false) const;
   /// How the model was given its inputs or its outputs, which Keras writes back in that form: one tensor,
   /// a list (`[x]` stays a list of one), or a dict {key: tensor} (one key per tensor, in their order).
   struct Form {

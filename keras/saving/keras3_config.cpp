@@ -125,7 +125,7 @@ json functional_config(const Model& model) {
   const FunctionalGraph& graph = *model.graph();
   std::map<std::string, LayerPtr> by_name;
   for (const auto& l : graph.layers()) by_name[l->name()] = l;
-  json keras2 = graph.get_config(model.name());
+  json keras2 = graph.get_config(model.name(), /*keras3_ops=*/true);
   json layers = json::array();
   for (const auto& entry : keras2.at("layers")) {
     const std::string name = entry.at("name");

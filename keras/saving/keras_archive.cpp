@@ -15,7 +15,6 @@
 #include "keras/saving/hdf5_format.hpp"
 #include "keras/saving/keras3_config.hpp"
 #include "keras/saving/object_path_layout.hpp"
-#include "keras/saving/training_config.hpp"
 #include "keras/saving/zip_archive.hpp"
 
 namespace keras::saving {

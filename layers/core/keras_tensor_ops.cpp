@@ -16,42 +16,65 @@ KerasTensor record(std::shared_ptr<layers::TFOpLambda> layer, json first, json k
   return layer->call_all(inputs).at(0);
 }
 
-KerasTensor binary(const std::string& function, const KerasTensor& a, const KerasTensor& b) {
-  return record(std::make_shared<layers::TFOpLambda>(function), input_placeholder(0),
+// The TFOpLambda tf.keras 2.x records for `a op b`, which also knows Keras 3's keras.ops node (op_class).
+std::shared_ptr<layers::TFOpLambda> op_layer(const std::string& function, const std::string& op_class, json keras3_args) {
+  auto layer = std::make_shared<layers::TFOpLambda>(function);
+  layer->set_keras3_call(op_class, std::move(keras3_args));
+  return layer;
+}
+
+KerasTensor binary(const std::string& function, const std::string& op_class, const KerasTensor& a, const KerasTensor& b) {
+  return record(op_layer(function, op_class, {input_placeholder(0), input_placeholder(1)}), input_placeholder(0),
                 {{"y", input_placeholder(1)}, {"name", nullptr}}, {a, b});
 }
-KerasTensor binary(const std::string& function, const KerasTensor& a, float b) {
-  return record(std::make_shared<layers::TFOpLambda>(function), input_placeholder(0), {{"y", b}, {"name", nullptr}}, {a});
+KerasTensor binary(const std::string& function, const std::string& op_class, const KerasTensor& a, float b) {
+  return record(op_layer(function, op_class, {input_placeholder(0), b}), input_placeholder(0),
+                {{"y", b}, {"name", nullptr}}, {a});
 }
 // A constant first operand: tf.keras writes ["_CONSTANT_VALUE", -1, 2.0, {"y": [tensor], "name": null}].
-KerasTensor binary(const std::string& function, float a, const KerasTensor& b) {
-  return record(std::make_shared<layers::TFOpLambda>(function), json{{"__constant__", a}},
+KerasTensor binary(const std::string& function, const std::string& op_class, float a, const KerasTensor& b) {
+  return record(op_layer(function, op_class, {a, input_placeholder(0)}), json{{"__constant__", a}},
                 {{"y", input_placeholder(0)}, {"name", nullptr}}, {b});
+}
+
+// Keras 3 writes a getitem key with slices as {"class_name": "__slice__", "config": {start, stop, step}}.
+json keras3_key(const json& spec) {
+  if (spec.is_array()) {
+    json out = json::array();
+    for (const auto& e : spec) out.push_back(keras3_key(e));
+    return out;
+  }
+  if (spec.is_object() && spec.value("class_name", "") == "__ellipsis__")
+    return {{"class_name", "__ellipsis__"}, {"config", json::object()}};
+  if (spec.is_object()) return {{"class_name", "__slice__"}, {"config", spec}};
+  return spec;
 }
 
 }  // namespace
 
-KerasTensor operator+(const KerasTensor& a, const KerasTensor& b) { return binary("__operators__.add", a, b); }
-KerasTensor operator-(const KerasTensor& a, const KerasTensor& b) { return binary("math.subtract", a, b); }
-KerasTensor operator*(const KerasTensor& a, const KerasTensor& b) { return binary("math.multiply", a, b); }
-KerasTensor operator/(const KerasTensor& a, const KerasTensor& b) { return binary("math.truediv", a, b); }
-KerasTensor operator+(const KerasTensor& a, float b) { return binary("__operators__.add", a, b); }
-KerasTensor operator-(const KerasTensor& a, float b) { return binary("math.subtract", a, b); }
-KerasTensor operator*(const KerasTensor& a, float b) { return binary("math.multiply", a, b); }
-KerasTensor operator/(const KerasTensor& a, float b) { return binary("math.truediv", a, b); }
-KerasTensor operator+(float a, const KerasTensor& b) { return binary("__operators__.add", a, b); }
-KerasTensor operator-(float a, const KerasTensor& b) { return binary("math.subtract", a, b); }
-KerasTensor operator*(float a, const KerasTensor& b) { return binary("math.multiply", a, b); }
-KerasTensor operator/(float a, const KerasTensor& b) { return binary("math.truediv", a, b); }
+KerasTensor operator+(const KerasTensor& a, const KerasTensor& b) { return binary("__operators__.add", "Add", a, b); }
+KerasTensor operator-(const KerasTensor& a, const KerasTensor& b) { return binary("math.subtract", "Subtract", a, b); }
+KerasTensor operator*(const KerasTensor& a, const KerasTensor& b) { return binary("math.multiply", "Multiply", a, b); }
+KerasTensor operator/(const KerasTensor& a, const KerasTensor& b) { return binary("math.truediv", "TrueDivide", a, b); }
+KerasTensor operator+(const KerasTensor& a, float b) { return binary("__operators__.add", "Add", a, b); }
+KerasTensor operator-(const KerasTensor& a, float b) { return binary("math.subtract", "Subtract", a, b); }
+KerasTensor operator*(const KerasTensor& a, float b) { return binary("math.multiply", "Multiply", a, b); }
+KerasTensor operator/(const KerasTensor& a, float b) { return binary("math.truediv", "TrueDivide", a, b); }
+KerasTensor operator+(float a, const KerasTensor& b) { return binary("__operators__.add", "Add", a, b); }
+KerasTensor operator-(float a, const KerasTensor& b) { return binary("math.subtract", "Subtract", a, b); }
+KerasTensor operator*(float a, const KerasTensor& b) { return binary("math.multiply", "Multiply", a, b); }
+KerasTensor operator/(float a, const KerasTensor& b) { return binary("math.truediv", "TrueDivide", a, b); }
 
 KerasTensor operator-(const KerasTensor& a) {
-  return record(std::make_shared<layers::TFOpLambda>("math.negative"), input_placeholder(0), {{"name", nullptr}}, {a});
+  return record(op_layer("math.negative", "Negative", {input_placeholder(0)}), input_placeholder(0), {{"name", nullptr}}, {a});
 }
 
 KerasTensor getitem(const KerasTensor& x, const std::vector<Index>& key) {
   if (key.empty()) throw ValueError("getitem: the key is empty (x[()] is x itself)");
-  return record(std::make_shared<layers::SlicingOpLambda>(), input_placeholder(0),
-                {{"slice_spec", layers::slice_spec_to_json(key)}}, {x});
+  const json spec = layers::slice_spec_to_json(key);
+  auto layer = std::make_shared<layers::SlicingOpLambda>();
+  layer->set_keras3_call("GetItem", {input_placeholder(0), keras3_key(spec)});
+  return record(layer, input_placeholder(0), {{"slice_spec", spec}}, {x});
 }
 
 }  // namespace keras

@@ -234,24 +234,28 @@ void OpLayer::set_call_arguments(json args, json kwargs, NodeForm form) {
   has_arguments_ = true;
 }
 
+json OpLayer::keras3_node(const json& args, const json& kwargs, const std::vector<KerasTensor>& inputs,
+                          const std::vector<json>& refs) const {
+  auto tensor = [&](const json& p) {
+    const auto i = p["__input__"].get<std::size_t>();
+    if (i >= refs.size())
+      throw ValueError(who() + ": its arguments read input " + std::to_string(i) + " of " + std::to_string(refs.size()));
+    json shape = i < inputs.size() ? shape_json(inputs[i].shape()) : json(nullptr);
+    std::string dtype = i < inputs.size() ? dtype_name(inputs[i].dtype()) : "float32";
+    return json{{"class_name", "__keras_tensor__"},
+                {"config", {{"shape", shape}, {"dtype", dtype}, {"keras_history", refs[i]}}}};
+  };
+  return {{"args", map_refs(args, is_input_placeholder, tensor)}, {"kwargs", map_refs(kwargs, is_input_placeholder, tensor)}};
+}
+
 json OpLayer::node_config(const std::vector<KerasTensor>& inputs, const std::vector<json>& refs) const {
+  if (form_ == NodeForm::keras3) return keras3_node(*args_, *kwargs_, inputs, refs);
   auto ref = [&](const json& p) -> const json& {
     const auto i = p["__input__"].get<std::size_t>();
     if (i >= refs.size()) throw ValueError(who() + ": its arguments read input " + std::to_string(i) + " of " +
                                            std::to_string(refs.size()));
     return refs[i];
   };
-  if (form_ == NodeForm::keras3) {
-    auto tensor = [&](const json& p) {
-      const auto i = p["__input__"].get<std::size_t>();
-      json shape = i < inputs.size() ? shape_json(inputs[i].shape()) : json(nullptr);
-      std::string dtype = i < inputs.size() ? dtype_name(inputs[i].dtype()) : "float32";
-      return json{{"class_name", "__keras_tensor__"},
-                  {"config", {{"shape", shape}, {"dtype", dtype}, {"keras_history", ref(p)}}}};
-    };
-    return {{"args", map_refs(*args_, is_input_placeholder, tensor)},
-            {"kwargs", map_refs(*kwargs_, is_input_placeholder, tensor)}};
-  }
   json kwargs = map_refs(*kwargs_, is_input_placeholder, [&](const json& p) { return ref(p); });
   auto is_leaf = [](const json& v) { return is_input_placeholder(v) || (v.is_object() && v.contains("__constant__")); };
   json first = map_refs(args_->at(0), is_leaf, [&](const json& v) {
@@ -261,6 +265,18 @@ json OpLayer::node_config(const std::vector<KerasTensor>& inputs, const std::vec
     return r;
   });
   return first;
+}
+
+void OpLayer::set_keras3_call(std::string op_class, json args) {
+  keras3_op_ = std::move(op_class);
+  keras3_args_ = std::make_shared<const json>(std::move(args));
+}
+
+json OpLayer::keras3_entry(const std::vector<KerasTensor>& inputs, const std::vector<json>& refs) const {
+  if (keras3_op_.empty()) throw ValueError(who() + " has no Keras 3 form");
+  return {{"module", "keras.src.ops.numpy"}, {"class_name", keras3_op_}, {"config", {{"name", name()}}},
+          {"registered_name", keras3_op_}, {"name", name()},
+          {"inbound_nodes", json::array({keras3_node(*keras3_args_, json::object(), inputs, refs)})}};
 }
 
 std::string OpLayer::who() const { return "Layer '" + name() + "' (" + class_name() + ")"; }

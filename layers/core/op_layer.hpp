@@ -45,6 +45,15 @@ class OpLayer : public Layer {
   /// Top-level keys of the layer's entry beside class_name/config/name/inbound_nodes (Keras 3's "module").
   virtual json entry_keys() const;
 
+  /// A call kerascpp recorded from KerasTensor arithmetic (`a + b`, `x[:, 0]`) also knows the keras.ops node
+  /// Keras 3 records for it: the op's class in keras.src.ops.numpy ("Add", "GetItem") and its positional
+  /// arguments (tensors as placeholders). A .keras file writes that node, which Keras 3 loads; HDF5 keeps
+  /// tf.keras 2.x's form. Empty for a node loaded from a file, which is written back as it was.
+  void set_keras3_call(std::string op_class, json args);
+  const std::string& keras3_op() const { return keras3_op_; }
+  /// The Keras 3 entry of such a call: {"module", "class_name", "config", "registered_name", "name", "inbound_nodes"}.
+  json keras3_entry(const std::vector<KerasTensor>& inputs, const std::vector<json>& refs) const;
+
   /// Positional and keyword arguments, tensors as placeholders.
   const json& call_args() const { return *args_; }
   const json& call_kwargs() const { return *kwargs_; }
@@ -66,7 +75,11 @@ class OpLayer : public Layer {
   virtual std::string who() const;
 
  private:
+  json keras3_node(const json& args, const json& kwargs, const std::vector<KerasTensor>& inputs,
+                   const std::vector<json>& refs) const;
   std::shared_ptr<const json> args_, kwargs_;  // shared by copies; replaced, never changed in place
+  std::string keras3_op_;
+  std::shared_ptr<const json> keras3_args_;
   NodeForm form_ = NodeForm::keras2;
   bool has_arguments_ = false;
 };

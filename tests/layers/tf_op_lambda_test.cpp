@@ -11,6 +11,7 @@
 #include "keras/hdf5/file.hpp"
 #include "keras/json.hpp"
 #include "keras/keras.hpp"
+#include "keras/saving/zip_archive.hpp"
 
 using namespace keras;
 using keras::testing::check_close;
@@ -189,6 +190,35 @@ TEST_CASE("KerasTensor arithmetic and getitem record TFOpLambda nodes that save 
   }
   CHECK(json::parse(loaded->to_json())["config"]["layers"] == config["config"]["layers"]);
   std::filesystem::remove(path);
+
+  // A .keras archive holds the keras.ops nodes Keras 3 records for the same arithmetic (Keras 3 has no
+  // TFOpLambda), and loads back to the same predictions.
+  const auto archive = (std::filesystem::temp_directory_path() / "kerascpp_tf_op_lambda.keras").string();
+  model.save(archive);
+  saving::ZipReader zip(archive);
+  const json k3 = json::parse(zip.read("config.json"));
+  const json* k3_mul = entry_named(k3, "tf.math.multiply");
+  REQUIRE(k3_mul != nullptr);
+  CHECK((*k3_mul)["module"] == "keras.src.ops.numpy");
+  CHECK((*k3_mul)["class_name"] == "Multiply");
+  CHECK((*k3_mul)["inbound_nodes"][0]["args"][0]["config"]["keras_history"] == json::parse(R"(["tf.__operators__.add", 0, 0])"));
+  CHECK((*k3_mul)["inbound_nodes"][0]["args"][1] == 2.0);
+  CHECK((*entry_named(k3, "tf.math.subtract"))["inbound_nodes"][0]["args"][0] == 1.0);
+  CHECK((*entry_named(k3, "tf.math.truediv"))["class_name"] == "TrueDivide");
+  CHECK((*entry_named(k3, "tf.math.negative"))["class_name"] == "Negative");
+  const json* k3_slice = entry_named(k3, "tf.__operators__.getitem");
+  CHECK((*k3_slice)["class_name"] == "GetItem");
+  CHECK((*k3_slice)["inbound_nodes"][0]["args"][1] == json::parse(R"([
+      {"class_name": "__slice__", "config": {"start": null, "stop": null, "step": null}},
+      {"class_name": "__slice__", "config": {"start": 1, "stop": null, "step": 2}}])"));
+  CHECK((*entry_named(k3, "tf.__operators__.getitem_1"))["inbound_nodes"][0]["args"][1] ==
+        json::parse(R"([{"class_name": "__ellipsis__", "config": {}}, null])"));
+  auto from_archive = models::load_model(archive);
+  CHECK(dynamic_cast<layers::Operation*>(from_archive->get_layer("tf.math.multiply").get()) != nullptr);
+  const auto third = from_archive->predict_outputs({xa, xb});
+  REQUIRE(third.size() == got.size());
+  for (std::size_t i = 0; i < got.size(); ++i) CHECK(third[i].to_vector<float>() == got[i].to_vector<float>());
+  std::filesystem::remove(archive);
 }
 
 TEST_CASE("op nodes differentiate: a functional model of KerasTensor arithmetic trains", "[tf_op_lambda]") {
