@@ -220,7 +220,10 @@ Logs Trainer::run_test_loop(Model& model, DataAdapter& data, callbacks::Callback
     Logs batch_logs;
     cbs.on_test_batch_begin(step, batch_logs);
     if (sync)
-      batch_logs = replica_step(*sync, *b, rows_seen, stop, [&](const Batch& local) { return model.test_step(local); });
+      batch_logs = replica_step(*sync, *b, rows_seen, stop, [&](const Batch& local) {
+        // Fewer rows than replicas: this one has none this step and only takes part in the aggregation.
+        return local.x[0].dim(0) > 0 ? model.test_step(local) : this->logs();
+      });
     else
       batch_logs = model.test_step(*b);
     cbs.on_test_batch_end(step, batch_logs);

@@ -1,0 +1,89 @@
+// N replicas with a global batch B must train as one process with batch B: same data order (one global
+// shuffle), gradients averaged over the replicas' rows, logs aggregated. The reference is the same
+// training run without the strategy, in the same process.
+#include <catch2/catch.hpp>
+
+#include "replica_helpers.hpp"
+
+using namespace keras_test;
+
+namespace {
+
+// 50 steps: 2 epochs of 25 global batches of 16 rows, reshuffled each epoch.
+constexpr std::int64_t batch = 16, samples = 400;
+
+struct Run {
+  std::vector<float> weights;
+  k::callbacks::History history;
+};
+
+Run train_arrays(bool distributed, k::distribute::MultiWorkerMirroredStrategy& strategy) {
+  std::optional<k::distribute::MultiWorkerMirroredStrategy::Scope> scope;
+  if (distributed) scope.emplace(strategy.scope());
+  auto model = small_cnn(11);
+  compile_adam(model);
+  const Data d = labelled_images(samples, 5);
+  auto history = model.fit(d.x, d.y, {.batch_size = batch, .epochs = 2, .verbose = 0, .shuffle = true});
+  return {flat_weights(model), history};
+}
+
+}  // namespace
+
+TEST_CASE("N replicas x global batch B give one process's weights with batch B after 50 steps (arrays, shuffled)") {
+  k::distribute::MultiWorkerMirroredStrategy strategy({.threads = 1});
+  const Run replicas = train_arrays(true, strategy);
+  const Run single = train_arrays(false, strategy);
+  INFO("rank " << strategy.replica_id() << " of " << strategy.num_replicas_in_sync());
+  CHECK(max_diff_from_chief(replicas.weights) == 0.0);  // every replica holds the same weights
+  CHECK(max_abs_diff(replicas.weights, single.weights) < 2e-5);
+  // The logged loss and accuracy are those of the global batches, as one process logs them.
+  REQUIRE(replicas.history.history.at("loss").size() == 2);
+  for (const char* key : {"loss", "accuracy"})
+    for (std::size_t e = 0; e < 2; ++e)
+      CHECK(replicas.history.history.at(key)[e] == Approx(single.history.history.at(key)[e]).epsilon(1e-4));
+  // Training moved the weights: the comparison is not between two untrained models.
+  CHECK(max_abs_diff(single.weights, flat_weights(small_cnn(11))) > 1e-2);
+}
+
+TEST_CASE("a shuffled from_tensor_slices Dataset is sharded by data with one global order") {
+  k::distribute::MultiWorkerMirroredStrategy strategy({.threads = 1});
+  auto train = [&](bool distributed) {
+    std::optional<k::distribute::MultiWorkerMirroredStrategy::Scope> scope;
+    if (distributed) scope.emplace(strategy.scope());
+    auto model = small_cnn(12);
+    compile_adam(model);
+    const Data d = labelled_images(samples, 6);
+    auto ds = k::data::Dataset::from_tensor_slices(d.x, d.y).shuffle(samples).batch(batch);
+    model.fit(ds, {.epochs = 2, .verbose = 0});
+    return flat_weights(model);
+  };
+  const auto replicas = train(true);
+  const auto single = train(false);
+  CHECK(max_diff_from_chief(replicas) == 0.0);
+  CHECK(max_abs_diff(replicas, single) < 2e-5);
+}
+
+TEST_CASE("evaluate under the strategy gives the loss and accuracy of the whole data") {
+  k::distribute::MultiWorkerMirroredStrategy strategy({.threads = 1});
+  auto model = small_cnn(13);
+  compile_adam(model);
+  const Data d = labelled_images(203, 7);  // an uneven last batch: replicas get different row counts
+  const auto single = model.evaluate(d.x, d.y, {.batch_size = 20, .verbose = 0});
+  auto scope = strategy.scope();
+  const auto replicas = model.evaluate(d.x, d.y, {.batch_size = 20, .verbose = 0});
+  CHECK(replicas.at("loss") == Approx(single.at("loss")).epsilon(1e-5));
+  CHECK(replicas.at("accuracy") == Approx(single.at("accuracy")).epsilon(1e-6));
+}
+
+TEST_CASE("a bucket smaller than one variable's gradient gives the same result as one big bucket") {
+  auto train = [](std::size_t bucket_bytes) {
+    k::distribute::MultiWorkerMirroredStrategy strategy({.bucket_bytes = bucket_bytes, .threads = 1});
+    auto scope = strategy.scope();
+    auto model = small_cnn(14);
+    compile_adam(model);
+    const Data d = labelled_images(160, 8);
+    model.fit(d.x, d.y, {.batch_size = batch, .epochs = 1, .verbose = 0});
+    return flat_weights(model);
+  };
+  CHECK(max_abs_diff(train(64), train(25u << 20)) < 1e-6);
+}
