@@ -128,10 +128,16 @@ void MultiWorkerMirroredStrategy::diverge_random_state() {
   gen.seed(gen() ^ (0x9E3779B97F4A7C15ull * static_cast<std::uint64_t>(rank_)));
 }
 
-void MultiWorkerMirroredStrategy::on_step_begin() { step_began_ = timeline_->now(); }
+void MultiWorkerMirroredStrategy::on_step_begin() {
+  step_began_ = timeline_->now();
+  gradients_done_ = -1;
+}
 
 void MultiWorkerMirroredStrategy::on_step_end() {
-  timeline_->span("optimizer and metrics", "compute", gradients_done_, timeline_->now());
+  if (gradients_done_ >= 0)
+    timeline_->span("optimizer and metrics", "compute", gradients_done_, timeline_->now());
+  else  // evaluate's steps compute no gradients
+    timeline_->span("test step", "compute", step_began_, timeline_->now());
 }
 
 void MultiWorkerMirroredStrategy::require_single_host(const char* strategy) const {
