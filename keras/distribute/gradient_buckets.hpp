@@ -31,21 +31,21 @@ class GradientBuckets {
   void begin(const std::vector<std::shared_ptr<Variable>>& vars, float scale);
   /// The final gradient of variable `index`: packed into its bucket, which starts reducing once full.
   void ready(std::size_t index, const Tensor& gradient);
-  /// Packs zeros for the gradients never given, starts the remaining buckets, waits for all of them and
-  /// returns the summed gradients, one per variable.
+  /// Packs zeros for the gradients never given, reduces the remaining buckets (blocking: nothing is left
+  /// to overlap), waits for all of them and returns the summed gradients, one per variable: views of the
+  /// buckets (no unpacking copy), valid until the next begin().
   std::vector<Tensor> finish();
   std::size_t bucket_count() const { return buckets_.size(); }
 
  private:
   struct Bucket {
-    std::vector<float> data;
-    std::size_t expected = 0, packed = 0;
+    Tensor data;  // 1-D float32, the bucket's variables one after the other
+    std::size_t size = 0, expected = 0, packed = 0;
     MPI_Request request = MPI_REQUEST_NULL;
-    bool started = false;
     double started_at = 0;
   };
   void layout(const std::vector<std::shared_ptr<Variable>>& vars);
-  void start_ready_buckets();
+  void start_ready_buckets(bool blocking);
   void progress();
 
   MPI_Comm comm_;
