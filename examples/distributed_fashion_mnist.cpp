@@ -1,6 +1,6 @@
 // The seed's convolutional network on Fashion-MNIST, trained data-parallel over MPI:
 //   mpirun -np N distributed_fashion_mnist [--epochs E] [--batch-size GLOBAL] [--threads T]
-//                                          [--samples S] [--timeline trace.json] [--bucket-mb M]
+//                                          [--samples S] [--timeline trace.json] [--bucket-mb M] [--no-overlap]
 // Every rank trains on its share of each global batch (GLOBAL / N rows) and applies the gradients averaged
 // over all ranks; the chief (rank 0) prints the progress, then as its last lines the global training
 // throughput (samples of all ranks per second of fit) and the test accuracy. With -np 1 (or without
@@ -18,6 +18,7 @@ namespace k = keras;
 int main(int argc, char** argv) try {
   int epochs = 1, batch_size = 64, threads = 0;
   double bucket_mb = 25;
+  bool overlap = true;
   std::int64_t samples = 0;
   std::string timeline;
   for (int i = 1; i < argc; ++i) {
@@ -27,16 +28,18 @@ int main(int argc, char** argv) try {
     else if (!std::strcmp(argv[i], "--samples") && i + 1 < argc) samples = std::stoll(argv[++i]);
     else if (!std::strcmp(argv[i], "--timeline") && i + 1 < argc) timeline = argv[++i];
     else if (!std::strcmp(argv[i], "--bucket-mb") && i + 1 < argc) bucket_mb = std::stod(argv[++i]);
+    else if (!std::strcmp(argv[i], "--no-overlap")) overlap = false;
     else
       throw k::ValueError(std::string("unknown argument ") + argv[i] +
-                          " (use --epochs E, --batch-size GLOBAL, --threads T, --samples S, --timeline FILE.json, --bucket-mb M)");
+                          " (use --epochs E, --batch-size GLOBAL, --threads T, --samples S, --timeline FILE.json, --bucket-mb M, --no-overlap)");
   }
   if (epochs <= 0 || batch_size <= 0 || threads < 0 || samples < 0 || bucket_mb <= 0)
     throw k::ValueError("--epochs, --batch-size and --bucket-mb must be positive, --threads and --samples >= 0 (0: "
                         "automatic, all)");
   k::utils::set_random_seed(1);
   k::distribute::MultiWorkerMirroredStrategy strategy(
-      {.bucket_bytes = static_cast<std::size_t>(bucket_mb * 1e6), .timeline = timeline, .threads = threads});
+      {.bucket_bytes = static_cast<std::size_t>(bucket_mb * 1e6), .overlap = overlap, .timeline = timeline,
+       .threads = threads});
   auto scope = strategy.scope();
   if (strategy.is_chief())
     std::printf("replicas: %d, global batch %d (%d per replica), %d thread(s) per replica\n",

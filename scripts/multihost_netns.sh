@@ -3,12 +3,13 @@
 # 10.77.0.2), one rank in each, over Open MPI's TCP transport only (no shared memory). Open MPI starts the
 # remote daemon through its rsh agent, here `ip netns exec` instead of ssh. Needs root (CAP_NET_ADMIN);
 # exits 77 (skipped) when namespaces cannot be made.
-#   scripts/multihost_netns.sh [--netem "rate 1gbit delay 1ms"] PROGRAM [ARGS...]
-# --netem shapes the link both ways with tc netem (bandwidth, latency).
+#   scripts/multihost_netns.sh [--tc "QDISC ARGS"] PROGRAM [ARGS...]
+# --tc shapes the link both ways with a root qdisc, e.g. --tc "tbf rate 1gbit burst 256kb latency 50ms"
+# (bandwidth) or --tc "netem delay 1ms" (latency; needs the kernel's sch_netem, which some lack).
 set -euo pipefail
-netem=""
-if [ "${1:-}" = "--netem" ]; then netem=$2; shift 2; fi
-[ $# -ge 1 ] || { echo "usage: $0 [--netem SPEC] PROGRAM [ARGS...]" >&2; exit 2; }
+shaping=""
+if [ "${1:-}" = "--tc" ]; then shaping=$2; shift 2; fi
+[ $# -ge 1 ] || { echo "usage: $0 [--tc \"QDISC ARGS\"] PROGRAM [ARGS...]" >&2; exit 2; }
 id=$$
 a=kcpp_a_$id b=kcpp_b_$id
 work=$(mktemp -d)
@@ -31,11 +32,11 @@ ip -n "$b" addr add 10.77.0.2/24 dev "kvb$id"
 for ns in "$a" "$b"; do ip -n "$ns" link set lo up; done
 ip -n "$a" link set "kva$id" up
 ip -n "$b" link set "kvb$id" up
-if [ -n "$netem" ]; then
+if [ -n "$shaping" ]; then
   # shellcheck disable=SC2086  # the spec is several tc words
-  ip netns exec "$a" tc qdisc add dev "kva$id" root netem $netem
+  ip netns exec "$a" tc qdisc add dev "kva$id" root $shaping
   # shellcheck disable=SC2086
-  ip netns exec "$b" tc qdisc add dev "kvb$id" root netem $netem
+  ip netns exec "$b" tc qdisc add dev "kvb$id" root $shaping
 fi
 
 # Open MPI's rsh agent is called as `agent HOST COMMAND...`: run COMMAND in HOST's namespace.

@@ -7,12 +7,19 @@
 
 namespace keras::distribute {
 
-GradientBuckets::GradientBuckets(MPI_Comm comm, std::size_t bucket_bytes, Timeline& timeline)
-    : comm_(comm), bucket_bytes_(std::max<std::size_t>(bucket_bytes, sizeof(float))), timeline_(timeline) {}
+GradientBuckets::GradientBuckets(MPI_Comm comm, std::size_t bucket_bytes, bool overlap, Timeline& timeline)
+    : comm_(comm), bucket_bytes_(std::max<std::size_t>(bucket_bytes, sizeof(float))), timeline_(timeline) {
+  if (overlap) thread_ = std::thread([this] { communicate(); });
+}
 
 GradientBuckets::~GradientBuckets() {
-  for (auto& b : buckets_)  // only after an error: a finished step leaves no request behind
-    if (b.request != MPI_REQUEST_NULL) MPI_Request_free(&b.request);
+  if (!thread_.joinable()) return;
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  changed_.notify_all();
+  thread_.join();
 }
 
 void GradientBuckets::layout(const std::vector<std::shared_ptr<Variable>>& vars) {
@@ -46,59 +53,62 @@ void GradientBuckets::layout(const std::vector<std::shared_ptr<Variable>>& vars)
 }
 
 void GradientBuckets::begin(const std::vector<std::shared_ptr<Variable>>& vars, float scale) {
+  std::lock_guard lock(mutex_);  // the thread is idle between steps: this only publishes the new state
   layout(vars);
   scale_ = scale;
   given_.assign(vars.size(), false);
-  for (auto& b : buckets_) b.packed = 0;
-  next_to_start_ = 0;
+  for (auto& b : buckets_) {
+    b.packed = 0;
+    b.result = MPI_SUCCESS;
+  }
+  handed_ = reduced_ = 0;
 }
 
 void GradientBuckets::ready(std::size_t index, const Tensor& gradient) {
   if (index >= given_.size() || given_[index]) return;
-  Bucket& b = buckets_[bucket_of_[index]];
-  float* dst = b.data.data<float>() + offset_of_[index];
-  const float* src = gradient.data<float>();
   const auto n = static_cast<std::size_t>(gradient.size());
   if (gradient.dtype() != DType::float32 || gradient.size() != vars_[index]->value().size())
     throw ValueError("rank " + std::to_string(mpi::rank()) + ": the gradient of variable '" + vars_[index]->name() +
                      "' is " + gradient.str() + ", but the variable has shape " + shape_str(shapes_[index]));
+  Bucket& b = buckets_[bucket_of_[index]];
+  float* dst = b.data.data<float>() + offset_of_[index];
+  const float* src = gradient.data<float>();
   const float scale = scale_;
   for (std::size_t i = 0; i < n; ++i) dst[i] = src[i] * scale;
   given_[index] = true;
   ++b.packed;
-  start_ready_buckets(false);
-  progress();
+  hand_over_full_buckets();
 }
 
-// In bucket order on every rank, as MPI requires. A bucket that fills during the backward pass is
-// reduced without blocking, to overlap; one that fills after it (blocking) by the blocking allreduce,
-// which Open MPI tunes better than the non-blocking one.
-void GradientBuckets::start_ready_buckets(bool blocking) {
-  while (next_to_start_ < buckets_.size() && buckets_[next_to_start_].packed == buckets_[next_to_start_].expected) {
-    const std::size_t i = next_to_start_++;
-    Bucket& b = buckets_[i];
-    b.started_at = timeline_.now();
-    if (blocking) {
-      mpi::check(MPI_Allreduce(MPI_IN_PLACE, b.data.raw_data(), static_cast<int>(b.size), MPI_FLOAT, MPI_SUM, comm_),
-                 "MPI_Allreduce of a gradient bucket");
-      timeline_.span("allreduce bucket " + std::to_string(i), "communication", b.started_at, timeline_.now());
-    } else {
-      mpi::check(MPI_Iallreduce(MPI_IN_PLACE, b.data.raw_data(), static_cast<int>(b.size), MPI_FLOAT, MPI_SUM, comm_,
-                                &b.request),
-                 "MPI_Iallreduce of a gradient bucket");
-    }
+void GradientBuckets::reduce(Bucket& b) {
+  b.started = timeline_.now();
+  b.result = MPI_Allreduce(MPI_IN_PLACE, b.data.raw_data(), static_cast<int>(b.size), MPI_FLOAT, MPI_SUM, comm_);
+  b.ended = timeline_.now();
+}
+
+// The full buckets that follow the last one handed over, in index order, go to the communication thread.
+void GradientBuckets::hand_over_full_buckets() {
+  if (!thread_.joinable()) return;
+  {
+    std::lock_guard lock(mutex_);
+    const std::size_t before = handed_;
+    while (handed_ < buckets_.size() && buckets_[handed_].packed == buckets_[handed_].expected) ++handed_;
+    if (handed_ == before) return;
   }
+  changed_.notify_all();
 }
 
-// Open MPI advances non-blocking collectives only inside MPI calls: testing them between backward steps
-// lets a bucket's reduction move on while the rest of the gradients are computed.
-void GradientBuckets::progress() {
-  for (std::size_t i = 0; i < next_to_start_; ++i) {
-    Bucket& b = buckets_[i];
-    if (b.request == MPI_REQUEST_NULL) continue;
-    int done = 0;
-    mpi::check(MPI_Test(&b.request, &done, MPI_STATUS_IGNORE), "MPI_Test of a gradient bucket");
-    if (done) timeline_.span("allreduce bucket " + std::to_string(i), "communication", b.started_at, timeline_.now());
+void GradientBuckets::communicate() {
+  std::unique_lock lock(mutex_);
+  for (;;) {
+    changed_.wait(lock, [&] { return stopping_ || reduced_ < handed_; });
+    if (reduced_ >= handed_) return;  // stopping, and nothing left
+    Bucket& b = buckets_[reduced_];
+    lock.unlock();
+    reduce(b);
+    lock.lock();
+    ++reduced_;
+    changed_.notify_all();
   }
 }
 
@@ -110,12 +120,16 @@ std::vector<Tensor> GradientBuckets::finish() {
       given_[k] = true;
       ++b.packed;
     }
-  start_ready_buckets(true);
+  if (thread_.joinable()) {
+    hand_over_full_buckets();
+    std::unique_lock lock(mutex_);
+    changed_.wait(lock, [&] { return reduced_ == buckets_.size(); });
+  } else {
+    for (auto& b : buckets_) reduce(b);
+  }
   for (std::size_t i = 0; i < buckets_.size(); ++i) {
-    Bucket& b = buckets_[i];
-    if (b.request == MPI_REQUEST_NULL) continue;
-    mpi::check(MPI_Wait(&b.request, MPI_STATUS_IGNORE), "MPI_Wait for a gradient bucket's allreduce");
-    timeline_.span("allreduce bucket " + std::to_string(i), "communication", b.started_at, timeline_.now());
+    timeline_.span("allreduce bucket " + std::to_string(i), "communication", buckets_[i].started, buckets_[i].ended);
+    mpi::check(buckets_[i].result, "MPI_Allreduce of a gradient bucket");
   }
   std::vector<Tensor> grads;
   grads.reserve(vars_.size());

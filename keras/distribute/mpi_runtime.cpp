@@ -9,18 +9,20 @@ namespace {
 
 struct Runtime {
   MPI_Comm comm = MPI_COMM_NULL;
-  int rank = 0, size = 1, local_size = 1;
+  int rank = 0, size = 1, local_size = 1, thread_level = MPI_THREAD_SINGLE;
   bool owns_init = false, failed = false;
 
   Runtime() {
     int initialized = 0;
     MPI_Initialized(&initialized);
     if (!initialized) {
-      int provided = 0;
-      if (MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS)
+      // Serialized: the gradient buckets' communication thread calls MPI while the main thread does not.
+      if (MPI_Init_thread(nullptr, nullptr, MPI_THREAD_SERIALIZED, &thread_level) != MPI_SUCCESS)
         throw ReplicaError("MPI_Init_thread failed: launch the program with mpirun (Open MPI), e.g. "
                            "`mpirun -np 2 ./program`");
       owns_init = true;
+    } else {
+      MPI_Query_thread(&thread_level);
     }
     MPI_Comm_dup(MPI_COMM_WORLD, &comm);
     MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
@@ -56,6 +58,7 @@ MPI_Comm world() { return runtime().comm; }
 int rank() { return runtime().rank; }
 int size() { return runtime().size; }
 int local_size() { return runtime().local_size; }
+int thread_level() { return runtime().thread_level; }
 void mark_failed() { runtime().failed = true; }
 
 void check(int rc, const char* what) {

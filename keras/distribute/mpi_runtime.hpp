@@ -19,13 +19,15 @@ class ReplicaError : public Error {
 
 namespace mpi {
 
-/// Initializes MPI (once; funneled: only the main thread calls it) and returns the job's communicator,
+/// Initializes MPI (once; serialized: one thread at a time calls it) and returns the job's communicator,
 /// a duplicate of MPI_COMM_WORLD that returns errors.
 MPI_Comm world();
 int rank();
 int size();
 /// Ranks on this host (from a shared-memory split of the world).
 int local_size();
+/// The thread support MPI provides (MPI_THREAD_SINGLE ... MPI_THREAD_MULTIPLE).
+int thread_level();
 /// Throws ReplicaError "rank R: <what> failed: <MPI's message>" unless rc is MPI_SUCCESS.
 void check(int rc, const char* what);
 /// Called when a strategy is destroyed by an exception: the program will abort the job at exit.

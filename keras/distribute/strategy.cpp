@@ -36,7 +36,8 @@ MultiWorkerMirroredStrategy::MultiWorkerMirroredStrategy(StrategyOptions options
   else if (!std::getenv("OMP_NUM_THREADS"))
     utils::set_num_threads(std::max(1, static_cast<int>(std::thread::hardware_concurrency()) / mpi::local_size()));
   timeline_ = std::make_unique<Timeline>(options_.timeline, rank_);
-  buckets_ = std::make_unique<GradientBuckets>(mpi::world(), options_.bucket_bytes, *timeline_);
+  const bool overlap = options_.overlap && mpi::thread_level() >= MPI_THREAD_SERIALIZED;
+  buckets_ = std::make_unique<GradientBuckets>(mpi::world(), options_.bucket_bytes, overlap, *timeline_);
   agree_random_state();
 }
 

@@ -28,6 +28,9 @@ class GradientBuckets;
 struct StrategyOptions {
   /// Gradients are reduced in buckets of about this many bytes (Horovod's fusion buffer, DDP's bucket_cap_mb).
   std::size_t bucket_bytes = 25u << 20;
+  /// Reduce each bucket on a communication thread as soon as it is full, during the backward pass. Off:
+  /// all buckets after the backward pass, on the training thread (no extra thread competing for cores).
+  bool overlap = true;
   /// Where to write a Chrome trace of compute and communication (empty: none); ranks other than the
   /// chief add ".rank<R>" to the name.
   std::string timeline{};
