@@ -1,6 +1,6 @@
 // The seed's convolutional network on Fashion-MNIST, trained data-parallel over MPI:
 //   mpirun -np N distributed_fashion_mnist [--epochs E] [--batch-size GLOBAL] [--threads T]
-//                                          [--samples S] [--timeline trace.json] [--bucket-mb M] [--no-overlap]
+//                                          [--samples S] [--timeline trace.json] [--bucket-mb M] [--overlap | --no-overlap]
 // Every rank trains on its share of each global batch (GLOBAL / N rows) and applies the gradients averaged
 // over all ranks; the chief (rank 0) prints the progress, then as its last lines the global training
 // throughput (samples of all ranks per second of fit) and the test accuracy. With -np 1 (or without
@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <optional>
 #include <string>
 
 #include <keras/distribute/distribute.hpp>
@@ -18,7 +19,7 @@ namespace k = keras;
 int main(int argc, char** argv) try {
   int epochs = 1, batch_size = 64, threads = 0;
   double bucket_mb = 25;
-  bool overlap = true;
+  std::optional<bool> overlap;  // automatic: when a core is free for the communication thread
   std::int64_t samples = 0;
   std::string timeline;
   for (int i = 1; i < argc; ++i) {
@@ -29,9 +30,10 @@ int main(int argc, char** argv) try {
     else if (!std::strcmp(argv[i], "--timeline") && i + 1 < argc) timeline = argv[++i];
     else if (!std::strcmp(argv[i], "--bucket-mb") && i + 1 < argc) bucket_mb = std::stod(argv[++i]);
     else if (!std::strcmp(argv[i], "--no-overlap")) overlap = false;
+    else if (!std::strcmp(argv[i], "--overlap")) overlap = true;
     else
       throw k::ValueError(std::string("unknown argument ") + argv[i] +
-                          " (use --epochs E, --batch-size GLOBAL, --threads T, --samples S, --timeline FILE.json, --bucket-mb M, --no-overlap)");
+                          " (use --epochs E, --batch-size GLOBAL, --threads T, --samples S, --timeline FILE.json, --bucket-mb M, --overlap, --no-overlap)");
   }
   if (epochs <= 0 || batch_size <= 0 || threads < 0 || samples < 0 || bucket_mb <= 0)
     throw k::ValueError("--epochs, --batch-size and --bucket-mb must be positive, --threads and --samples >= 0 (0: "

@@ -36,7 +36,9 @@ MultiWorkerMirroredStrategy::MultiWorkerMirroredStrategy(StrategyOptions options
   else if (!std::getenv("OMP_NUM_THREADS"))
     utils::set_num_threads(std::max(1, static_cast<int>(std::thread::hardware_concurrency()) / mpi::local_size()));
   timeline_ = std::make_unique<Timeline>(options_.timeline, rank_);
-  const bool overlap = options_.overlap && mpi::thread_level() >= MPI_THREAD_SERIALIZED;
+  const int cores = static_cast<int>(std::thread::hardware_concurrency());
+  const bool spare_core = cores > mpi::local_size() * utils::get_num_threads();
+  const bool overlap = options_.overlap.value_or(spare_core) && mpi::thread_level() >= MPI_THREAD_SERIALIZED;
   buckets_ = std::make_unique<GradientBuckets>(mpi::world(), options_.bucket_bytes, overlap, *timeline_);
   agree_random_state();
 }

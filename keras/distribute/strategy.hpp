@@ -16,6 +16,7 @@
 // rows. Only the chief prints and writes ModelCheckpoint, CSVLogger and TensorBoard files.
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "keras/trainers/replica_sync.hpp"
@@ -28,9 +29,11 @@ class GradientBuckets;
 struct StrategyOptions {
   /// Gradients are reduced in buckets of about this many bytes (Horovod's fusion buffer, DDP's bucket_cap_mb).
   std::size_t bucket_bytes = 25u << 20;
-  /// Reduce each bucket on a communication thread as soon as it is full, during the backward pass. Off:
-  /// all buckets after the backward pass, on the training thread (no extra thread competing for cores).
-  bool overlap = true;
+  /// Reduce each bucket on a communication thread as soon as it is full, during the backward pass; false:
+  /// all buckets after the backward pass, on the training thread. Unset: overlap when this host has a
+  /// core to spare for the thread (cores > ranks on the host × threads per rank); where every core
+  /// computes, the thread only takes time from the computation (measured on 2 cores, 2 ranks).
+  std::optional<bool> overlap{};
   /// Where to write a Chrome trace of compute and communication (empty: none); ranks other than the
   /// chief add ".rank<R>" to the name.
   std::string timeline{};
