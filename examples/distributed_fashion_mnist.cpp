@@ -14,6 +14,8 @@
 #include <keras/distribute/distribute.hpp>
 #include <keras/keras.hpp>
 
+#include "seed_cnn.hpp"
+
 namespace k = keras;
 
 int main(int argc, char** argv) try {
@@ -57,17 +59,7 @@ int main(int argc, char** argv) try {
   }
   auto x_test = (test.x / 255.f).reshape({-1, 28, 28, 1});
 
-  k::Sequential model({
-      k::layers::Input({28, 28, 1}),
-      k::layers::Conv2D(32, {5, 5}, {.activation = "relu"}),
-      k::layers::MaxPooling2D({2, 2}),
-      k::layers::Conv2D(64, {3, 3}, {.activation = "relu"}),
-      k::layers::MaxPooling2D({2, 2}),
-      k::layers::Flatten(),
-      k::layers::Dense(1024, {.activation = "relu"}),
-      k::layers::Dropout(0.5),
-      k::layers::Dense(10),
-  });
+  k::Sequential model = seed_cnn();
   const auto steps = static_cast<double>(epochs) * ((x_train.dim(0) + batch_size - 1) / batch_size);
   model.compile({.optimizer = k::optimizers::Adam({.learning_rate = k::optimizers::schedules::CosineDecay(1e-3, steps)}),
                  .loss = k::losses::SparseCategoricalCrossentropy({.from_logits = true}),
