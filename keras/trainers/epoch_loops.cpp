@@ -213,6 +213,7 @@ Logs Trainer::run_test_loop(Model& model, DataAdapter& data, callbacks::Callback
   Logs logs;
   cbs.on_test_begin(logs);
   ReplicaSync* sync = active_replica_sync();
+  if (sync) sync->sync_model(model, *optimizer_);  // evaluate before any fit: the chief's weights too
   std::int64_t step = 0, rows_seen = 0;
   bool stop = false;
   for (std::optional<Batch> b; (b = data.next()); ++step) {
