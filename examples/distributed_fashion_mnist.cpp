@@ -35,7 +35,8 @@ int main(int argc, char** argv) try {
     else if (!std::strcmp(argv[i], "--overlap")) overlap = true;
     else
       throw k::ValueError(std::string("unknown argument ") + argv[i] +
-                          " (use --epochs E, --batch-size GLOBAL, --threads T, --samples S, --timeline FILE.json, --bucket-mb M, --overlap, --no-overlap)");
+                          " (use --epochs E, --batch-size GLOBAL, --threads T, --samples S, --timeline FILE.json, "
+                          "--bucket-mb M, --overlap, --no-overlap)");
   }
   if (epochs <= 0 || batch_size <= 0 || threads < 0 || samples < 0 || bucket_mb <= 0)
     throw k::ValueError("--epochs, --batch-size and --bucket-mb must be positive, --threads and --samples >= 0 (0: "

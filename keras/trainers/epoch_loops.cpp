@@ -182,7 +182,8 @@ callbacks::History Trainer::run_fit_loop(Model& model, DataAdapter& train, DataA
       Logs batch_logs;
       cbs.on_train_batch_begin(step, batch_logs);
       if (sync)
-        batch_logs = replica_step(*sync, *b, rows_seen, model.stop_training, [&](const Batch& local) { return model.train_step(local); });
+        batch_logs = replica_step(*sync, *b, rows_seen, model.stop_training,
+                                  [&](const Batch& local) { return model.train_step(local); });
       else
         batch_logs = model.train_step(*b);
       cbs.on_train_batch_end(step, batch_logs);
@@ -198,9 +199,7 @@ callbacks::History Trainer::run_fit_loop(Model& model, DataAdapter& train, DataA
       for (const auto& [k, v] : val_logs) epoch_logs["val_" + k] = v;
     }
     cbs.on_epoch_end(epoch, epoch_logs);
-    if (sync) {  // EarlyStopping decided on aggregated logs; all replicas stop together all the same
-      sync->aggregate(Logs{}, 0.0, model.stop_training);
-    }
+    if (sync) sync->aggregate(Logs{}, 0.0, model.stop_training);  // a stop on one replica stops them all
   }
   cbs.on_train_end(logs);
   if (sync) sync->agree_random_state();  // Datasets built after fit draw the same seeds on every replica
