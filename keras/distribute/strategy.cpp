@@ -143,15 +143,19 @@ void MultiWorkerMirroredStrategy::on_step_end() {
     timeline_->span("test step", "compute", step_began_, timeline_->now());
 }
 
-void MultiWorkerMirroredStrategy::require_single_host(const char* strategy) const {
-  if (mpi::local_size() != size_)
-    throw ValueError(fmt::format("rank {}: {} runs on one machine, but only {} of the job's {} ranks share this host; use "
-                                 "MultiWorkerMirroredStrategy for several hosts",
-                                 rank_, strategy, mpi::local_size(), size_));
+namespace {
+// Checked before the strategy is built, so that a refused MirroredStrategy leaves nothing to unwind.
+StrategyOptions single_host(StrategyOptions options) {
+  mpi::world();
+  if (mpi::local_size() != mpi::size())
+    throw ValueError(fmt::format("rank {}: MirroredStrategy runs on one machine, but only {} of the job's {} ranks share "
+                                 "this host; use MultiWorkerMirroredStrategy for several hosts",
+                                 mpi::rank(), mpi::local_size(), mpi::size()));
+  return options;
 }
+}  // namespace
 
-MirroredStrategy::MirroredStrategy(StrategyOptions options) : MultiWorkerMirroredStrategy(std::move(options)) {
-  require_single_host("MirroredStrategy");
-}
+MirroredStrategy::MirroredStrategy(StrategyOptions options)
+    : MultiWorkerMirroredStrategy(single_host(std::move(options))) {}
 
 }  // namespace keras::distribute

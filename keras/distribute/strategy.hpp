@@ -86,10 +86,6 @@ class MultiWorkerMirroredStrategy : public ReplicaSync {
   void on_step_begin() override;
   void on_step_end() override;
 
- protected:
-  /// For MirroredStrategy: throws unless every rank runs on this host.
-  void require_single_host(const char* strategy) const;
-
  private:
   StrategyOptions options_;
   int rank_ = 0, size_ = 1;

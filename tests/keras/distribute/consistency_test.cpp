@@ -43,3 +43,18 @@ TEST_CASE("identical models start from the chief's weights") {
   model.fit(d.x, d.y, {.batch_size = 32, .epochs = 1, .verbose = 0});
   CHECK(max_diff_from_chief(flat_weights(model)) == 0.0);
 }
+
+TEST_CASE("MirroredStrategy runs when every rank is on this host, and is refused otherwise") {
+  MPI_Comm local;
+  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &local);
+  int local_size = 0, size = 0;
+  MPI_Comm_size(local, &local_size);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  MPI_Comm_free(&local);
+  if (local_size == size) {
+    k::distribute::MirroredStrategy strategy({.threads = 1});
+    CHECK(strategy.num_replicas_in_sync() == size);
+  } else {  // scripts/multihost_netns.sh: one rank per "host"
+    CHECK_THROWS_WITH(k::distribute::MirroredStrategy({.threads = 1}), Catch::Contains("use MultiWorkerMirroredStrategy"));
+  }
+}
