@@ -45,6 +45,7 @@ TEST_CASE("identical models start from the chief's weights") {
 }
 
 TEST_CASE("MirroredStrategy runs when every rank is on this host, and is refused otherwise") {
+  k::distribute::mpi::world();  // initializes MPI, when this test runs first
   MPI_Comm local;
   MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &local);
   int local_size = 0, size = 0;

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "keras/distribute/distribute.hpp"
+#include "keras/distribute/mpi_runtime.hpp"
 #include "keras/keras.hpp"
 
 namespace keras_test {
@@ -20,6 +21,7 @@ namespace keras_test {
 namespace k = keras;
 
 inline int mpi_rank() {
+  k::distribute::mpi::world();  // initializes MPI when no strategy has yet
   int r = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &r);
   return r;
