@@ -19,19 +19,20 @@ cleanup() {
   rm -rf "$work"
 }
 trap cleanup EXIT
-if ! ip netns add "$a" 2>/dev/null; then
-  echo "skipped: cannot create network namespaces (run as root with CAP_NET_ADMIN)" >&2
+# Everything before mpirun is setup: where the system does not allow it, the run is skipped (77).
+setup() {
+  ip netns add "$a" && ip netns add "$b" &&
+    ip link add "kva$id" type veth peer name "kvb$id" &&
+    ip link set "kva$id" netns "$a" && ip link set "kvb$id" netns "$b" &&
+    ip -n "$a" addr add 10.77.0.1/24 dev "kva$id" && ip -n "$b" addr add 10.77.0.2/24 dev "kvb$id" &&
+    ip -n "$a" link set lo up && ip -n "$b" link set lo up &&
+    ip -n "$a" link set "kva$id" up && ip -n "$b" link set "kvb$id" up
+}
+if ! setup 2>"$work/setup.log"; then
+  echo "skipped: cannot make two network namespaces joined by a veth pair (run as root with CAP_NET_ADMIN):" >&2
+  cat "$work/setup.log" >&2
   exit 77
 fi
-ip netns add "$b"
-ip link add "kva$id" type veth peer name "kvb$id"
-ip link set "kva$id" netns "$a"
-ip link set "kvb$id" netns "$b"
-ip -n "$a" addr add 10.77.0.1/24 dev "kva$id"
-ip -n "$b" addr add 10.77.0.2/24 dev "kvb$id"
-for ns in "$a" "$b"; do ip -n "$ns" link set lo up; done
-ip -n "$a" link set "kva$id" up
-ip -n "$b" link set "kvb$id" up
 if [ -n "$shaping" ]; then
   # shellcheck disable=SC2086  # the spec is several tc words
   ip netns exec "$a" tc qdisc add dev "kva$id" root $shaping
