@@ -59,3 +59,10 @@ TEST_CASE("MirroredStrategy runs when every rank is on this host, and is refused
     CHECK_THROWS_WITH(k::distribute::MirroredStrategy({.threads = 1}), Catch::Contains("use MultiWorkerMirroredStrategy"));
   }
 }
+
+TEST_CASE("bad strategy options are refused with the rank and the fix") {
+  CHECK_THROWS_WITH(k::distribute::MultiWorkerMirroredStrategy({.bucket_bytes = 0}),
+                    Catch::Contains("rank " + std::to_string(mpi_rank()) + ": StrategyOptions::bucket_bytes must be positive"));
+  CHECK_THROWS_WITH(k::distribute::MultiWorkerMirroredStrategy({.threads = -1}),
+                    Catch::Contains("StrategyOptions::threads must be >= 0"));
+}
