@@ -5,15 +5,11 @@
 #      the lost rank;
 #   3. the same mpirun command again resumes on both ranks from the chief's backup and must end with the
 #      reference's weights.
-#   cmake -DMPIEXEC=mpirun -DWORKER=/path/fault_worker -DLIMIT=60 -P fault_test.cmake
+#   cmake -DMPIEXEC=mpirun -DWORKER=/path/fault_worker -DLIMIT=60 -DWORK_DIR=/scratch/folder -P fault_test.cmake
+# WORK_DIR (emptied first, removed at the end) holds the backups and the weights.
 cmake_minimum_required(VERSION 3.25)
-if(DEFINED ENV{TMPDIR})
-  set(tmp "$ENV{TMPDIR}")
-else()
-  set(tmp /tmp)
-endif()
-string(RANDOM LENGTH 10 suffix)
-set(dir "${tmp}/kerascpp_fault_${suffix}")
+set(dir "${WORK_DIR}")
+file(REMOVE_RECURSE "${dir}")
 file(MAKE_DIRECTORY "${dir}")
 set(mpirun ${MPIEXEC} -np 2 --oversubscribe ${WORKER})
 
