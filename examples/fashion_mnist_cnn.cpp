@@ -9,6 +9,8 @@
 
 #include <keras/keras.hpp>
 
+#include "seed_cnn.hpp"
+
 namespace k = keras;
 
 int main(int argc, char** argv) try {
@@ -29,17 +31,7 @@ int main(int argc, char** argv) try {
   auto x_train = (train.x / 255.f).reshape({-1, 28, 28, 1});
   auto x_test = (test.x / 255.f).reshape({-1, 28, 28, 1});
 
-  k::Sequential model({
-      k::layers::Input({28, 28, 1}),
-      k::layers::Conv2D(32, {5, 5}, {.activation = "relu"}),
-      k::layers::MaxPooling2D({2, 2}),
-      k::layers::Conv2D(64, {3, 3}, {.activation = "relu"}),
-      k::layers::MaxPooling2D({2, 2}),
-      k::layers::Flatten(),
-      k::layers::Dense(1024, {.activation = "relu"}),
-      k::layers::Dropout(0.5),
-      k::layers::Dense(10),
-  });
+  k::Sequential model = seed_cnn();
   model.summary();
   const double validation_split = 0.1;
   const auto train_size = static_cast<std::int64_t>(x_train.dim(0) * (1 - validation_split));

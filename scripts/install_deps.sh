@@ -13,6 +13,8 @@ packages=(
   ocl-icd-opencl-dev  # oneDNN's dnnl-config.cmake requires OpenCL; libdnnl-dev only recommends it
   python3-h5py python3-numpy  # tools/read_keras_h5.py, the independent reader the tests use
   dataset-fashion-mnist
+  libopenmpi-dev openmpi-bin  # keras::distribute (data-parallel training over MPI) and its tests
+  iproute2  # the two-namespace multi-host test (ip netns, veth)
 )
 packages+=("$@")  # extra packages a caller needs (bench/run.sh adds libtorch-dev)
 

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <unordered_map>
+#include <utility>
 
+#include "keras/autodiff/gradient_ready.hpp"
 #include "keras/ops/math.hpp"
 #include "keras/variable.hpp"
 
@@ -10,6 +12,25 @@ namespace keras {
 namespace {
 thread_local std::vector<GradientTape*> active_tapes;
 thread_local bool no_grad = false;
+thread_local autodiff::GradientReadyFn* ready_hook = nullptr;
+
+// For each record, the sources whose last backward contribution it makes (the first record, in forward
+// order, that reads them): once the backward pass has handled that record, their gradients are final.
+std::vector<std::vector<std::size_t>> sources_final_after(const std::vector<Tensor>& sources,
+                                                          const std::vector<const std::vector<Tensor>*>& inputs) {
+  std::unordered_map<const void*, std::vector<std::size_t>> pending;
+  for (std::size_t i = 0; i < sources.size(); ++i)
+    if (sources[i].defined()) pending[sources[i].id()].push_back(i);
+  std::vector<std::vector<std::size_t>> final_after(inputs.size());
+  for (std::size_t r = 0; r < inputs.size() && !pending.empty(); ++r)
+    for (const auto& in : *inputs[r]) {
+      auto it = in.defined() ? pending.find(in.id()) : pending.end();
+      if (it == pending.end()) continue;
+      final_after[r].insert(final_after[r].end(), it->second.begin(), it->second.end());
+      pending.erase(it);
+    }
+  return final_after;
+}
 }  // namespace
 
 GradientTape::GradientTape(bool persistent, bool watch_accessed_variables)
@@ -52,25 +73,47 @@ std::vector<Tensor> GradientTape::gradient(const Tensor& target, const std::vect
   if (!target.defined()) throw ValueError("GradientTape::gradient: the target tensor is undefined");
   autodiff::NoGradScope no_record;  // the backward pass itself is not differentiated
 
+  // A GradientReadyScope's hook hears of each source's gradient once final; gradient() calls made from
+  // inside the pass (by the hook or a backward function) do not report to it.
+  autodiff::GradientReadyFn* const hook = std::exchange(ready_hook, nullptr);
+  struct RestoreHook {
+    autodiff::GradientReadyFn* hook;
+    ~RestoreHook() { ready_hook = hook; }
+  } restore_hook{hook};
+  std::vector<std::vector<std::size_t>> final_after;
+  if (hook) {
+    std::vector<const std::vector<Tensor>*> inputs;
+    for (const auto& r : records_) inputs.push_back(&r.inputs);
+    final_after = sources_final_after(sources, inputs);
+  }
+
   std::unordered_map<const void*, Tensor> grads;
   grads[target.id()] = output_gradient.defined() ? output_gradient : Tensor::ones(target.shape());
-  for (auto it = records_.rbegin(); it != records_.rend(); ++it) {
-    auto g = grads.find(it->output.id());
-    if (g == grads.end()) continue;
-    std::vector<bool> needs(it->inputs.size());
+  auto run_backward = [&](Record& record) {
+    auto g = grads.find(record.output.id());
+    if (g == grads.end()) return;
+    std::vector<bool> needs(record.inputs.size());
     bool any = false;
-    for (std::size_t i = 0; i < it->inputs.size(); ++i) {
-      needs[i] = is_watched(it->inputs[i]);
+    for (std::size_t i = 0; i < record.inputs.size(); ++i) {
+      needs[i] = is_watched(record.inputs[i]);
       any = any || needs[i];
     }
-    if (!any) continue;
+    if (!any) return;
     Tensor grad_out = g->second;
     if (!persistent_) grads.erase(g);
-    std::vector<Tensor> in_grads = it->backward(grad_out, needs);
-    for (std::size_t i = 0; i < it->inputs.size(); ++i) {
+    std::vector<Tensor> in_grads = record.backward(grad_out, needs);
+    for (std::size_t i = 0; i < record.inputs.size(); ++i) {
       if (!needs[i] || i >= in_grads.size() || !in_grads[i].defined()) continue;
-      auto [slot, inserted] = grads.try_emplace(it->inputs[i].id(), in_grads[i]);
+      auto [slot, inserted] = grads.try_emplace(record.inputs[i].id(), in_grads[i]);
       if (!inserted) slot->second = ops::add(slot->second, in_grads[i]);
+    }
+  };
+  for (std::size_t r = records_.size(); r-- > 0;) {
+    run_backward(records_[r]);
+    if (!hook) continue;
+    for (std::size_t source : final_after[r]) {
+      auto g = grads.find(sources[source].id());
+      if (g != grads.end()) (*hook)(source, g->second);
     }
   }
   std::vector<Tensor> result;
@@ -102,6 +145,13 @@ void record(const Tensor& output, const std::vector<Tensor>& inputs, BackwardFn 
     if (any) tape->add_record(output, inputs, backward);
   }
 }
+
+GradientReadyScope::GradientReadyScope(GradientReadyFn on_ready)
+    : previous_(ready_hook), on_ready_(std::move(on_ready)) {
+  ready_hook = &on_ready_;
+}
+GradientReadyScope::~GradientReadyScope() { ready_hook = previous_; }
+GradientReadyFn* gradient_ready_hook() { return ready_hook; }
 
 NoGradScope::NoGradScope() : previous_(no_grad) { no_grad = true; }
 NoGradScope::~NoGradScope() { no_grad = previous_; }

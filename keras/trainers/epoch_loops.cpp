@@ -10,7 +10,9 @@
 #include "keras/ops/math.hpp"
 #include "keras/trainers/array_data_adapter.hpp"
 #include "keras/trainers/dataset_adapter.hpp"
+#include "keras/trainers/replica_sync.hpp"
 #include "keras/trainers/trainer.hpp"
+#include "keras/trainers/worker_callbacks.hpp"
 
 namespace keras {
 namespace {
@@ -76,6 +78,28 @@ std::vector<Tensor> concatenate_batches(const std::vector<std::vector<Tensor>>& 
   return out;
 }
 
+// Under a distribution strategy a worker (not the chief) neither prints nor writes files.
+int replica_verbose(int verbose) {
+  const ReplicaSync* sync = active_replica_sync();
+  return sync && !sync->is_chief() ? 0 : verbose;
+}
+
+// One step of a loop on this replica's rows of the global batch `b`, its logs aggregated over the
+// replicas (`rows_seen`: the rows this replica has seen in this pass, the weight of its running means).
+template <class Step>
+Logs replica_step(ReplicaSync& sync, const Batch& b, std::int64_t& rows_seen, bool& stop, Step step) {
+  const std::int64_t global = b.x.empty() || !b.x[0].defined() ? 0 : b.x[0].dim(0);
+  Batch local = sync.shard(b);
+  const std::int64_t rows = local.x.empty() || !local.x[0].defined() ? 0 : local.x[0].dim(0);
+  sync.set_step_rows(global, rows);
+  sync.on_step_begin();
+  Logs logs = step(local);
+  sync.on_step_end();
+  sync.set_step_rows(0, 0);
+  rows_seen += rows;
+  return sync.aggregate(logs, double(rows_seen), stop);
+}
+
 }  // namespace
 
 std::unique_ptr<DataAdapter> Trainer::adapter(Model& model, const data::Dataset& dataset,
@@ -128,7 +152,9 @@ callbacks::History Trainer::fit(Model& model, const data::Dataset& dataset, cons
 callbacks::History Trainer::run_fit_loop(Model& model, DataAdapter& train, DataAdapter* val, const FitOptions& o) {
   if (o.epochs < 0 || o.initial_epoch < 0) throw ValueError("epochs and initial_epoch must be >= 0");
   auto history = std::make_shared<callbacks::History>();
-  auto cbs = callbacks::CallbackList::with_defaults(o.callbacks, o.verbose, history);
+  ReplicaSync* sync = active_replica_sync();
+  auto cbs = callbacks::CallbackList::with_defaults(sync && !sync->is_chief() ? worker_callbacks(o.callbacks) : o.callbacks,
+                                                    replica_verbose(o.verbose), history);
   cbs.set_model(&model);
   cbs.set_params({.epochs = o.epochs, .steps = train.steps(), .verbose = o.verbose, .samples = train.samples(),
                   .batch_size = o.batch_size});
@@ -140,12 +166,14 @@ callbacks::History Trainer::run_fit_loop(Model& model, DataAdapter& train, DataA
   const std::optional<Model::ResumePoint> resume = std::exchange(model.resume_from, std::nullopt);
   for (int epoch = resume ? resume->epoch : o.initial_epoch; epoch < o.epochs && !model.stop_training; ++epoch) {
     reset_metrics();
+    if (sync) sync->agree_random_state();  // every replica draws the chief's sample order
     train.start_epoch();
+    if (sync) sync->diverge_random_state();
     Logs epoch_logs;
     cbs.on_epoch_begin(epoch, epoch_logs);
     // A resumed epoch (BackupAndRestore) skips the batches it had already trained on.
     const std::int64_t first_step = resume && epoch == resume->epoch ? resume->step : 0;
-    std::int64_t step = 0;
+    std::int64_t step = 0, rows_seen = 0;
     for (; step < first_step && train.next(); ++step) {
     }
     for (std::optional<Batch> b; (b = train.next()); ++step) {
@@ -153,7 +181,11 @@ callbacks::History Trainer::run_fit_loop(Model& model, DataAdapter& train, DataA
       apply_class_weight(*b, o.class_weight, model.name());
       Logs batch_logs;
       cbs.on_train_batch_begin(step, batch_logs);
-      batch_logs = model.train_step(*b);
+      if (sync)
+        batch_logs = replica_step(*sync, *b, rows_seen, model.stop_training,
+                                  [&](const Batch& local) { return model.train_step(local); });
+      else
+        batch_logs = model.train_step(*b);
       cbs.on_train_batch_end(step, batch_logs);
       epoch_logs = batch_logs;
       if (model.stop_training) break;
@@ -167,8 +199,10 @@ callbacks::History Trainer::run_fit_loop(Model& model, DataAdapter& train, DataA
       for (const auto& [k, v] : val_logs) epoch_logs["val_" + k] = v;
     }
     cbs.on_epoch_end(epoch, epoch_logs);
+    if (sync) sync->aggregate(Logs{}, 0.0, model.stop_training);  // a stop on one replica stops them all
   }
   cbs.on_train_end(logs);
+  if (sync) sync->agree_random_state();  // Datasets built after fit draw the same seeds on every replica
   return *history;
 }
 
@@ -177,12 +211,21 @@ Logs Trainer::run_test_loop(Model& model, DataAdapter& data, callbacks::Callback
   reset_metrics();
   Logs logs;
   cbs.on_test_begin(logs);
-  std::int64_t step = 0;
+  ReplicaSync* sync = active_replica_sync();
+  if (sync) sync->sync_model(model, *optimizer_);  // evaluate before any fit: the chief's weights too
+  std::int64_t step = 0, rows_seen = 0;
+  bool stop = false;
   for (std::optional<Batch> b; (b = data.next()); ++step) {
     check_has_targets(*b, "evaluate");
     Logs batch_logs;
     cbs.on_test_batch_begin(step, batch_logs);
-    batch_logs = model.test_step(*b);
+    if (sync)
+      batch_logs = replica_step(*sync, *b, rows_seen, stop, [&](const Batch& local) {
+        // Fewer rows than replicas: this one has none this step and only takes part in the aggregation.
+        return local.x[0].dim(0) > 0 ? model.test_step(local) : this->logs();
+      });
+    else
+      batch_logs = model.test_step(*b);
     cbs.on_test_batch_end(step, batch_logs);
     logs = batch_logs;
   }
@@ -193,7 +236,7 @@ Logs Trainer::run_test_loop(Model& model, DataAdapter& data, callbacks::Callback
 Logs Trainer::evaluate(Model& model, const Arrays& x, const Arrays& y, const EvaluateOptions& o) {
   check_compiled(model, "evaluate");
   ArrayDataAdapter batches(resolve_batch(model, x, y, o.sample_weight), o.batch_size, false);
-  auto cbs = callbacks::CallbackList::with_defaults(o.callbacks, o.verbose, nullptr);
+  auto cbs = callbacks::CallbackList::with_defaults(o.callbacks, replica_verbose(o.verbose), nullptr);
   cbs.set_model(&model);
   cbs.set_params({.epochs = 1, .steps = batches.steps(), .verbose = o.verbose});
   return run_test_loop(model, batches, cbs);
@@ -202,7 +245,7 @@ Logs Trainer::evaluate(Model& model, const Arrays& x, const Arrays& y, const Eva
 Logs Trainer::evaluate(Model& model, const data::Dataset& dataset, const EvaluateOptions& o) {
   check_compiled(model, "evaluate");
   auto batches = adapter(model, dataset, o.steps, "steps", false);
-  auto cbs = callbacks::CallbackList::with_defaults(o.callbacks, o.verbose, nullptr);
+  auto cbs = callbacks::CallbackList::with_defaults(o.callbacks, replica_verbose(o.verbose), nullptr);
   cbs.set_model(&model);
   cbs.set_params({.epochs = 1, .steps = batches->steps(), .verbose = o.verbose});
   return run_test_loop(model, *batches, cbs);
@@ -223,7 +266,7 @@ std::vector<Tensor> Trainer::predict(Model& model, const data::Dataset& dataset,
 }
 
 std::vector<Tensor> Trainer::run_predict_loop(Model& model, DataAdapter& data, const PredictOptions& o) {
-  auto cbs = callbacks::CallbackList::with_defaults(o.callbacks, o.verbose, nullptr);
+  auto cbs = callbacks::CallbackList::with_defaults(o.callbacks, replica_verbose(o.verbose), nullptr);
   cbs.set_model(&model);
   cbs.set_params({.epochs = 1, .steps = data.steps(), .verbose = o.verbose});
   Logs logs;

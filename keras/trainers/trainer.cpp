@@ -9,6 +9,7 @@
 #include "keras/autodiff/gradient_tape.hpp"
 #include "keras/model.hpp"
 #include "keras/ops/math.hpp"
+#include "keras/trainers/replica_sync.hpp"
 
 namespace keras {
 
@@ -138,6 +139,7 @@ Logs Trainer::compute_metrics(Model& model, const Batch& data, const std::vector
 }
 
 Logs Trainer::train_step(Model& model, const Batch& data) {
+  if (ReplicaSync* sync = active_replica_sync()) return replica_train_step(model, data, *sync);
   GradientTape tape;
   const std::vector<Tensor> y_pred = model.call_all(data.x, {.training = true});
   Tensor loss = model.compute_loss(data.x, data.y, y_pred, data.sample_weight);

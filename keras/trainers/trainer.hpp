@@ -18,6 +18,7 @@
 namespace keras {
 
 class Model;
+class ReplicaSync;
 
 class Trainer {
  public:
@@ -60,6 +61,8 @@ class Trainer {
 
  private:
   void check_compiled(const Model& model, const char* what) const;
+  /// train_step as one replica of a distribution strategy (trainer_replica_step.cpp).
+  Logs replica_train_step(Model& model, const Batch& data, ReplicaSync& sync);
   Logs logs() const;
   std::unique_ptr<DataAdapter> adapter(Model& model, const data::Dataset& dataset, std::optional<std::int64_t> steps,
                                        const char* what, bool carry_over) const;

@@ -1,0 +1,3 @@
+#pragma once
+// keras::distribute: data-parallel training over MPI (link kerascpp::distribute).
+#include "keras/distribute/strategy.hpp"

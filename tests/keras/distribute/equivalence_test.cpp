@@ -1,0 +1,93 @@
+// N replicas with a global batch B must train as one process with batch B: same data order (one global
+// shuffle), gradients averaged over the replicas' rows, logs aggregated. The reference is the same
+// training run without the strategy, in the same process.
+#include <catch2/catch.hpp>
+
+#include "replica_helpers.hpp"
+
+using namespace keras_test;
+
+namespace {
+
+// 50 steps: 2 epochs of 25 global batches of 16 rows, reshuffled each epoch.
+constexpr std::int64_t batch = 16, samples = 400;
+
+struct Run {
+  std::vector<float> weights;
+  k::callbacks::History history;
+};
+
+Run train_arrays(bool distributed, k::distribute::MultiWorkerMirroredStrategy& strategy) {
+  std::optional<k::distribute::MultiWorkerMirroredStrategy::Scope> scope;
+  if (distributed) scope.emplace(strategy.scope());
+  auto model = small_cnn(11);
+  compile_adam(model);
+  const Data d = labelled_images(samples, 5);
+  auto history = model.fit(d.x, d.y, {.batch_size = batch, .epochs = 2, .verbose = 0, .shuffle = true});
+  return {flat_weights(model), history};
+}
+
+}  // namespace
+
+TEST_CASE("N replicas x global batch B give one process's weights with batch B after 50 steps (arrays, shuffled)") {
+  k::distribute::MultiWorkerMirroredStrategy strategy({.threads = 1});
+  const Run replicas = train_arrays(true, strategy);
+  const Run single = train_arrays(false, strategy);
+  INFO("rank " << strategy.replica_id() << " of " << strategy.num_replicas_in_sync());
+  CHECK(max_diff_from_chief(replicas.weights) == 0.0);  // every replica holds the same weights
+  CHECK(max_abs_diff(replicas.weights, single.weights) < 2e-5);
+  // The logged loss and accuracy are those of the global batches, as one process logs them.
+  REQUIRE(replicas.history.history.at("loss").size() == 2);
+  for (const char* key : {"loss", "accuracy"})
+    for (std::size_t e = 0; e < 2; ++e)
+      CHECK(replicas.history.history.at(key)[e] == Approx(single.history.history.at(key)[e]).epsilon(1e-4));
+  // Training moved the weights: the comparison is not between two untrained models.
+  CHECK(max_abs_diff(single.weights, flat_weights(small_cnn(11))) > 1e-2);
+}
+
+TEST_CASE("a shuffled from_tensor_slices Dataset is sharded by data with one global order") {
+  k::distribute::MultiWorkerMirroredStrategy strategy({.threads = 1});
+  auto train = [&](bool distributed) {
+    std::optional<k::distribute::MultiWorkerMirroredStrategy::Scope> scope;
+    if (distributed) scope.emplace(strategy.scope());
+    auto model = small_cnn(12);
+    compile_adam(model);
+    const Data d = labelled_images(samples, 6);
+    auto ds = k::data::Dataset::from_tensor_slices(d.x, d.y).shuffle(samples).batch(batch);
+    model.fit(ds, {.epochs = 2, .verbose = 0});
+    return flat_weights(model);
+  };
+  const auto replicas = train(true);
+  const auto single = train(false);
+  CHECK(max_diff_from_chief(replicas) == 0.0);
+  CHECK(max_abs_diff(replicas, single) < 2e-5);
+}
+
+TEST_CASE("evaluate under the strategy gives the chief's model's loss and accuracy on the whole data") {
+  k::distribute::MultiWorkerMirroredStrategy strategy({.threads = 1});
+  auto model = small_cnn(13 + static_cast<std::uint64_t>(strategy.replica_id()));  // the chief's weights count
+  compile_adam(model);
+  const Data d = labelled_images(203, 7);  // an uneven last batch: replicas get different row counts
+  auto chief = model.evaluate(d.x, d.y, {.batch_size = 20, .verbose = 0});  // each rank's own model here
+  std::vector<float> chief_logs{static_cast<float>(chief.at("loss")), static_cast<float>(chief.at("accuracy"))};
+  MPI_Bcast(chief_logs.data(), 2, MPI_FLOAT, 0, MPI_COMM_WORLD);
+  auto scope = strategy.scope();
+  const auto replicas = model.evaluate(d.x, d.y, {.batch_size = 20, .verbose = 0});
+  CHECK(replicas.at("loss") == Approx(chief_logs[0]).epsilon(1e-5));
+  CHECK(replicas.at("accuracy") == Approx(chief_logs[1]).epsilon(1e-5));
+}
+
+TEST_CASE("small buckets reduced during the backward pass give the result of one bucket reduced after it") {
+  auto train = [](std::size_t bucket_bytes, bool overlap) {
+    k::distribute::MultiWorkerMirroredStrategy strategy({.bucket_bytes = bucket_bytes, .overlap = overlap, .threads = 1});
+    auto scope = strategy.scope();
+    auto model = small_cnn(14);
+    compile_adam(model);
+    const Data d = labelled_images(160, 8);
+    model.fit(d.x, d.y, {.batch_size = batch, .epochs = 1, .verbose = 0});
+    return flat_weights(model);
+  };
+  const auto one_bucket = train(25u << 20, false);
+  CHECK(max_abs_diff(train(64, true), one_bucket) < 1e-6);  // smaller than one variable: a bucket each
+  CHECK(max_abs_diff(train(25u << 20, true), one_bucket) < 1e-6);
+}
