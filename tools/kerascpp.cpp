@@ -4,7 +4,7 @@
 //                    (one IN.npy per model input, in order; several outputs: OUT_0.npy, OUT_1.npy, ...)
 //   kerascpp evaluate MODEL --dataset fashion_mnist|mnist [--data-dir DIR] [--batch-size N]
 //   kerascpp convert MODEL OUT        (OUT: x.keras Keras 3 archive, x.h5 Keras HDF5, x.json Keras JSON +
-//                                      x.weights.h5, else a TF.js folder)
+//                                      x.weights.h5, x.onnx ONNX (opset 17), else a TF.js folder)
 // MODEL is a Keras .keras archive or .h5 file, a Keras JSON config with its weights beside it (x.weights.h5), or a TF.js
 // folder / model.json. Errors go to stderr with exit status 1 (2 for usage errors).
 #include <cstdio>
@@ -16,6 +16,7 @@
 
 #include <fmt/format.h>
 #include <keras/keras.hpp>
+#include <keras/export/onnx/export_onnx.hpp>
 #include <keras/saving/tfjs.hpp>
 
 #include "keras/json.hpp"
@@ -34,7 +35,7 @@ constexpr const char* kUsage =
     "       kerascpp predict MODEL IN.npy [IN2.npy ...] -o OUT.npy [--batch-size N]\n"
     "                (one IN.npy per model input; several outputs are written to OUT_0.npy, OUT_1.npy, ...)\n"
     "       kerascpp evaluate MODEL --dataset fashion_mnist|mnist [--data-dir DIR] [--batch-size N]\n"
-    "       kerascpp convert MODEL OUT   (OUT: *.keras, *.h5, *.json, or a folder for TF.js)\n"
+    "       kerascpp convert MODEL OUT   (OUT: *.keras, *.h5, *.json, *.onnx, or a folder for TF.js)\n"
     "MODEL: a .keras archive, a .h5 file, a Keras JSON with x.weights.h5 beside it, or a TF.js model.json/folder\n";
 
 // x.json → x.weights.h5
@@ -167,6 +168,8 @@ int convert(std::vector<std::string> args) {
   const std::string& out = args[1];
   if (out.ends_with(".keras") || out.ends_with(".h5") || out.ends_with(".hdf5")) {
     model->save(out);
+  } else if (out.ends_with(".onnx")) {
+    k::export_onnx(*model, out);
   } else if (out.ends_with(".json")) {
     const std::string text = model->to_json(), tmp = out + ".tmp";
     {
