@@ -57,7 +57,8 @@ std::vector<std::string> flatten(GraphBuilder& g, const Layer& layer, const Laye
 
 std::vector<std::string> reshape(GraphBuilder& g, const Layer& layer, const LayerCall& call) {
   std::vector<std::int64_t> shape{0};  // 0: the batch dimension as it comes
-  for (const auto& d : layer.get_config().at("target_shape")) shape.push_back(d.get<std::int64_t>());
+  const json c = layer.get_config();
+  for (const auto& d : c.at("target_shape")) shape.push_back(d.get<std::int64_t>());
   return one(g.op1("Reshape", {call.inputs[0], g.int64s("shape", shape)}));
 }
 

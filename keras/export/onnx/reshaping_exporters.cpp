@@ -11,7 +11,8 @@ namespace {
 
 std::vector<std::string> permute(GraphBuilder& g, const Layer& layer, const LayerCall& call) {
   std::vector<std::int64_t> perm{0};
-  for (const auto& d : layer.get_config().at("dims")) perm.push_back(d.get<std::int64_t>());
+  const json c = layer.get_config();
+  for (const auto& d : c.at("dims")) perm.push_back(d.get<std::int64_t>());
   return one(g.op1("Transpose", {call.inputs[0]}, {{"perm", perm}}));
 }
 

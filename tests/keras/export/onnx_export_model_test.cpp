@@ -1,0 +1,158 @@
+// ONNX export of whole models: the file's names and metadata, nested, multi-input and multi-output graphs,
+// errors for what ONNX cannot express, exporters registered by users, `kerascpp convert MODEL m.onnx`, and
+// the real Keras files of tests/real_models run in ONNX Runtime against kerascpp.
+#include <filesystem>
+#include <fstream>
+
+#include <catch2/catch.hpp>
+
+#include "keras/export/onnx/export_onnx.hpp"
+#include "keras/export/onnx/layer_exporters.hpp"
+#include "keras/json.hpp"
+#include "keras/keras.hpp"
+#include "onnx_runtime.hpp"
+#include "onnx_test_models.hpp"
+#include "temp_dir.hpp"
+#include "test_paths.hpp"
+
+using namespace keras;
+using keras_test::TempDir;
+using keras_test::onnx::expect_matches;
+using keras_test::onnx::random_tensor;
+using keras_test::onnx::randomize_weights;
+namespace fs = std::filesystem;
+
+TEST_CASE("ONNX export keeps Keras's input and output names, a dynamic batch and the producer metadata", "[onnx]") {
+  auto image = keras::Input({6, 6, 2}, {.name = "image"}), meta = keras::Input({3}, {.name = "meta"});
+  auto features = layers::Flatten()(layers::Conv2D(2, {3, 3}, {.activation = "relu"})(image));
+  auto joined = layers::Concatenate()({features, meta});
+  auto score = layers::Dense(1, {.activation = "sigmoid", .name = "score"})(joined);
+  auto label = layers::Dense(4, {.activation = "softmax", .name = "label"})(joined);
+  Model model({image, meta}, {score, label}, "two_heads");
+  randomize_weights(model);
+  TempDir dir("onnx_meta");
+  export_onnx(model, dir / "m.onnx");
+  const std::string text = keras_test::onnx::describe(dir / "m.onnx");
+  if (!text.empty()) {
+    const json d = json::parse(text);
+    CHECK(d["graph"] == "two_heads");
+    CHECK(d["producer"] == "kerascpp");
+    CHECK(d["opsets"]["ai.onnx"] == 17);
+    CHECK(d["inputs"] == json::parse(R"([["image", ["batch", 6, 6, 2]], ["meta", ["batch", 3]]])"));
+    CHECK(d["outputs"] == json::parse(R"([["score", ["batch", 1]], ["label", ["batch", 4]]])"));
+    CHECK(d["initializer_types"] == json::parse(R"(["FLOAT"])"));  // the weights, float32
+  }
+  // The batch is dynamic: batches of 1 and 5 both run.
+  expect_matches(model, {random_tensor({1, 6, 6, 2}, 1), random_tensor({1, 3}, 2)});
+  expect_matches(model, {random_tensor({5, 6, 6, 2}, 3), random_tensor({5, 3}, 4)});
+}
+
+TEST_CASE("ONNX export of nested models: a Sequential and a functional model used as layers", "[onnx]") {
+  auto block = std::make_shared<Sequential>(std::vector<LayerRef>{keras::Input({5}), layers::Dense(4, {.activation = "relu"}),
+                                                                  layers::Dense(4)}, "block");
+  auto inner_in = keras::Input({4});
+  auto inner = std::make_shared<Model>(inner_in, layers::Dense(2)(layers::BatchNormalization()(inner_in)), "head");
+  auto in = keras::Input({5});
+  auto h = (*block)(in);
+  Model model(in, {(*inner)(h), layers::add({h, (*block)(in)})}, "outer");
+  randomize_weights(model);
+  expect_matches(model, {random_tensor({3, 5}, 8)});
+}
+
+TEST_CASE("ONNX export of the seed CNN matches kerascpp", "[onnx]") {
+  Sequential model({keras::Input({28, 28, 1}), layers::Conv2D(8, {5, 5}, {.activation = "relu"}), layers::MaxPooling2D({2, 2}),
+                    layers::Conv2D(16, {3, 3}, {.activation = "relu"}), layers::MaxPooling2D({2, 2}), layers::Flatten(),
+                    layers::Dense(32, {.activation = "relu"}), layers::Dropout(0.5), layers::Dense(10)});
+  randomize_weights(model, 3);
+  const double diff = expect_matches(model, {random_tensor({16, 28, 28, 1}, 5, 0.f, 1.f)});
+  WARN("seed CNN: max |ONNX Runtime - kerascpp| = " << diff);
+}
+
+TEST_CASE("ONNX export: what ONNX cannot express is a keras error naming the layer", "[onnx]") {
+  TempDir dir("onnx_errors");
+  SECTION("a subclassed model has no graph") {
+    struct Twice : Model {
+      Tensor call(const Tensor& x, bool) override { return x * 2.f; }
+    } model;
+    CHECK_THROWS_WITH(export_onnx(model, dir / "m.onnx"), Catch::Contains("no graph of layer calls"));
+  }
+  SECTION("a layer class without an exporter") {
+    auto in = keras::Input({6, 6, 2});
+    Model model(in, layers::LocallyConnected2D(2, {3, 3}, {.name = "local"})(in));
+    CHECK_THROWS_AS(export_onnx(model, dir / "m.onnx"), keras::ValueError);
+    CHECK_THROWS_WITH(export_onnx(model, dir / "m.onnx"),
+                      Catch::Contains("'local' (LocallyConnected2D) cannot be exported to ONNX"));
+    CHECK_FALSE(fs::exists(dir / "m.onnx"));
+  }
+  SECTION("a recurrent layer under a Keras mask") {
+    Sequential model({keras::Input({4, 3}), layers::Masking(), layers::LSTM(2, {.name = "masked_lstm"})});
+    CHECK_THROWS_WITH(export_onnx(model, dir / "m.onnx"), Catch::Contains("'masked_lstm' (LSTM)") && Catch::Contains("mask"));
+  }
+  SECTION("a stateful recurrent layer") {
+    Sequential model({keras::Input({4, 3}, {.batch_size = 2}), layers::GRU(2, {.stateful = true, .name = "gru_s"})});
+    CHECK_THROWS_WITH(export_onnx(model, dir / "m.onnx"), Catch::Contains("'gru_s' (GRU)") && Catch::Contains("stateful"));
+  }
+  SECTION("an unsupported opset") {
+    Sequential model({keras::Input({3}), layers::Dense(2)});
+    CHECK_THROWS_WITH(export_onnx(model, dir / "m.onnx", {.opset = 9}), Catch::Contains("opset 9"));
+  }
+  SECTION("a failed export keeps the old file") {
+    std::ofstream(dir / "m.onnx") << "old";
+    auto in = keras::Input({6, 6, 2});
+    Model model(in, layers::LocallyConnected2D(2, {3, 3})(in));
+    CHECK_THROWS(export_onnx(model, dir / "m.onnx"));
+    std::ifstream old(dir / "m.onnx");
+    CHECK(std::string(std::istreambuf_iterator<char>(old), {}) == "old");
+  }
+}
+
+TEST_CASE("ONNX export: a Lambda layer exports through an exporter the user registers", "[onnx]") {
+  auto in = keras::Input({4});
+  Model model(in, layers::Dense(3)(layers::Lambda([](const Tensor& x) { return x * 3.f + 1.f; }, {.name = "affine"})(in)));
+  randomize_weights(model);
+  TempDir dir("onnx_lambda");
+  CHECK_THROWS_WITH(export_onnx(model, dir / "m.onnx"), Catch::Contains("'affine' (Lambda)"));
+  onnx::register_layer_exporter("Lambda", [](onnx::GraphBuilder& g, const Layer& layer, const onnx::LayerCall& call) {
+    if (layer.name() != "affine") onnx::not_exportable(layer, "only 'affine' has an exporter");
+    const std::string y = g.op1("Mul", {call.inputs[0], g.scalar("three", 3.f)});
+    return std::vector<std::string>{g.op1("Add", {y, g.scalar("one", 1.f)})};
+  });
+  expect_matches(model, {random_tensor({2, 4}, 6)});
+}
+
+TEST_CASE("kerascpp convert MODEL m.onnx writes a model ONNX Runtime runs as kerascpp does", "[onnx][tools]") {
+  TempDir dir("onnx_convert");
+  Sequential model({keras::Input({8, 8, 1}), layers::Conv2D(4, {3, 3}, {.activation = "relu"}), layers::Flatten(),
+                    layers::Dense(3, {.activation = "softmax"})});
+  randomize_weights(model);
+  model.save(dir / "m.h5");
+  const std::string cli = (fs::path(keras_test::bin_dir) / "kerascpp").string();
+  REQUIRE(std::system(("'" + cli + "' convert '" + (dir / "m.h5") + "' '" + (dir / "m.onnx") + "'").c_str()) == 0);
+  REQUIRE(fs::exists(dir / "m.onnx"));
+  CHECK(keras_test::onnx::check(dir / "m.onnx").empty());
+  if (!keras_test::onnx::runtime_available()) return;
+  const Tensor x = random_tensor({4, 8, 8, 1}, 2);
+  const auto theirs = keras_test::onnx::run(dir / "m.onnx", {x});
+  REQUIRE(theirs.size() == 1);
+  CHECK(keras_test::onnx::max_abs_diff(model.predict(x), theirs[0]) <= 1e-5);
+}
+
+TEST_CASE("ONNX export of the real Keras files of tests/real_models matches kerascpp's predictions", "[onnx][real_models]") {
+  const fs::path folder = fs::path(keras_test::golden_dir) / ".." / "real_models";
+  std::ifstream in(folder / "manifest.json");
+  REQUIRE(in);
+  const json manifest = json::parse(in);
+  int exported = 0;
+  for (const auto& entry : manifest["models"]) {
+    if (entry["location"] != "committed" || entry.contains("expect_error")) continue;
+    const std::string file = entry["file"];
+    INFO(file);
+    auto model = models::load_model((folder / file).string());
+    std::vector<Tensor> inputs;
+    for (const auto& name : entry["inputs"]) inputs.push_back(utils::load_npy((folder / name.get<std::string>()).string()));
+    const double diff = expect_matches(*model, inputs, 1e-4);
+    WARN(file << ": max |ONNX Runtime - kerascpp| = " << diff);
+    ++exported;
+  }
+  CHECK(exported > 0);
+}

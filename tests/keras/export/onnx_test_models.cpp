@@ -1,0 +1,42 @@
+#include "onnx_test_models.hpp"
+
+#include <random>
+
+#include <catch2/catch.hpp>
+
+#include "keras/keras.hpp"
+#include "onnx_runtime.hpp"
+
+namespace keras_test::onnx {
+
+keras::Tensor random_tensor(const keras::Shape& shape, std::uint32_t seed, float low, float high) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> u(low, high);
+  std::vector<float> v(static_cast<std::size_t>(keras::shape_size(shape)));
+  for (auto& x : v) x = u(rng);
+  return keras::Tensor::from_vector(v, shape);
+}
+
+keras::Tensor random_indices(const keras::Shape& shape, std::uint32_t seed, std::int32_t high) {
+  std::mt19937 rng(seed);
+  std::uniform_int_distribution<std::int32_t> u(0, high - 1);
+  std::vector<std::int32_t> v(static_cast<std::size_t>(keras::shape_size(shape)));
+  for (auto& x : v) x = u(rng);
+  return keras::Tensor::from_vector(v, shape);
+}
+
+void randomize_weights(keras::Model& model, std::uint32_t seed) {
+  for (const auto& w : model.weights()) {
+    const bool variance = w->name().find("variance") != std::string::npos;
+    w->assign(random_tensor(w->value().shape(), seed++, variance ? 0.5f : -0.5f, variance ? 1.5f : 0.5f));
+  }
+}
+
+double expect_matches(keras::Model& model, const std::vector<keras::Tensor>& inputs, double tolerance) {
+  const double diff = export_and_compare(model, inputs);
+  INFO("model " << model.name() << ": max |ONNX Runtime - kerascpp| = " << diff);
+  CHECK(diff <= tolerance);
+  return diff;
+}
+
+}  // namespace keras_test::onnx

@@ -1,0 +1,27 @@
+#pragma once
+// What the ONNX export tests build their models with: seeded random inputs and weights (biases and
+// normalization statistics included, so that no part of a layer is a silent zero or one), and the check
+// that ONNX Runtime's predictions match kerascpp's.
+#include <cstdint>
+#include <vector>
+
+#include "keras/tensor.hpp"
+
+namespace keras {
+class Model;
+}
+
+namespace keras_test::onnx {
+
+/// Uniform values in [low, high).
+keras::Tensor random_tensor(const keras::Shape& shape, std::uint32_t seed, float low = -1.f, float high = 1.f);
+/// Integers in [0, high) as int32.
+keras::Tensor random_indices(const keras::Shape& shape, std::uint32_t seed, std::int32_t high);
+/// Every weight of the model set to seeded uniform values in [-0.5, 0.5) (variances in [0.5, 1.5)).
+void randomize_weights(keras::Model& model, std::uint32_t seed = 7);
+
+/// Exports the model and CHECKs that ONNX Runtime's outputs are within `tolerance` of kerascpp's; returns the
+/// largest difference seen.
+double expect_matches(keras::Model& model, const std::vector<keras::Tensor>& inputs, double tolerance = 1e-5);
+
+}  // namespace keras_test::onnx
