@@ -109,21 +109,19 @@ DirectionWeights direction_weights(const Layer& layer, const RecurrentSpec& spec
 std::vector<Attribute> recurrent_attributes(const Layer& layer, const RecurrentSpec& spec, const std::string& direction) {
   const int directions = direction == "bidirectional" ? 2 : 1;
   std::vector<std::string> names;
+  // Each activation that has an alpha (a beta) takes the next value of activation_alpha (activation_beta): the
+  // lists hold no entries for the others.
   std::vector<float> alphas, betas;
-  bool parameters = false;
   for (int d = 0; d < directions; ++d)
     for (const auto& keras : spec.activations) {
       const RecurrentActivation a = recurrent_activation(layer, keras);
       names.push_back(a.name);
-      alphas.push_back(a.alpha);
-      betas.push_back(a.beta);
-      parameters = parameters || a.name == "HardSigmoid" || a.name == "Affine" || a.name == "Elu";
+      if (a.name == "HardSigmoid" || a.name == "Affine" || a.name == "Elu") alphas.push_back(a.alpha);
+      if (a.name == "HardSigmoid" || a.name == "Affine") betas.push_back(a.beta);
     }
   std::vector<Attribute> out{{"hidden_size", spec.units}, {"direction", direction}, {"activations", names}};
-  if (parameters) {
-    out.push_back({"activation_alpha", alphas});
-    out.push_back({"activation_beta", betas});
-  }
+  if (!alphas.empty()) out.push_back({"activation_alpha", alphas});
+  if (!betas.empty()) out.push_back({"activation_beta", betas});
   if (spec.op == "GRU") out.push_back({"linear_before_reset", std::int64_t{spec.linear_before_reset ? 1 : 0}});
   return out;
 }

@@ -1,6 +1,8 @@
 // ONNX export of whole models: the file's names and metadata, nested, multi-input and multi-output graphs,
 // errors for what ONNX cannot express, exporters registered by users, `kerascpp convert MODEL m.onnx`, and
 // the real Keras files of tests/real_models run in ONNX Runtime against kerascpp.
+#include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 
@@ -155,4 +157,40 @@ TEST_CASE("ONNX export of the real Keras files of tests/real_models matches kera
     ++exported;
   }
   CHECK(exported > 0);
+}
+
+TEST_CASE("ONNX export of the Keras files in ../shared/fixtures matches kerascpp; ONNX Runtime reproduces the CNN's accuracy",
+          "[onnx][fixtures]") {
+  const fs::path folder = fs::path(keras_test::shared_dir) / "fixtures" / "keras-h5";
+  if (!fs::exists(folder)) {
+    WARN("skipped: " << folder << " is absent");
+    return;
+  }
+  for (const std::string file : {"tf2.7_fashion_cnn_bn.h5", "tf2.2.4_fashion_cnn.h5", "tf2.13_mlp_adam.h5",
+                                 "keras3.3_mnist_mlp.h5", "keras2.2.5_functional_lstm.h5"}) {
+    INFO(file);
+    auto model = models::load_model((folder / file).string());
+    std::vector<Tensor> inputs;
+    for (const auto& in : model->inputs()) {
+      Shape shape = in.shape();
+      for (auto& d : shape)
+        if (d < 0) d = 5;  // the batch, and a time axis of unknown length
+      inputs.push_back(random_tensor(shape, static_cast<std::uint32_t>(inputs.size()) + 1, 0.f, 1.f));
+    }
+    const double diff = expect_matches(*model, inputs, file.find("lstm") != std::string::npos ? 1e-4 : 1e-5);
+    WARN(file << ": max |ONNX Runtime - kerascpp| = " << diff);
+  }
+  if (!fs::exists("/usr/share/datasets/fashion-mnist") || !keras_test::onnx::runtime_available()) return;
+  auto model = models::load_model((folder / "tf2.7_fashion_cnn_bn.h5").string());
+  TempDir dir("onnx_accuracy");
+  export_onnx(*model, dir / "cnn.onnx");
+  auto [train, test] = datasets::fashion_mnist::load_data();
+  const Tensor x = (test.x / 255.f).reshape({test.x.dim(0), 28, 28, 1});
+  const auto probs = keras_test::onnx::run(dir / "cnn.onnx", {x}).at(0).to_vector<float>();
+  const auto labels = test.y.to_vector<std::int32_t>();
+  std::size_t right = 0;
+  for (std::size_t n = 0; n < labels.size(); ++n)
+    right += std::max_element(probs.begin() + n * 10, probs.begin() + (n + 1) * 10) - (probs.begin() + n * 10) == labels[n];
+  const double accuracy = double(right) / double(labels.size());
+  CHECK(std::round(accuracy * 1e4) / 1e4 == Approx(0.9122).margin(1e-9));  // the Keras author's figure
 }

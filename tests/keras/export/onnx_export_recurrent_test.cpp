@@ -46,6 +46,9 @@ TEST_CASE("ONNX export: Bidirectional in every merge mode", "[onnx][recurrent]")
   }
   check_sequence_model(layers::Bidirectional(layers::SimpleRNN(3, {.return_sequences = true}), {.merge_mode = "none"}));
   check_sequence_model(layers::Bidirectional(layers::LSTM(3, {.return_state = true})));
+  // Activations with parameters in both directions: each takes its own entries of activation_alpha/beta.
+  check_sequence_model(layers::Bidirectional(layers::LSTM(3, {.recurrent_activation = "hard_sigmoid", .return_sequences = true})));
+  check_sequence_model(layers::Bidirectional(layers::GRU(3, {.activation = "elu", .recurrent_activation = "linear"})));
 }
 
 TEST_CASE("ONNX export: recurrent layers started from given initial states", "[onnx][recurrent]") {
