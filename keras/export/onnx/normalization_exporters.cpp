@@ -49,12 +49,21 @@ std::vector<std::string> batch_normalization(GraphBuilder& g, const Layer& layer
   return one(g.op1("Add", {y, g.floats("shift", add, shape)}));
 }
 
-// (x - mean) / sqrt(variance + eps) over `axes` (keepdims), both reductions in ONNX.
-std::string standardize(GraphBuilder& g, const std::string& x, const std::vector<std::int64_t>& axes, float eps) {
+// x - mean and sqrt(variance + eps) over `axes` (keepdims), both reductions in ONNX.
+struct Moments {
+  std::string centered, deviation;
+};
+Moments moments(GraphBuilder& g, const std::string& x, const std::vector<std::int64_t>& axes, float eps) {
   const std::vector<Attribute> over{{"axes", axes}, {"keepdims", std::int64_t{1}}};
   const std::string centered = g.op1("Sub", {x, g.op1("ReduceMean", {x}, over)});
   const std::string variance = g.op1("ReduceMean", {g.op1("Mul", {centered, centered})}, over);
-  return g.op1("Div", {centered, g.op1("Sqrt", {g.op1("Add", {variance, g.scalar("epsilon", eps)})})});
+  return {centered, g.op1("Sqrt", {g.op1("Add", {variance, g.scalar("epsilon", eps)})})};
+}
+
+// (x - mean) / sqrt(variance + eps) over `axes`.
+std::string standardize(GraphBuilder& g, const std::string& x, const std::vector<std::int64_t>& axes, float eps) {
+  const Moments m = moments(g, x, axes, eps);
+  return g.op1("Div", {m.centered, m.deviation});
 }
 
 std::vector<std::string> layer_normalization(GraphBuilder& g, const Layer& layer, const LayerCall& call) {
@@ -64,10 +73,7 @@ std::vector<std::string> layer_normalization(GraphBuilder& g, const Layer& layer
   const float eps = c.value("epsilon", 1e-3f);
   const std::string& x = call.inputs[0];
   if (c.value("rms_scaling", false)) {  // x / sqrt(variance + eps) * gamma, as Keras's rms_scaling
-    const std::vector<Attribute> over{{"axes", axes}, {"keepdims", std::int64_t{1}}};
-    const std::string centered = g.op1("Sub", {x, g.op1("ReduceMean", {x}, over)});
-    const std::string variance = g.op1("ReduceMean", {g.op1("Mul", {centered, centered})}, over);
-    const std::string y = g.op1("Div", {x, g.op1("Sqrt", {g.op1("Add", {variance, g.scalar("epsilon", eps)})})});
+    const std::string y = g.op1("Div", {x, moments(g, x, axes, eps).deviation});
     return one(g.op1("Mul", {y, g.initializer("gamma", broadcastable(weight(layer, "gamma"), shape, axes))}));
   }
   const bool scale = c.value("scale", true), center = c.value("center", true);

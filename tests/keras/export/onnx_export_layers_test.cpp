@@ -60,6 +60,8 @@ TEST_CASE("ONNX export: normalization layers", "[onnx]") {
   check_stack({4, 4, 6}, {layers::BatchNormalization({.axis = 1})});
   check_stack({5, 6}, {layers::LayerNormalization()});
   check_stack({3, 4, 6}, {layers::LayerNormalization({.axis = {-2, -1}})});
+  check_stack({3, 4, 6}, {layers::LayerNormalization({.axis = {1}, .center = false})});  // not trailing: decomposed
+  check_stack({5, 6}, {layers::LayerNormalization({.rms_scaling = true})});
   check_stack({4, 4, 8}, {layers::GroupNormalization(4)});
   check_stack({5, 6}, {layers::RMSNormalization()});
   check_stack({5, 6}, {layers::UnitNormalization()});
