@@ -5,7 +5,9 @@
 
 #include "keras/errors.hpp"
 #include "keras/export/onnx/model_graph.hpp"
+#include "keras/export/onnx/op_layer_exporter.hpp"
 #include "keras/model.hpp"
+#include "layers/core/op_layer.hpp"
 
 namespace keras::onnx {
 namespace {
@@ -34,6 +36,7 @@ void not_exportable(const Layer& layer, const std::string& why) {
 
 std::vector<std::string> export_layer_call(GraphBuilder& g, const Layer& layer, const LayerCall& call) {
   if (const auto* model = dynamic_cast<const Model*>(&layer)) return export_model_graph(g, *model, call.inputs);
+  if (const auto* op = dynamic_cast<const layers::OpLayer*>(&layer)) return export_op_layer(g, *op, call);
   LayerExporter exporter;
   {
     auto& r = registry();

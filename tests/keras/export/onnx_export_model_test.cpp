@@ -70,6 +70,17 @@ TEST_CASE("ONNX export of the seed CNN matches kerascpp", "[onnx]") {
   WARN("seed CNN: max |ONNX Runtime - kerascpp| = " << diff);
 }
 
+TEST_CASE("ONNX export of op layers: arithmetic on symbolic tensors (TFOpLambda nodes)", "[onnx]") {
+  auto x = keras::Input({4}), y = keras::Input({4});
+  auto h = layers::Dense(4)(x);
+  Model model({x, y}, {(h * 2.f + y) / 3.f - x, 1.f - h, -(h * y), h / y});
+  randomize_weights(model);
+  expect_matches(model, {random_tensor({3, 4}, 1), random_tensor({3, 4}, 2, 0.5f, 1.5f)});
+  TempDir dir("onnx_ops");
+  Model sliced(x, getitem(x, {Slice{}, 0}));
+  CHECK_THROWS_WITH(export_onnx(sliced, dir / "m.onnx"), Catch::Contains("(SlicingOpLambda)") && Catch::Contains("no ONNX exporter"));
+}
+
 TEST_CASE("ONNX export: what ONNX cannot express is a keras error naming the layer", "[onnx]") {
   TempDir dir("onnx_errors");
   SECTION("a subclassed model has no graph") {
