@@ -101,6 +101,7 @@ double max_abs_diff(const keras::Tensor& a, const keras::Tensor& b) {
 }
 
 double export_and_compare(keras::Model& model, const std::vector<keras::Tensor>& inputs, int opset) {
+  if (const char* forced = std::getenv("KERAS_ONNX_TEST_OPSET")) opset = std::atoi(forced);
   TempDir dir("onnx_export");
   const std::string path = dir / "model.onnx";
   keras::export_onnx(model, path, {.opset = opset});

@@ -32,7 +32,8 @@ double max_abs_diff(const keras::Tensor& a, const keras::Tensor& b);
 
 /// Exports `model`, checks the file, runs it in ONNX Runtime on `inputs` and returns the largest difference
 /// from kerascpp's predict_outputs over every output (CHECK-fails on checker errors and shape mismatches).
-/// Returns 0 without running when the runtime is absent.
+/// Returns 0 without running when the runtime is absent. KERAS_ONNX_TEST_OPSET=13 (say) in the environment
+/// exports at that opset instead, to run the whole suite at another one.
 double export_and_compare(keras::Model& model, const std::vector<keras::Tensor>& inputs, int opset = 17);
 
 }  // namespace keras_test::onnx
