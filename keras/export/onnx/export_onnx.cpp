@@ -66,6 +66,10 @@ constexpr std::int64_t kIrVersion = 8;  // the ONNX IR of opset 17 (ONNX 1.12)
 
 void export_onnx(const Model& model, const std::string& path, ExportOnnxOptions options) {
   const ::onnx::ModelProto proto = model_proto(model, options);
+  constexpr std::size_t kProtobufLimit = 2147483647;  // protobuf serializes messages below 2 GB only
+  if (const std::size_t bytes = proto.ByteSizeLong(); bytes > kProtobufLimit)
+    throw ValueError("Model '" + model.name() + "' needs " + std::to_string(bytes) +
+                     " bytes as ONNX; a single ONNX file holds less than 2 GB (protobuf's limit)");
   const std::string tmp = path + ".tmp" + std::to_string(::getpid());
   {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);

@@ -205,3 +205,47 @@ TEST_CASE("ONNX export of the Keras files in ../shared/fixtures matches kerascpp
   const double accuracy = double(right) / double(labels.size());
   CHECK(std::round(accuracy * 1e4) / 1e4 == Approx(0.9122).margin(1e-9));  // the Keras author's figure
 }
+
+namespace {
+
+// A basic residual block of ResNet-20 (He et al. 2016, CIFAR form): two 3x3 convolutions with batch
+// normalization, the shortcut a strided 1x1 convolution where the shape changes.
+KerasTensor residual_block(const KerasTensor& x, std::int64_t filters, std::int64_t stride) {
+  auto y = layers::Conv2D(filters, {3, 3}, {.strides = {stride, stride}, .padding = "same", .use_bias = false})(x);
+  y = layers::Activation("relu")(layers::BatchNormalization()(y));
+  y = layers::BatchNormalization()(layers::Conv2D(filters, {3, 3}, {.padding = "same", .use_bias = false})(y));
+  auto shortcut = x;
+  if (stride != 1 || x.shape().back() != filters)
+    shortcut = layers::Conv2D(filters, {1, 1}, {.strides = {stride, stride}})(x);
+  return layers::Activation("relu")(layers::add({y, shortcut}));
+}
+
+}  // namespace
+
+TEST_CASE("ONNX export of ResNet-20 matches kerascpp within 1e-5", "[onnx]") {
+  auto in = keras::Input({32, 32, 3});
+  auto x = layers::Activation("relu")(layers::BatchNormalization()(layers::Conv2D(16, {3, 3}, {.padding = "same"})(in)));
+  for (std::int64_t stage = 0; stage < 3; ++stage)
+    for (int block = 0; block < 3; ++block) x = residual_block(x, 16 << stage, stage > 0 && block == 0 ? 2 : 1);
+  Model model(in, layers::Dense(10)(layers::GlobalAveragePooling2D()(x)), "resnet20");
+  // Glorot kernels as initialized; the normalizations' statistics and parameters made non-trivial.
+  std::uint32_t seed = 1;
+  for (const auto& w : model.weights()) {
+    const std::string& n = w->name();
+    if (n.find("variance") != std::string::npos) w->assign(random_tensor(w->value().shape(), seed++, 0.5f, 1.5f));
+    else if (n.find("gamma") != std::string::npos) w->assign(random_tensor(w->value().shape(), seed++, 0.5f, 1.5f));
+    else if (n.find("beta") != std::string::npos || n.find("mean") != std::string::npos)
+      w->assign(random_tensor(w->value().shape(), seed++, -0.2f, 0.2f));
+  }
+  const double diff = expect_matches(model, {random_tensor({8, 32, 32, 3}, 4, 0.f, 1.f)});
+  WARN("ResNet-20 (" << model.count_params() << " parameters): max |ONNX Runtime - kerascpp| = " << diff);
+}
+
+TEST_CASE("ONNX export keeps unknown time lengths dynamic (same-padded Conv1D, LSTM)", "[onnx]") {
+  auto in = keras::Input({-1, 4});
+  auto h = layers::Conv1D(6, 3, {.strides = 2, .padding = "same", .activation = "relu"})(in);
+  Model model(in, layers::Dense(2)(layers::LSTM(5)(h)));
+  randomize_weights(model);
+  expect_matches(model, {random_tensor({2, 9, 4}, 1)}, 1e-4);
+  expect_matches(model, {random_tensor({3, 4, 4}, 2)}, 1e-4);
+}
