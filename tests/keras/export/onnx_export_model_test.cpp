@@ -148,6 +148,9 @@ TEST_CASE("kerascpp convert MODEL m.onnx writes a model ONNX Runtime runs as ker
   const auto theirs = keras_test::onnx::run(dir / "m.onnx", {x});
   REQUIRE(theirs.size() == 1);
   CHECK(keras_test::onnx::max_abs_diff(model.predict(x), theirs[0]) <= 1e-5);
+  // And back: MODEL may be an .onnx file (keras::models::load_onnx).
+  REQUIRE(std::system(("'" + cli + "' convert '" + (dir / "m.onnx") + "' '" + (dir / "back.h5") + "'").c_str()) == 0);
+  CHECK(keras_test::onnx::max_abs_diff(model.predict(x), models::load_model(dir / "back.h5")->predict(x)) <= 1e-5);
 }
 
 TEST_CASE("ONNX export of the real Keras files of tests/real_models matches kerascpp's predictions", "[onnx][real_models]") {

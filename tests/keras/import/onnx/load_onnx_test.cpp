@@ -1,0 +1,61 @@
+// keras::models::load_onnx: models exported by keras::export_onnx come back as functional models whose
+// predictions match the originals (within 1e-5); ONNX ops without a Keras layer are an error listing them.
+#include <fstream>
+
+#include <catch2/catch.hpp>
+
+#include "keras/export/onnx/export_onnx.hpp"
+#include "keras/import/onnx/load_onnx.hpp"
+#include "keras/keras.hpp"
+#include "keras/export/onnx_runtime.hpp"
+#include "keras/export/onnx_test_models.hpp"
+#include "temp_dir.hpp"
+
+using namespace keras;
+using keras_test::TempDir;
+using keras_test::onnx::max_abs_diff;
+using keras_test::onnx::random_tensor;
+using keras_test::onnx::randomize_weights;
+
+namespace {
+
+// Exports `model`, loads the file back, and returns the largest difference of their predictions on `x`.
+double round_trip(Model& model, const Tensor& x) {
+  TempDir dir("onnx_import");
+  export_onnx(model, dir / "m.onnx");
+  auto loaded = models::load_onnx(dir / "m.onnx");
+  CHECK(loaded->input_names() == model.input_names());
+  return max_abs_diff(model.predict(x), loaded->predict(x));
+}
+
+}  // namespace
+
+TEST_CASE("load_onnx reads back the seed CNN kerascpp exported", "[onnx][import]") {
+  Sequential model({keras::Input({12, 12, 1}), layers::Conv2D(4, {3, 3}, {.activation = "relu"}), layers::MaxPooling2D({2, 2}),
+                    layers::Conv2D(6, {3, 3}, {.strides = {2, 2}, .padding = "same"}), layers::BatchNormalization(),
+                    layers::AveragePooling2D({2, 2}, {.padding = "same"}), layers::Flatten(), layers::Dropout(0.5),
+                    layers::Dense(8, {.activation = "tanh"}), layers::Dense(3, {.activation = "softmax"})});
+  randomize_weights(model);
+  CHECK(round_trip(model, random_tensor({5, 12, 12, 1}, 2)) <= 1e-5);
+}
+
+TEST_CASE("load_onnx reads back a functional model with a residual Add, Concatenate and global pooling", "[onnx][import]") {
+  auto in = keras::Input({9, 3});
+  auto a = layers::Conv1D(4, 3, {.padding = "causal", .dilation_rate = 2})(in);
+  auto b = layers::Conv1D(4, 3, {.padding = "same", .activation = "sigmoid"})(in);
+  auto joined = layers::Concatenate()({layers::add({a, b}), b});
+  Model model(in, layers::Dense(2)(layers::GlobalAveragePooling1D()(joined)));
+  randomize_weights(model);
+  CHECK(round_trip(model, random_tensor({4, 9, 3}, 5)) <= 1e-5);
+}
+
+TEST_CASE("load_onnx lists the ONNX ops it has no Keras layer for", "[onnx][import]") {
+  Sequential model({keras::Input({5, 3}), layers::LSTM(4, {.return_sequences = true}), layers::LayerNormalization(),
+                    layers::Dense(2)});
+  TempDir dir("onnx_import_error");
+  export_onnx(model, dir / "m.onnx");
+  CHECK_THROWS_AS(models::load_onnx(dir / "m.onnx"), keras::ValueError);
+  CHECK_THROWS_WITH(models::load_onnx(dir / "m.onnx"), Catch::Contains("LSTM") && Catch::Contains("LayerNormalization"));
+  std::ofstream(dir / "bad.onnx") << "not a protobuf";
+  CHECK_THROWS_WITH(models::load_onnx(dir / "bad.onnx"), Catch::Contains("not an ONNX model"));
+}
