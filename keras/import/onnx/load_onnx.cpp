@@ -230,7 +230,16 @@ void Translator::translate(std::size_t index) {
     translate_matmul(index);
   } else if (n.op == "Mul" && is_constant(n.inputs[1])) {
     translate_scale(index);
-  } else if (kActivations.count(n.op)) {
+  } else if (n.op == "Cast") {  // the indices of an Embedding (which casts them itself)
+    values_[n.outputs[0]] = value(n.inputs[0]);
+  } else if (n.op == "Gather" && is_constant(n.inputs[0]) && constant(n.inputs[0]).ndim() == 2 && n.integer("axis", 0) == 0) {
+    const Tensor& table = constant(n.inputs[0]);
+    values_[n.outputs[0]] = {apply("Embedding", {{"input_dim", table.dim(0)}, {"output_dim", table.dim(1)}},
+                                   {value(n.inputs[1]).tensor}, {table})};
+  } else if (n.op == "LeakyRelu") {
+    const Value& x = value(n.inputs[0]);
+    values_[n.outputs[0]] = {apply("LeakyReLU", {{"alpha", n.attributes.value("alpha", 0.01f)}}, {x.tensor}), x.channels_first};
+  } else if (kActivations.count(n.op) && (n.op != "Elu" || n.attributes.value("alpha", 1.f) == 1.f)) {
     const Value& x = value(n.inputs[0]);
     values_[n.outputs[0]] = {apply("Activation", {{"activation", kActivations.at(n.op)}}, {x.tensor}), x.channels_first};
   } else if (n.op == "Softmax" && !value(n.inputs[0]).channels_first &&
