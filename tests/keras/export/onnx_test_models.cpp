@@ -1,11 +1,15 @@
 #include "onnx_test_models.hpp"
 
+#include <filesystem>
+#include <fstream>
 #include <random>
 
 #include <catch2/catch.hpp>
 
+#include "keras/json.hpp"
 #include "keras/keras.hpp"
 #include "onnx_runtime.hpp"
+#include "test_paths.hpp"
 
 namespace keras_test::onnx {
 
@@ -30,6 +34,23 @@ void randomize_weights(keras::Model& model, std::uint32_t seed) {
     const bool variance = w->name().find("variance") != std::string::npos;
     w->assign(random_tensor(w->value().shape(), seed++, variance ? 0.5f : -0.5f, variance ? 1.5f : 0.5f));
   }
+}
+
+std::vector<RealModel> committed_real_models() {
+  const std::filesystem::path folder = std::filesystem::path(keras_test::golden_dir) / ".." / "real_models";
+  std::ifstream in(folder / "manifest.json");
+  REQUIRE(in);
+  const keras::json manifest = keras::json::parse(in);
+  std::vector<RealModel> out;
+  for (const auto& entry : manifest["models"]) {
+    if (entry["location"] != "committed" || entry.contains("expect_error")) continue;
+    RealModel m{entry["file"], keras::models::load_model((folder / entry["file"].get<std::string>()).string()), {}};
+    for (const auto& name : entry["inputs"])
+      m.inputs.push_back(keras::utils::load_npy((folder / name.get<std::string>()).string()));
+    out.push_back(std::move(m));
+  }
+  REQUIRE(!out.empty());
+  return out;
 }
 
 double expect_matches(keras::Model& model, const std::vector<keras::Tensor>& inputs, double tolerance) {

@@ -3,6 +3,8 @@
 // normalization statistics included, so that no part of a layer is a silent zero or one), and the check
 // that ONNX Runtime's predictions match kerascpp's.
 #include <cstdint>
+#include <memory>
+#include <string>
 #include <vector>
 
 #include "keras/tensor.hpp"
@@ -19,6 +21,15 @@ keras::Tensor random_tensor(const keras::Shape& shape, std::uint32_t seed, float
 keras::Tensor random_indices(const keras::Shape& shape, std::uint32_t seed, std::int32_t high);
 /// Every weight of the model set to seeded uniform values in [-0.5, 0.5) (variances in [0.5, 1.5)).
 void randomize_weights(keras::Model& model, std::uint32_t seed = 7);
+
+/// A committed real Keras file of tests/real_models (manifest.json), loaded, with its reference inputs.
+struct RealModel {
+  std::string file;
+  std::shared_ptr<keras::Model> model;
+  std::vector<keras::Tensor> inputs;
+};
+/// Every committed file of the corpus that loads (the entries expecting a load error left out).
+std::vector<RealModel> committed_real_models();
 
 /// Exports the model and CHECKs that ONNX Runtime's outputs are within `tolerance` of kerascpp's; returns the
 /// largest difference seen.

@@ -1,6 +1,5 @@
 // keras::models::load_onnx: models exported by keras::export_onnx come back as functional models whose
 // predictions match the originals (within 1e-5); ONNX ops without a Keras layer are an error listing them.
-#include <filesystem>
 #include <fstream>
 
 #include <catch2/catch.hpp>
@@ -10,9 +9,7 @@
 #include "keras/keras.hpp"
 #include "keras/export/onnx_runtime.hpp"
 #include "keras/export/onnx_test_models.hpp"
-#include "keras/json.hpp"
 #include "temp_dir.hpp"
-#include "test_paths.hpp"
 
 using namespace keras;
 using keras_test::TempDir;
@@ -64,28 +61,19 @@ TEST_CASE("load_onnx lists the ONNX ops it has no Keras layer for", "[onnx][impo
 }
 
 TEST_CASE("load_onnx reads back the exported real Keras files of tests/real_models, recurrent ones excepted", "[onnx][import]") {
-  const std::filesystem::path folder = std::filesystem::path(keras_test::golden_dir) / ".." / "real_models";
-  std::ifstream in(folder / "manifest.json");
-  REQUIRE(in);
-  const json manifest = json::parse(in);
   int imported = 0;
-  for (const auto& entry : manifest["models"]) {
-    if (entry["location"] != "committed" || entry.contains("expect_error")) continue;
-    const std::string file = entry["file"];
-    INFO(file);
-    auto model = models::load_model((folder / file).string());
+  for (auto& real : keras_test::onnx::committed_real_models()) {
+    INFO(real.file);
     TempDir dir("onnx_import_corpus");
-    export_onnx(*model, dir / "m.onnx");
-    std::vector<Tensor> inputs;
-    for (const auto& name : entry["inputs"]) inputs.push_back(utils::load_npy((folder / name.get<std::string>()).string()));
+    export_onnx(*real.model, dir / "m.onnx");
     bool recurrent = false;
-    for (const auto& layer : model->layers()) recurrent = recurrent || layer->class_name() == "LSTM";
+    for (const auto& layer : real.model->layers()) recurrent = recurrent || layer->class_name() == "LSTM";
     if (recurrent) {  // ONNX's LSTM op has no importer yet: the error says so
       CHECK_THROWS_WITH(models::load_onnx(dir / "m.onnx"), Catch::Contains("LSTM"));
       continue;
     }
     auto loaded = models::load_onnx(dir / "m.onnx");
-    const auto ours = model->predict_outputs(Arrays(inputs)), theirs = loaded->predict_outputs(Arrays(inputs));
+    const auto ours = real.model->predict_outputs(Arrays(real.inputs)), theirs = loaded->predict_outputs(Arrays(real.inputs));
     REQUIRE(ours.size() == theirs.size());
     for (std::size_t i = 0; i < ours.size(); ++i) CHECK(max_abs_diff(ours[i], theirs[i]) <= 1e-5);
     ++imported;
