@@ -9,21 +9,13 @@
 #include <set>
 
 #include "keras/errors.hpp"
-#include "keras/import/onnx/onnx_reading.hpp"
+#include "keras/import/onnx/onnx_translator.hpp"
 #include "keras/json.hpp"
 #include "keras/ops/manipulation.hpp"
 #include "layers/merging/elementwise.hpp"
 
-namespace keras::models {
+namespace keras::onnx {
 namespace {
-
-using onnx::OnnxGraph;
-using onnx::OnnxNode;
-
-struct Value {
-  KerasTensor tensor;
-  bool channels_first = false;
-};
 
 const std::map<std::string, std::string> kActivations = {
     {"Relu", "relu"}, {"Sigmoid", "sigmoid"}, {"Tanh", "tanh"}, {"Softplus", "softplus"}, {"Softsign", "softsign"},
@@ -41,80 +33,6 @@ std::vector<std::int64_t> channels_last_perm(std::size_t rank) {
   p.push_back(1);
   return p;
 }
-
-class Translator {
- public:
-  Translator(const OnnxGraph& graph, const std::string& path) : graph_(graph), path_(path) {
-    for (std::size_t i = 0; i < graph.nodes.size(); ++i)
-      for (const auto& in : graph.nodes[i].inputs) readers_[in].push_back(i);
-  }
-
-  std::shared_ptr<Model> run() {
-    std::vector<KerasTensor> inputs;
-    for (const auto& in : graph_.inputs) {
-      Shape shape(in.shape.begin() + 1, in.shape.end());
-      inputs.push_back(keras::Input(shape, {.name = in.name, .dtype = in.dtype}));
-      values_[in.name] = {inputs.back()};
-    }
-    for (std::size_t i = 0; i < graph_.nodes.size(); ++i)
-      if (!done_.count(i)) translate(i);
-    if (!unsupported_.empty()) {
-      std::string list;
-      for (const auto& op : unsupported_) list += (list.empty() ? "" : ", ") + op;
-      throw ValueError("load_onnx: " + path_ + " has ONNX ops or patterns without a Keras layer here: " + list);
-    }
-    std::vector<KerasTensor> outputs;
-    for (const auto& name : graph_.outputs) {
-      const Value& v = value(name);
-      if (v.channels_first) throw ValueError("load_onnx: output '" + name + "' of " + path_ + " is channels-first");
-      outputs.push_back(v.tensor);
-    }
-    return std::make_shared<Model>(inputs, outputs, graph_.name);
-  }
-
- private:
-  const OnnxGraph& graph_;
-  std::string path_;
-  std::map<std::string, Value> values_;
-  std::map<std::string, std::vector<std::size_t>> readers_;
-  std::set<std::size_t> done_;
-  std::set<std::string> unsupported_;
-
-  const Value& value(const std::string& name) const {
-    auto it = values_.find(name);
-    if (it == values_.end()) throw ValueError("load_onnx: value '" + name + "' of " + path_ + " is not computed by any node it reads");
-    return it->second;
-  }
-  bool is_constant(const std::string& name) const { return graph_.constants.count(name) > 0; }
-  const Tensor& constant(const std::string& name) const { return graph_.constants.at(name); }
-
-  // The one node reading `name` when it is `op` with a constant second operand (the value is not a graph output).
-  std::optional<std::size_t> only_reader(const std::string& name, const std::string& op) const {
-    auto it = readers_.find(name);
-    if (it == readers_.end() || it->second.size() != 1) return std::nullopt;
-    if (std::find(graph_.outputs.begin(), graph_.outputs.end(), name) != graph_.outputs.end()) return std::nullopt;
-    const OnnxNode& n = graph_.nodes[it->second[0]];
-    if (n.op != op || n.inputs.size() != 2 || !is_constant(n.inputs[1]) || n.inputs[0] != name) return std::nullopt;
-    return it->second[0];
-  }
-
-  // Calls a layer made from its Keras config on `inputs` and sets its weights.
-  KerasTensor apply(const std::string& class_name, json config, const std::vector<KerasTensor>& inputs,
-                    const std::vector<Tensor>& weights = {}) {
-    auto layer = Layer::deserialize({{"class_name", class_name}, {"config", std::move(config)}});
-    KerasTensor out = inputs.size() == 1 ? (*layer)(inputs[0]) : (*layer)(inputs);
-    if (!weights.empty()) layer->set_weights(weights);
-    return out;
-  }
-
-  void unsupported(const OnnxNode& n, const std::string& why = "") { unsupported_.insert(n.op + (why.empty() ? "" : " (" + why + ")")); }
-
-  void translate(std::size_t index);
-  void translate_conv(const OnnxNode& n);
-  void translate_pool(const OnnxNode& n);
-  void translate_matmul(std::size_t index);
-  void translate_scale(std::size_t index);
-};
 
 // Keras's padding for ONNX pads, or "" when none gives them.
 std::string keras_padding(const OnnxNode& n, const Shape& in_spatial, const std::vector<std::int64_t>& kernel_eff,
@@ -134,6 +52,8 @@ std::string keras_padding(const OnnxNode& n, const Shape& in_spatial, const std:
 }
 
 Shape spatial_of(const KerasTensor& t) { return Shape(t.shape().begin() + 1, t.shape().end() - 1); }
+
+}  // namespace
 
 void Translator::translate_conv(const OnnxNode& n) {
   if (n.inputs.size() < 2 || !is_constant(n.inputs[1])) return unsupported(n, "weights not constant");
@@ -211,6 +131,10 @@ void Translator::translate(std::size_t index) {
   const OnnxNode& n = graph_.nodes[index];
   for (const auto& in : n.inputs)
     if (!in.empty() && !is_constant(in) && !values_.count(in)) return unsupported(n, "reads an untranslated value");
+  if (n.op == "LSTM" || n.op == "GRU" || n.op == "RNN") return translate_recurrent(index);
+  if (translate_view(n)) return;
+  for (const auto& in : n.inputs)
+    if (values_.count(in) && !values_.at(in).mark.empty()) return unsupported(n, "reads a recurrent op's " + values_.at(in).mark + " view");
   if (n.op == "Identity" || n.op == "Dropout") {
     values_[n.outputs[0]] = value(n.inputs[0]);
   } else if (n.op == "Transpose") {
@@ -274,11 +198,37 @@ void Translator::translate(std::size_t index) {
   }
 }
 
-}  // namespace
+std::shared_ptr<Model> Translator::run() {
+  std::vector<KerasTensor> inputs;
+  for (const auto& in : graph_.inputs) {
+    Shape shape(in.shape.begin() + 1, in.shape.end());
+    inputs.push_back(keras::Input(shape, {.name = in.name, .dtype = in.dtype}));
+    values_[in.name] = {inputs.back()};
+  }
+  for (std::size_t i = 0; i < graph_.nodes.size(); ++i)
+    if (!done_.count(i)) translate(i);
+  if (!unsupported_.empty()) {
+    std::string list;
+    for (const auto& op : unsupported_) list += (list.empty() ? "" : ", ") + op;
+    throw ValueError("load_onnx: " + path_ + " has ONNX ops or patterns without a Keras layer here: " + list);
+  }
+  std::vector<KerasTensor> outputs;
+  for (const auto& name : graph_.outputs) {
+    const Value& v = value(name);
+    if (v.channels_first || !v.mark.empty())
+      throw ValueError("load_onnx: output '" + name + "' of " + path_ + " is not in Keras's layout");
+    outputs.push_back(v.tensor);
+  }
+  return std::make_shared<Model>(inputs, outputs, graph_.name);
+}
+
+}  // namespace keras::onnx
+
+namespace keras::models {
 
 std::shared_ptr<Model> load_onnx(const std::string& path) {
-  const OnnxGraph graph = onnx::read_onnx(path);
-  return Translator(graph, path).run();
+  const onnx::OnnxGraph graph = onnx::read_onnx(path);
+  return onnx::Translator(graph, path).run();
 }
 
 }  // namespace keras::models

@@ -49,9 +49,28 @@ TEST_CASE("load_onnx reads back a functional model with a residual Add, Concaten
   CHECK(round_trip(model, random_tensor({4, 9, 3}, 5)) <= 1e-5);
 }
 
+TEST_CASE("load_onnx reads back SimpleRNN, LSTM and GRU layers", "[onnx][import]") {
+  auto in = keras::Input({6, 3});
+  auto seq = layers::LSTM(4, {.recurrent_activation = "hard_sigmoid", .return_sequences = true, .go_backwards = true})(in);
+  auto gru = layers::GRU(3, {.return_sequences = true})(seq);
+  auto gru_plain = layers::GRU(3, {.reset_after = false})(gru);
+  auto lstm = std::make_shared<layers::LSTM>(2, layers::LSTMOptions{.return_state = true});
+  auto states = lstm->call_all(std::vector<KerasTensor>{in});
+  auto rnn = layers::SimpleRNN(2, {.activation = "relu"})(in);
+  Model model(in, std::vector<KerasTensor>{gru_plain, states[0], states[2], rnn});
+  randomize_weights(model);
+  TempDir dir("onnx_import_rnn");
+  export_onnx(model, dir / "m.onnx");
+  auto loaded = models::load_onnx(dir / "m.onnx");
+  const Tensor x = random_tensor({3, 6, 3}, 8);
+  const auto ours = model.predict_outputs(x), theirs = loaded->predict_outputs(x);
+  REQUIRE(ours.size() == theirs.size());
+  for (std::size_t i = 0; i < ours.size(); ++i) CHECK(max_abs_diff(ours[i], theirs[i]) <= 1e-5);
+}
+
 TEST_CASE("load_onnx lists the ONNX ops it has no Keras layer for", "[onnx][import]") {
-  Sequential model({keras::Input({5, 3}), layers::LSTM(4, {.return_sequences = true}), layers::LayerNormalization(),
-                    layers::Dense(2)});
+  Sequential model({keras::Input({5, 3}), layers::Bidirectional(layers::LSTM(4, {.return_sequences = true})),
+                    layers::LayerNormalization(), layers::Dense(2)});
   TempDir dir("onnx_import_error");
   export_onnx(model, dir / "m.onnx");
   CHECK_THROWS_AS(models::load_onnx(dir / "m.onnx"), keras::ValueError);
@@ -60,23 +79,17 @@ TEST_CASE("load_onnx lists the ONNX ops it has no Keras layer for", "[onnx][impo
   CHECK_THROWS_WITH(models::load_onnx(dir / "bad.onnx"), Catch::Contains("not an ONNX model"));
 }
 
-TEST_CASE("load_onnx reads back the exported real Keras files of tests/real_models, recurrent ones excepted", "[onnx][import]") {
+TEST_CASE("load_onnx reads back the exported real Keras files of tests/real_models", "[onnx][import]") {
   int imported = 0;
   for (auto& real : keras_test::onnx::committed_real_models()) {
     INFO(real.file);
     TempDir dir("onnx_import_corpus");
     export_onnx(*real.model, dir / "m.onnx");
-    bool recurrent = false;
-    for (const auto& layer : real.model->layers()) recurrent = recurrent || layer->class_name() == "LSTM";
-    if (recurrent) {  // ONNX's LSTM op has no importer yet: the error says so
-      CHECK_THROWS_WITH(models::load_onnx(dir / "m.onnx"), Catch::Contains("LSTM"));
-      continue;
-    }
     auto loaded = models::load_onnx(dir / "m.onnx");
     const auto ours = real.model->predict_outputs(Arrays(real.inputs)), theirs = loaded->predict_outputs(Arrays(real.inputs));
     REQUIRE(ours.size() == theirs.size());
     for (std::size_t i = 0; i < ours.size(); ++i) CHECK(max_abs_diff(ours[i], theirs[i]) <= 1e-5);
     ++imported;
   }
-  CHECK(imported >= 8);
+  CHECK(imported == 12);
 }
