@@ -30,6 +30,7 @@ def describe(path):
         "inputs": [[v.name, dims(v)] for v in model.graph.input],
         "outputs": [[v.name, dims(v)] for v in model.graph.output],
         "initializer_types": sorted({onnx.TensorProto.DataType.Name(t.data_type) for t in model.graph.initializer}),
+        "initializer_count": len(model.graph.initializer),
         "op_types": sorted({n.op_type for n in model.graph.node}),
     }))
     return 0

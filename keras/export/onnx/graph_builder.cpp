@@ -2,6 +2,8 @@
 
 #include <cstring>
 #include <set>
+#include <string_view>
+#include <unordered_map>
 
 #include "keras/errors.hpp"
 #include "keras_onnx_proto/onnx.pb.h"
@@ -11,6 +13,8 @@ namespace keras::onnx {
 struct GraphBuilder::Impl {
   ::onnx::GraphProto graph;
   std::set<std::string> used;  // every value name given out
+  /// Initializers by a hash of their contents: a weight that two calls of a shared layer read is stored once.
+  std::unordered_multimap<std::size_t, int> initializers_by_hash;
 };
 
 GraphBuilder::GraphBuilder(int opset) : impl_(std::make_unique<Impl>()), opset_(opset) {}
@@ -102,19 +106,29 @@ std::string GraphBuilder::op1(const std::string& op_type, const std::vector<std:
 }
 
 std::string GraphBuilder::initializer(const std::string& hint, const Tensor& value) {
-  const std::string name = fresh_name(hint);
-  auto* t = impl_->graph.add_initializer();
-  t->set_name(name);
-  for (auto d : value.shape()) t->add_dims(d);
+  ::onnx::TensorProto t;
+  for (auto d : value.shape()) t.add_dims(d);
   if (value.dtype() == DType::float32) {
-    t->set_data_type(::onnx::TensorProto::FLOAT);
+    t.set_data_type(::onnx::TensorProto::FLOAT);
     const Tensor c = value.clone();  // contiguous row-major
-    t->set_raw_data(std::string(static_cast<const char*>(c.raw_data()), c.nbytes()));
+    t.set_raw_data(std::string(static_cast<const char*>(c.raw_data()), c.nbytes()));
   } else {
-    t->set_data_type(::onnx::TensorProto::INT64);
-    for (auto v : value.astype(DType::int64).to_vector<std::int64_t>()) t->add_int64_data(v);
+    t.set_data_type(::onnx::TensorProto::INT64);
+    const auto v = value.astype(DType::int64).to_vector<std::int64_t>();
+    t.set_raw_data(std::string(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(std::int64_t)));
   }
-  return name;
+  const std::size_t hash = std::hash<std::string_view>{}(t.raw_data()) ^ static_cast<std::size_t>(t.data_type());
+  auto [first, last] = impl_->initializers_by_hash.equal_range(hash);
+  for (auto it = first; it != last; ++it) {
+    const auto& same = impl_->graph.initializer(it->second);
+    if (same.data_type() == t.data_type() && same.raw_data() == t.raw_data() &&
+        std::equal(same.dims().begin(), same.dims().end(), t.dims().begin(), t.dims().end()))
+      return same.name();
+  }
+  t.set_name(fresh_name(hint));
+  impl_->initializers_by_hash.emplace(hash, impl_->graph.initializer_size());
+  *impl_->graph.add_initializer() = std::move(t);
+  return impl_->graph.initializer(impl_->graph.initializer_size() - 1).name();
 }
 
 std::string GraphBuilder::int64s(const std::string& hint, const std::vector<std::int64_t>& values) {

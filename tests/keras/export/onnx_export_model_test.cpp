@@ -61,6 +61,18 @@ TEST_CASE("ONNX export of nested models: a Sequential and a functional model use
   expect_matches(model, {random_tensor({3, 5}, 8)});
 }
 
+TEST_CASE("ONNX export stores the weights of a layer called twice (a shared layer) once", "[onnx]") {
+  auto a = keras::Input({6}), b = keras::Input({6});
+  auto shared = std::make_shared<layers::Dense>(4, layers::DenseOptions{.activation = "tanh"});
+  Model model({a, b}, layers::Dense(1)(layers::subtract({(*shared)(a), (*shared)(b)})));
+  randomize_weights(model);
+  expect_matches(model, {random_tensor({3, 6}, 1), random_tensor({3, 6}, 2)});
+  TempDir dir("onnx_shared");
+  export_onnx(model, dir / "m.onnx");
+  const std::string text = keras_test::onnx::describe(dir / "m.onnx");
+  if (!text.empty()) CHECK(json::parse(text)["initializer_count"] == 4);  // the two Dense layers' kernels and biases
+}
+
 TEST_CASE("ONNX export of the seed CNN matches kerascpp", "[onnx]") {
   Sequential model({keras::Input({28, 28, 1}), layers::Conv2D(8, {5, 5}, {.activation = "relu"}), layers::MaxPooling2D({2, 2}),
                     layers::Conv2D(16, {3, 3}, {.activation = "relu"}), layers::MaxPooling2D({2, 2}), layers::Flatten(),
