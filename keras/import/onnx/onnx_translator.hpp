@@ -77,6 +77,8 @@ class Translator {
   /// The layout views of recurrent ops (Transpose [1, 0, 2], Squeeze, the reversing Slice): whether `n` is one.
   bool translate_view(const OnnxNode& n);
   void translate_recurrent(std::size_t index);
+  void translate_bidirectional(std::size_t index, json cell_config, const std::string& cell_class,
+                               const std::vector<Tensor>& weights);
   void translate_conv(const OnnxNode& n);
   void translate_pool(const OnnxNode& n);
   void translate_matmul(std::size_t index);

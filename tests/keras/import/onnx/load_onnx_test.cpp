@@ -1,5 +1,6 @@
 // keras::models::load_onnx: models exported by keras::export_onnx come back as functional models whose
 // predictions match the originals (within 1e-5); ONNX ops without a Keras layer are an error listing them.
+#include <filesystem>
 #include <fstream>
 
 #include <catch2/catch.hpp>
@@ -10,6 +11,7 @@
 #include "keras/export/onnx_runtime.hpp"
 #include "keras/export/onnx_test_models.hpp"
 #include "temp_dir.hpp"
+#include "test_paths.hpp"
 
 using namespace keras;
 using keras_test::TempDir;
@@ -49,7 +51,7 @@ TEST_CASE("load_onnx reads back a functional model with a residual Add, Concaten
   CHECK(round_trip(model, random_tensor({4, 9, 3}, 5)) <= 1e-5);
 }
 
-TEST_CASE("load_onnx reads back SimpleRNN, LSTM and GRU layers", "[onnx][import]") {
+TEST_CASE("load_onnx reads back SimpleRNN, LSTM, GRU and Bidirectional layers", "[onnx][import]") {
   auto in = keras::Input({6, 3});
   auto seq = layers::LSTM(4, {.recurrent_activation = "hard_sigmoid", .return_sequences = true, .go_backwards = true})(in);
   auto gru = layers::GRU(3, {.return_sequences = true})(seq);
@@ -57,7 +59,12 @@ TEST_CASE("load_onnx reads back SimpleRNN, LSTM and GRU layers", "[onnx][import]
   auto lstm = std::make_shared<layers::LSTM>(2, layers::LSTMOptions{.return_state = true});
   auto states = lstm->call_all(std::vector<KerasTensor>{in});
   auto rnn = layers::SimpleRNN(2, {.activation = "relu"})(in);
-  Model model(in, std::vector<KerasTensor>{gru_plain, states[0], states[2], rnn});
+  auto bidi_seq = layers::Bidirectional(layers::GRU(3, {.return_sequences = true}), {.merge_mode = "sum"})(in);
+  auto bidi = std::make_shared<layers::Bidirectional>(layers::LSTM(2, {.return_state = true}));
+  auto bidi_states = bidi->call_all(std::vector<KerasTensor>{bidi_seq});
+  auto bidi_ave = layers::Bidirectional(layers::SimpleRNN(2), {.merge_mode = "ave"})(in);
+  Model model(in, std::vector<KerasTensor>{gru_plain, states[0], states[2], rnn, bidi_states[0], bidi_states[2],
+                                           bidi_states[3], bidi_ave});
   randomize_weights(model);
   TempDir dir("onnx_import_rnn");
   export_onnx(model, dir / "m.onnx");
@@ -69,12 +76,11 @@ TEST_CASE("load_onnx reads back SimpleRNN, LSTM and GRU layers", "[onnx][import]
 }
 
 TEST_CASE("load_onnx lists the ONNX ops it has no Keras layer for", "[onnx][import]") {
-  Sequential model({keras::Input({5, 3}), layers::Bidirectional(layers::LSTM(4, {.return_sequences = true})),
-                    layers::LayerNormalization(), layers::Dense(2)});
+  Sequential model({keras::Input({5, 3}), layers::LayerNormalization(), layers::ThresholdedReLU(0.5), layers::Dense(2)});
   TempDir dir("onnx_import_error");
   export_onnx(model, dir / "m.onnx");
   CHECK_THROWS_AS(models::load_onnx(dir / "m.onnx"), keras::ValueError);
-  CHECK_THROWS_WITH(models::load_onnx(dir / "m.onnx"), Catch::Contains("LSTM") && Catch::Contains("LayerNormalization"));
+  CHECK_THROWS_WITH(models::load_onnx(dir / "m.onnx"), Catch::Contains("LayerNormalization") && Catch::Contains("Greater"));
   std::ofstream(dir / "bad.onnx") << "not a protobuf";
   CHECK_THROWS_WITH(models::load_onnx(dir / "bad.onnx"), Catch::Contains("not an ONNX model"));
 }
@@ -92,4 +98,29 @@ TEST_CASE("load_onnx reads back the exported real Keras files of tests/real_mode
     ++imported;
   }
   CHECK(imported == 12);
+}
+
+TEST_CASE("load_onnx reads back the exported Keras files of ../shared/fixtures (initial states, Bidirectional)", "[onnx][import]") {
+  const std::filesystem::path folder = std::filesystem::path(keras_test::shared_dir) / "fixtures" / "keras-h5";
+  if (!std::filesystem::exists(folder)) {
+    WARN("skipped: " << folder << " is absent");
+    return;
+  }
+  for (const std::string file : {"keras2.2.5_functional_lstm.h5", "tf2.7_fashion_cnn_bn.h5", "tf2.13_mlp_adam.h5"}) {
+    INFO(file);
+    auto model = models::load_model((folder / file).string());
+    std::vector<Tensor> inputs;
+    for (const auto& in : model->inputs()) {
+      Shape shape = in.shape();
+      for (auto& d : shape)
+        if (d < 0) d = 4;
+      inputs.push_back(random_tensor(shape, static_cast<std::uint32_t>(inputs.size()) + 3));
+    }
+    TempDir dir("onnx_import_fixture");
+    export_onnx(*model, dir / "m.onnx");
+    auto loaded = models::load_onnx(dir / "m.onnx");
+    const auto ours = model->predict_outputs(Arrays(inputs)), theirs = loaded->predict_outputs(Arrays(inputs));
+    REQUIRE(ours.size() == theirs.size());
+    for (std::size_t i = 0; i < ours.size(); ++i) CHECK(max_abs_diff(ours[i], theirs[i]) <= 1e-5);
+  }
 }
