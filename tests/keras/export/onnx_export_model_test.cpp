@@ -184,14 +184,7 @@ TEST_CASE("ONNX export of the Keras files in ../shared/fixtures matches kerascpp
                                  "keras3.3_mnist_mlp.h5", "keras2.2.5_functional_lstm.h5"}) {
     INFO(file);
     auto model = models::load_model((folder / file).string());
-    std::vector<Tensor> inputs;
-    for (const auto& in : model->inputs()) {
-      Shape shape = in.shape();
-      for (auto& d : shape)
-        if (d < 0) d = 5;  // the batch, and a time axis of unknown length
-      inputs.push_back(random_tensor(shape, static_cast<std::uint32_t>(inputs.size()) + 1, 0.f, 1.f));
-    }
-    const double diff = expect_matches(*model, inputs, file.find("lstm") != std::string::npos ? 1e-4 : 1e-5);
+    const double diff = expect_matches(*model, keras_test::onnx::random_inputs(*model), file.find("lstm") != std::string::npos ? 1e-4 : 1e-5);
     WARN(file << ": max |ONNX Runtime - kerascpp| = " << diff);
   }
   if (!fs::exists("/usr/share/datasets/fashion-mnist") || !keras_test::onnx::runtime_available()) return;

@@ -29,6 +29,17 @@ keras::Tensor random_indices(const keras::Shape& shape, std::uint32_t seed, std:
   return keras::Tensor::from_vector(v, shape);
 }
 
+std::vector<keras::Tensor> random_inputs(const keras::Model& model, std::uint32_t seed) {
+  std::vector<keras::Tensor> inputs;
+  for (const auto& in : model.inputs()) {
+    keras::Shape shape = in.shape();
+    for (auto& d : shape)
+      if (d < 0) d = 5;
+    inputs.push_back(random_tensor(shape, seed++, 0.f, 1.f));
+  }
+  return inputs;
+}
+
 void randomize_weights(keras::Model& model, std::uint32_t seed) {
   for (const auto& w : model.weights()) {
     const bool variance = w->name().find("variance") != std::string::npos;

@@ -19,6 +19,8 @@ namespace keras_test::onnx {
 keras::Tensor random_tensor(const keras::Shape& shape, std::uint32_t seed, float low = -1.f, float high = 1.f);
 /// Integers in [0, high) as int32.
 keras::Tensor random_indices(const keras::Shape& shape, std::uint32_t seed, std::int32_t high);
+/// One random input per model input, in [0, 1), unknown dimensions (the batch, a time axis) taken as 5.
+std::vector<keras::Tensor> random_inputs(const keras::Model& model, std::uint32_t seed = 1);
 /// Every weight of the model set to seeded uniform values in [-0.5, 0.5) (variances in [0.5, 1.5)).
 void randomize_weights(keras::Model& model, std::uint32_t seed = 7);
 

@@ -109,13 +109,7 @@ TEST_CASE("load_onnx reads back the exported Keras files of ../shared/fixtures (
   for (const std::string file : {"keras2.2.5_functional_lstm.h5", "tf2.7_fashion_cnn_bn.h5", "tf2.13_mlp_adam.h5"}) {
     INFO(file);
     auto model = models::load_model((folder / file).string());
-    std::vector<Tensor> inputs;
-    for (const auto& in : model->inputs()) {
-      Shape shape = in.shape();
-      for (auto& d : shape)
-        if (d < 0) d = 4;
-      inputs.push_back(random_tensor(shape, static_cast<std::uint32_t>(inputs.size()) + 3));
-    }
+    const std::vector<Tensor> inputs = keras_test::onnx::random_inputs(*model, 3);
     TempDir dir("onnx_import_fixture");
     export_onnx(*model, dir / "m.onnx");
     auto loaded = models::load_onnx(dir / "m.onnx");
