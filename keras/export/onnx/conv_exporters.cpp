@@ -1,5 +1,5 @@
 // ONNX exporters of the convolutions: Conv1D/2D/3D (groups, dilation, valid/same/causal), their transposed
-// forms, DepthwiseConv1D/2D and SeparableConv1D/2D. Kernels are converted from Keras's [k..., in, out] to
+// forms, DepthwiseConv1D/2D, SeparableConv1D/2D and LocallyConnected1D/2D. Kernels are converted from Keras's [k..., in, out] to
 // ONNX's [out, in, k...]; channels-last inputs are transposed around the node.
 #include "keras/export/onnx/export_helpers.hpp"
 #include "keras/export/onnx/spatial_padding.hpp"
@@ -153,6 +153,39 @@ std::vector<std::string> conv_transpose(GraphBuilder& g, const Layer& layer, con
   });
 }
 
+// Unshared weights per output position: the windows gathered ([batch, positions, window * channels], each window
+// row-major over its spatial offsets, then channels, as Keras's implementation 1 lays them), multiplied by each
+// position's kernel [positions, window, filters], plus the bias [positions..., filters].
+std::vector<std::string> locally_connected(GraphBuilder& g, const Layer& layer, const LayerCall& call) {
+  const json c = layer.get_config();
+  const Shape& shape = call.shape();
+  const std::size_t n = shape.size() - 2;
+  const std::vector<std::int64_t> k = config_ints(layer, c, "kernel_size", n), s = config_ints(layer, c, "strides", n);
+  std::vector<std::int64_t> in(shape.begin() + 1, shape.end() - 1), out;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (in[i] < 0) not_exportable(layer, "its spatial input sizes must be known");
+    out.push_back((in[i] - k[i]) / s[i] + 1);
+  }
+  const std::int64_t rows = n == 2 ? in[1] : 1, out_cols = n == 2 ? out[1] : 1, k_cols = n == 2 ? k[1] : 1;
+  const std::int64_t positions = shape_size(out), window = shape_size(k), channels = shape.back();
+  std::vector<std::int64_t> indices;  // [positions, window]: the flat input position of each window offset
+  for (std::int64_t p = 0; p < positions; ++p)
+    for (std::int64_t w = 0; w < window; ++w)
+      indices.push_back(((p / out_cols) * s[0] + w / k_cols) * rows + (n == 2 ? (p % out_cols) * s[1] + w % k_cols : 0));
+  const std::string flat = g.op1("Reshape", {call.inputs[0], g.int64s("flat_shape", {0, shape_size(in), channels})});
+  const std::string idx = g.initializer("window_indices", Tensor::from_vector(indices, {positions, window}));
+  const std::string windows = g.op1("Reshape", {g.op1("Gather", {flat, idx}, {{"axis", std::int64_t{1}}}),
+                                                g.int64s("windows_shape", {0, positions, window * channels})});
+  std::string y = g.op1("Einsum", {windows, g.initializer("kernel", weight(layer, "kernel"))},
+                        {{"equation", std::string("npw,pwf->npf")}});
+  std::vector<std::int64_t> target{0};
+  target.insert(target.end(), out.begin(), out.end());
+  target.push_back(c.at("filters").get<std::int64_t>());
+  y = g.op1("Reshape", {y, g.int64s("output_shape", target)});
+  if (c.value("use_bias", true)) y = g.op1("Add", {y, g.initializer("bias", weight(layer, "bias"))});
+  return one(config_activation(g, layer, c, y));
+}
+
 const bool registered = register_exporters({
     {"Conv1D", conv},
     {"Conv2D", conv},
@@ -164,6 +197,8 @@ const bool registered = register_exporters({
     {"DepthwiseConv2D", depthwise_conv},
     {"SeparableConv1D", separable_conv},
     {"SeparableConv2D", separable_conv},
+    {"LocallyConnected1D", locally_connected},
+    {"LocallyConnected2D", locally_connected},
 });
 
 }  // namespace

@@ -54,6 +54,11 @@ TEST_CASE("ONNX export: depthwise and separable convolutions", "[onnx]") {
   check_layer({9, 3}, layers::SeparableConv1D(4, 3, {.strides = 2}));
 }
 
+TEST_CASE("ONNX export: locally connected layers", "[onnx]") {
+  check_layer({9, 3}, layers::LocallyConnected1D(4, 3, {.strides = 2, .activation = "relu"}));
+  check_layer({7, 6, 2}, layers::LocallyConnected2D(3, {3, 2}, {.strides = {2, 1}}));
+}
+
 TEST_CASE("ONNX export: poolings", "[onnx]") {
   check_layer({9, 3}, layers::MaxPooling1D(2));
   check_layer({9, 3}, layers::AveragePooling1D(3, {.strides = 2, .padding = "same"}));

@@ -105,11 +105,11 @@ TEST_CASE("ONNX export: what ONNX cannot express is a keras error naming the lay
     CHECK_THROWS_WITH(export_onnx(model, dir / "m.onnx"), Catch::Contains("no graph of layer calls"));
   }
   SECTION("a layer class without an exporter") {
-    auto in = keras::Input({6, 6, 2});
-    Model model(in, layers::LocallyConnected2D(2, {3, 3}, {.name = "local"})(in));
+    auto in = keras::Input({5, 6, 6, 2});
+    Model model(in, layers::ConvLSTM2D(2, {3, 3}, {.name = "conv_lstm"})(in));
     CHECK_THROWS_AS(export_onnx(model, dir / "m.onnx"), keras::ValueError);
     CHECK_THROWS_WITH(export_onnx(model, dir / "m.onnx"),
-                      Catch::Contains("'local' (LocallyConnected2D) cannot be exported to ONNX"));
+                      Catch::Contains("'conv_lstm' (ConvLSTM2D) cannot be exported to ONNX"));
     CHECK_FALSE(fs::exists(dir / "m.onnx"));
   }
   SECTION("a recurrent layer under a Keras mask") {
@@ -126,8 +126,8 @@ TEST_CASE("ONNX export: what ONNX cannot express is a keras error naming the lay
   }
   SECTION("a failed export keeps the old file") {
     std::ofstream(dir / "m.onnx") << "old";
-    auto in = keras::Input({6, 6, 2});
-    Model model(in, layers::LocallyConnected2D(2, {3, 3})(in));
+    auto in = keras::Input({5, 6, 6, 2});
+    Model model(in, layers::ConvLSTM2D(2, {3, 3})(in));
     CHECK_THROWS(export_onnx(model, dir / "m.onnx"));
     std::ifstream old(dir / "m.onnx");
     CHECK(std::string(std::istreambuf_iterator<char>(old), {}) == "old");
