@@ -3,6 +3,7 @@
 // setting must give kerascpp's predictions in ONNX Runtime within 1e-5.
 #include <catch2/catch.hpp>
 
+#include "keras/json.hpp"
 #include "keras/keras.hpp"
 #include "onnx_test_models.hpp"
 
@@ -74,4 +75,21 @@ TEST_CASE("ONNX export: poolings", "[onnx]") {
   check_layer({7, 6, 3}, layers::GlobalMaxPooling2D({.keepdims = true}));
   check_layer({4, 5, 6, 2}, layers::GlobalAveragePooling3D());
   check_layer({4, 5, 6, 2}, layers::GlobalMaxPooling3D());
+}
+
+TEST_CASE("ONNX export: channels_first layers (from configs) need no Transposes and match", "[onnx]") {
+  auto layer = [](const std::string& class_name, const std::string& config) {
+    return LayerRef(Layer::deserialize(json{{"class_name", class_name}, {"config", json::parse(config)}}));
+  };
+  Sequential model({keras::Input({3, 8, 7}),
+                    layer("Conv2D", R"({"filters": 4, "kernel_size": [3, 3], "padding": "same", "data_format": "channels_first"})"),
+                    layer("MaxPooling2D", R"({"pool_size": [2, 2], "data_format": "channels_first"})"),
+                    layer("ZeroPadding2D", R"({"padding": [[1, 0], [0, 1]], "data_format": "channels_first"})"),
+                    layer("Flatten", R"({"data_format": "channels_first"})"), layers::Dense(3)});
+  randomize_weights(model);
+  expect_matches(model, {random_tensor({2, 3, 8, 7}, 6)});
+  Sequential pooled({keras::Input({3, 8, 7}),
+                     layer("AveragePooling2D", R"({"pool_size": [2, 2], "padding": "same", "data_format": "channels_first"})"),
+                     layer("GlobalMaxPooling2D", R"({"data_format": "channels_first"})")});
+  expect_matches(pooled, {random_tensor({2, 3, 8, 7}, 7)});
 }
