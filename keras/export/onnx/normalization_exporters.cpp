@@ -1,6 +1,7 @@
 // ONNX exporters of the normalizations: BatchNormalization (its moving statistics folded into one scale and
 // one shift), LayerNormalization (ONNX's op from opset 17 over trailing axes, else its decomposition),
-// GroupNormalization, RMSNormalization and UnitNormalization (decomposed into reductions).
+// GroupNormalization, RMSNormalization and UnitNormalization (decomposed into reductions); SpectralNormalization
+// as the layer it wraps (in inference it runs that layer with the kernel normalized in training).
 #include <cmath>
 
 #include "keras/export/onnx/export_helpers.hpp"
@@ -128,12 +129,23 @@ std::vector<std::string> unit_normalization(GraphBuilder& g, const Layer& layer,
   return one(g.op1("Div", {x, g.op1("Sqrt", {g.op1("Max", {sum, g.scalar("epsilon", 1e-12f)})})}));
 }
 
+std::vector<std::string> spectral_normalization(GraphBuilder& g, const Layer& layer, const LayerCall& call) {
+  const auto inner = layer.sublayers();
+  if (inner.size() != 1) not_exportable(layer, "it does not wrap one layer");
+  const std::string scope = g.scope();
+  g.set_scope(scope + "/" + inner[0]->name());
+  auto out = export_layer_call(g, *inner[0], call);
+  g.set_scope(scope);
+  return out;
+}
+
 const bool registered = register_exporters({
     {"BatchNormalization", batch_normalization},
     {"LayerNormalization", layer_normalization},
     {"GroupNormalization", group_normalization},
     {"RMSNormalization", rms_normalization},
     {"UnitNormalization", unit_normalization},
+    {"SpectralNormalization", spectral_normalization},
 });
 
 }  // namespace

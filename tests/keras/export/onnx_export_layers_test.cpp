@@ -65,6 +65,8 @@ TEST_CASE("ONNX export: normalization layers", "[onnx]") {
   check_stack({4, 4, 8}, {layers::GroupNormalization(4)});
   check_stack({5, 6}, {layers::RMSNormalization()});
   check_stack({5, 6}, {layers::UnitNormalization()});
+  check_stack({6}, {layers::SpectralNormalization(layers::Dense(4))});
+  check_stack({6, 5, 2}, {layers::SpectralNormalization(layers::Conv2D(3, {3, 3}))});
 }
 
 TEST_CASE("ONNX export: LayerNormalization decomposed below opset 17 matches too", "[onnx]") {
