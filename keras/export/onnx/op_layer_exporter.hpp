@@ -2,7 +2,7 @@
 // The exporter of op layers: tf.keras 2.x's TFOpLambda (`tf.math.multiply(x, 2.0)`) and Keras 3's keras.ops
 // nodes (`keras.ops.add(a, b)`), whose class names ("Add", "Maximum") are also merging layers' and so are
 // dispatched by type before the registry. Elementwise unary and binary ops export (their constant operands as
-// initializers); any other op is a ValueError naming it.
+// initializers), and x[key] (SlicingOpLambda, Keras 3's GetItem); any other op is a ValueError naming it.
 #include <string>
 #include <vector>
 

@@ -91,9 +91,16 @@ TEST_CASE("ONNX export of op layers: arithmetic on symbolic tensors (TFOpLambda 
   Model model({x, y}, {(h * 2.f + y) / 3.f - x, 1.f - h, -(h * y), h / y});
   randomize_weights(model);
   expect_matches(model, {random_tensor({3, 4}, 1), random_tensor({3, 4}, 2, 0.5f, 1.5f)});
-  TempDir dir("onnx_ops");
-  Model sliced(x, getitem(x, {Slice{}, 0}));
-  CHECK_THROWS_WITH(export_onnx(sliced, dir / "m.onnx"), Catch::Contains("(SlicingOpLambda)") && Catch::Contains("no ONNX exporter"));
+}
+
+TEST_CASE("ONNX export of x[key] (SlicingOpLambda): integers, slices with steps, ..., new axes", "[onnx]") {
+  auto x = keras::Input({5, 4, 3});
+  auto h = layers::Dense(3)(x);
+  Model model(x, std::vector<KerasTensor>{getitem(h, {Slice{}, 0}), getitem(h, {Slice{}, -1, Slice{.start = 1}}),
+                                          getitem(h, {ellipsis, Slice{.step = -1}}), getitem(h, {Slice{}, Slice{.start = 1, .stop = 5, .step = 2}, newaxis}),
+                                          getitem(h, {Slice{}, newaxis, 2, ellipsis, 1})});
+  randomize_weights(model);
+  expect_matches(model, {random_tensor({2, 5, 4, 3}, 3)});
 }
 
 TEST_CASE("ONNX export: what ONNX cannot express is a keras error naming the layer", "[onnx]") {
