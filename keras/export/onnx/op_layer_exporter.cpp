@@ -6,6 +6,7 @@
 #include "keras/export/onnx/export_helpers.hpp"
 #include "keras/json.hpp"
 #include "layers/core/op_functions.hpp"
+#include "layers/core/operation.hpp"
 #include "layers/core/slicing_op_lambda.hpp"
 #include "layers/core/tf_op_lambda.hpp"
 
@@ -90,6 +91,81 @@ std::string getitem(GraphBuilder& g, const Layer& layer, const std::string& x, s
   return y == x ? g.op1("Identity", {x}) : y;
 }
 
+// The ops that move or reduce axes, by TFOpLambda function and Keras 3 class name: which of the op's parameters
+// holds the tensor, and what ONNX nodes compute it. `rank` is the input's (batch included).
+using Structural = std::string (*)(GraphBuilder& g, const Layer& layer, const std::string& x,
+                                   const layers::OpArguments& args, std::int64_t rank, const LayerCall& call);
+
+std::vector<std::int64_t> ints_of(const layers::OpArguments& args, const std::string& name) {
+  const auto v = args.integers(name);
+  return {v.begin(), v.end()};
+}
+
+std::string reduction(GraphBuilder& g, const std::string& op, const std::string& x, const layers::OpArguments& args,
+                      std::int64_t rank) {
+  std::vector<std::int64_t> axes = ints_of(args, args.has("axis") ? "axis" : "reduction_indices");
+  if (axes.empty())
+    for (std::int64_t a = 0; a < rank; ++a) axes.push_back(a);
+  return reduce(g, op, x, axes, args.flag(args.has("keep_dims") ? "keep_dims" : "keepdims", false));
+}
+
+const std::map<std::string, std::pair<std::string, Structural>>& structural_ops() {
+  static const std::map<std::string, std::pair<std::string, Structural>> ops = [] {
+    std::map<std::string, std::pair<std::string, Structural>> t;
+    const Structural mean = [](GraphBuilder& g, const Layer&, const std::string& x, const layers::OpArguments& a,
+                               std::int64_t rank, const LayerCall&) { return reduction(g, "Mean", x, a, rank); };
+    const Structural sum = [](GraphBuilder& g, const Layer&, const std::string& x, const layers::OpArguments& a,
+                              std::int64_t rank, const LayerCall&) { return reduction(g, "Sum", x, a, rank); };
+    const Structural max = [](GraphBuilder& g, const Layer&, const std::string& x, const layers::OpArguments& a,
+                              std::int64_t rank, const LayerCall&) { return reduction(g, "Max", x, a, rank); };
+    t["math.reduce_mean"] = {"input_tensor", mean};
+    t["math.reduce_sum"] = {"input_tensor", sum};
+    t["math.reduce_max"] = {"input_tensor", max};
+    t["Mean"] = {"x", mean};
+    t["Sum"] = {"x", sum};
+    t["Max"] = {"x", max};
+    const Structural reshape = [](GraphBuilder& g, const Layer&, const std::string& x, const layers::OpArguments& a,
+                                  std::int64_t, const LayerCall&) {
+      return g.op1("Reshape", {x, g.int64s("shape", ints_of(a, a.has("newshape") ? "newshape" : "shape"))});
+    };
+    t["reshape"] = {"tensor", reshape};
+    t["Reshape"] = {"x", reshape};
+    const Structural transpose = [](GraphBuilder& g, const Layer&, const std::string& x, const layers::OpArguments& a,
+                                    std::int64_t rank, const LayerCall&) {
+      std::vector<std::int64_t> perm = ints_of(a, a.has("axes") ? "axes" : "perm");
+      if (perm.empty())
+        for (std::int64_t i = rank - 1; i >= 0; --i) perm.push_back(i);
+      return g.op1("Transpose", {x}, {{"perm", perm}});
+    };
+    t["transpose"] = {"a", transpose};
+    t["Transpose"] = {"x", transpose};
+    const Structural expand = [](GraphBuilder& g, const Layer&, const std::string& x, const layers::OpArguments& a,
+                                 std::int64_t, const LayerCall&) {
+      return g.op1("Unsqueeze", {x, g.int64s("axes", {a.integer("axis", 0)})});
+    };
+    t["expand_dims"] = {"input", expand};
+    t["ExpandDims"] = {"x", expand};
+    const Structural squeeze = [](GraphBuilder& g, const Layer& layer, const std::string& x, const layers::OpArguments& a,
+                                  std::int64_t, const LayerCall&) {
+      const auto axes = ints_of(a, "axis");
+      if (axes.empty()) not_exportable(layer, "a squeeze of every size-1 axis (give the axes)");
+      return g.op1("Squeeze", {x, g.int64s("axes", axes)});
+    };
+    t["squeeze"] = {"input", squeeze};
+    t["Squeeze"] = {"x", squeeze};
+    return t;
+  }();
+  return ops;
+}
+
+// The ONNX values of a list argument of tensors (tf.concat's values, keras.ops.concatenate's xs).
+std::vector<std::string> operands(GraphBuilder& g, const Layer& layer, const LayerCall& call, const json& list,
+                                  const std::string& name) {
+  std::vector<std::string> out;
+  for (const auto& v : list.is_array() ? list : json::array({list})) out.push_back(operand(g, layer, call, v, name));
+  return out;
+}
+
 }  // namespace
 
 std::vector<std::string> export_op_layer(GraphBuilder& g, const layers::OpLayer& layer, const LayerCall& call) {
@@ -100,10 +176,25 @@ std::vector<std::string> export_op_layer(GraphBuilder& g, const layers::OpLayer&
   const std::string function = lambda ? lambda->function() : layer.class_name();
   const layers::OpFunction* f = lambda ? layers::find_tf_function(function) : layers::find_keras_op(function);
   const auto binary = binary_ops().find(function), unary = unary_ops().find(function);
-  if (!f || (binary == binary_ops().end() && unary == unary_ops().end() && function != "GetItem"))
-    not_exportable(layer, "the op '" + function + "' has no ONNX exporter (elementwise unary and binary ops do)");
+  const bool known = binary != binary_ops().end() || unary != unary_ops().end() || structural_ops().count(function) ||
+                     function == "GetItem" || function == "concat" || function == "Concatenate";
+  if (!f || !known)
+    not_exportable(layer, "the op '" + function + "' has no ONNX exporter (elementwise ops, reductions, reshapes, "
+                          "transposes, concatenations and x[key] do)");
+  json kwargs = layer.call_kwargs();
+  if (const auto* op = dynamic_cast<const layers::Operation*>(&layer)) {  // Keras 3: the op's init arguments too
+    kwargs = op->get_config();
+    kwargs.erase("name");
+    for (auto it = layer.call_kwargs().begin(); it != layer.call_kwargs().end(); ++it) kwargs[it.key()] = it.value();
+  }
   const std::vector<Tensor> no_inputs;  // only the raw arguments are read
-  const layers::OpArguments args(f->params, layer.call_args(), layer.call_kwargs(), no_inputs, layer.name());
+  const layers::OpArguments args(f->params, layer.call_args(), kwargs, no_inputs, layer.name());
+  if (function == "concat" || function == "Concatenate") {
+    const std::string list = function == "concat" ? "values" : "xs";
+    return one(g.op1("Concat", operands(g, layer, call, args.value(list), list), {{"axis", std::int64_t{args.integer("axis", 0)}}}));
+  }
+  if (auto s = structural_ops().find(function); s != structural_ops().end())
+    return one(s->second.second(g, layer, operand(g, layer, call, args.value(s->second.first), s->second.first), args, rank, call));
   if (function == "GetItem")  // Keras 3's x[key]
     return one(getitem(g, layer, operand(g, layer, call, args.value("x"), "x"), rank,
                        layers::slice_spec_from_json(args.value("key"), layer.name())));

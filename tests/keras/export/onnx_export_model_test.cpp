@@ -12,6 +12,7 @@
 #include "keras/export/onnx/layer_exporters.hpp"
 #include "keras/json.hpp"
 #include "keras/keras.hpp"
+#include "layers/core/tf_op_lambda.hpp"
 #include "onnx_runtime.hpp"
 #include "onnx_test_models.hpp"
 #include "temp_dir.hpp"
@@ -91,6 +92,33 @@ TEST_CASE("ONNX export of op layers: arithmetic on symbolic tensors (TFOpLambda 
   Model model({x, y}, {(h * 2.f + y) / 3.f - x, 1.f - h, -(h * y), h / y});
   randomize_weights(model);
   expect_matches(model, {random_tensor({3, 4}, 1), random_tensor({3, 4}, 2, 0.5f, 1.5f)});
+}
+
+namespace {
+
+// A TFOpLambda call as tf.keras records it: `args` and `kwargs` with {"__input__": i} standing for inputs[i].
+KerasTensor tf_op(const std::string& function, json args, json kwargs, const std::vector<KerasTensor>& inputs) {
+  auto op = std::make_shared<layers::TFOpLambda>(function);
+  op->set_call_arguments(std::move(args), std::move(kwargs), layers::OpLayer::NodeForm::keras2);
+  return op->call_all(inputs).at(0);
+}
+
+}  // namespace
+
+TEST_CASE("ONNX export of op layers that reduce, reshape, transpose and concatenate", "[onnx]") {
+  const json in0 = layers::input_placeholder(0), in1 = layers::input_placeholder(1);
+  auto x = keras::Input({4, 3}), y = keras::Input({4, 2});
+  auto h = layers::Dense(3)(x);
+  Model model({x, y}, std::vector<KerasTensor>{
+                          tf_op("math.reduce_mean", json::array({in0}), {{"axis", 1}}, {h}),
+                          tf_op("math.reduce_max", json::array({in0}), {{"axis", json::array({1, 2})}, {"keepdims", true}}, {h}),
+                          tf_op("math.reduce_sum", json::array({in0}), {{"axis", json::array({1, 2})}}, {h}),
+                          tf_op("reshape", json::array({in0}), {{"shape", json::array({-1, 12})}}, {h}),
+                          tf_op("transpose", json::array({in0}), {{"perm", json::array({0, 2, 1})}}, {h}),
+                          tf_op("expand_dims", json::array({in0}), {{"axis", 2}}, {h}),
+                          tf_op("concat", json::array({json::array({in0, in1})}), {{"axis", -1}}, {h, y})});
+  randomize_weights(model);
+  expect_matches(model, {random_tensor({2, 4, 3}, 1), random_tensor({2, 4, 2}, 2)});
 }
 
 TEST_CASE("ONNX export of x[key] (SlicingOpLambda): integers, slices with steps, ..., new axes", "[onnx]") {
