@@ -4,9 +4,10 @@
 //                    (one IN.npy per model input, in order; several outputs: OUT_0.npy, OUT_1.npy, ...)
 //   kerascpp evaluate MODEL --dataset fashion_mnist|mnist [--data-dir DIR] [--batch-size N]
 //   kerascpp convert MODEL OUT        (OUT: x.keras Keras 3 archive, x.h5 Keras HDF5, x.json Keras JSON +
-//                                      x.weights.h5, else a TF.js folder)
-// MODEL is a Keras .keras archive or .h5 file, a Keras JSON config with its weights beside it (x.weights.h5), or a TF.js
-// folder / model.json. Errors go to stderr with exit status 1 (2 for usage errors).
+//                                      x.weights.h5, x.onnx ONNX (opset 17), else a TF.js folder)
+// MODEL is a Keras .keras archive or .h5 file, a Keras JSON config with its weights beside it (x.weights.h5), a TF.js
+// folder / model.json, or an ONNX file of the patterns kerascpp exports (keras::models::load_onnx). Errors go to
+// stderr with exit status 1 (2 for usage errors).
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -16,6 +17,8 @@
 
 #include <fmt/format.h>
 #include <keras/keras.hpp>
+#include <keras/export/onnx/export_onnx.hpp>
+#include <keras/import/onnx/load_onnx.hpp>
 #include <keras/saving/tfjs.hpp>
 
 #include "keras/json.hpp"
@@ -34,8 +37,9 @@ constexpr const char* kUsage =
     "       kerascpp predict MODEL IN.npy [IN2.npy ...] -o OUT.npy [--batch-size N]\n"
     "                (one IN.npy per model input; several outputs are written to OUT_0.npy, OUT_1.npy, ...)\n"
     "       kerascpp evaluate MODEL --dataset fashion_mnist|mnist [--data-dir DIR] [--batch-size N]\n"
-    "       kerascpp convert MODEL OUT   (OUT: *.keras, *.h5, *.json, or a folder for TF.js)\n"
-    "MODEL: a .keras archive, a .h5 file, a Keras JSON with x.weights.h5 beside it, or a TF.js model.json/folder\n";
+    "       kerascpp convert MODEL OUT   (OUT: *.keras, *.h5, *.json, *.onnx, or a folder for TF.js)\n"
+    "MODEL: a .keras archive, a .h5 file, a Keras JSON with x.weights.h5 beside it, a TF.js model.json/folder, or\n"
+    "       an .onnx file (the op patterns kerascpp exports)\n";
 
 // x.json → x.weights.h5
 std::string weights_beside(const std::string& json_path) {
@@ -51,6 +55,7 @@ std::string read_text(const std::string& path) {
 std::shared_ptr<k::Model> load_any(const std::string& path) {
   if (!fs::exists(path)) throw k::IOError("No such file or folder: " + path);
   if (fs::is_directory(path)) return k::models::load_tfjs(path);
+  if (path.ends_with(".onnx")) return k::models::load_onnx(path);
   if (path.ends_with(".json")) {
     const std::string text = read_text(path);
     if (text.find("\"weightsManifest\"") != std::string::npos) return k::models::load_tfjs(path);
@@ -167,6 +172,8 @@ int convert(std::vector<std::string> args) {
   const std::string& out = args[1];
   if (out.ends_with(".keras") || out.ends_with(".h5") || out.ends_with(".hdf5")) {
     model->save(out);
+  } else if (out.ends_with(".onnx")) {
+    k::export_onnx(*model, out);
   } else if (out.ends_with(".json")) {
     const std::string text = model->to_json(), tmp = out + ".tmp";
     {
