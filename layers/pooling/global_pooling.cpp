@@ -4,6 +4,7 @@
 
 #include "keras/config/fields.hpp"
 #include "keras/config/layer_config.hpp"
+#include "keras/ops/manipulation.hpp"
 #include "keras/ops/math.hpp"
 #include "layers/data_format.hpp"
 
@@ -32,6 +33,19 @@ Tensor BaseGlobalPooling::call(const Tensor& inputs, bool) {
   const int first = channels_first_ ? 2 : 1;  // the spatial axes follow the channels, or precede them
   for (int i = 0; i < rank_; ++i) axes.push_back(first + i);
   return kind_ == Kind::max ? ops::max(inputs, axes, options_.keepdims) : ops::mean(inputs, axes, options_.keepdims);
+}
+
+std::vector<Tensor> BaseGlobalPooling::call(const std::vector<Tensor>& inputs, const CallContext& context) {
+  const Tensor mask = context.mask(0);
+  if (kind_ != Kind::average || rank_ != 1 || !mask.defined() || inputs.size() != 1) return Layer::call(inputs, context);
+  check_rank(inputs[0].shape());
+  const int steps = channels_first_ ? 2 : 1;
+  if (mask.shape() != Shape{inputs[0].dim(0), inputs[0].dim(steps)})
+    throw ValueError("Layer \"" + name() + "\": the mask has shape " + shape_str(mask.shape()) + ", expected (batch, steps) " +
+                     "of the input " + shape_str(inputs[0].shape()));
+  const Tensor m = ops::expand_dims(mask.astype(DType::float32), channels_first_ ? 1 : 2);
+  return {ops::divide(ops::sum(ops::multiply(inputs[0], m), {steps}, options_.keepdims),
+                      ops::sum(m, {steps}, options_.keepdims))};
 }
 
 Shape BaseGlobalPooling::compute_output_shape(const Shape& s) const {

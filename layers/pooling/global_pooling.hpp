@@ -18,6 +18,8 @@ using GlobalPooling3DOptions = GlobalPoolingOptions;
 class BaseGlobalPooling : public Layer {
  public:
   Tensor call(const Tensor& inputs, bool training) override;
+  /// GlobalAveragePooling1D under a Keras mask averages the unmasked steps only, as Keras does.
+  std::vector<Tensor> call(const std::vector<Tensor>& inputs, const CallContext& context) override;
   Shape compute_output_shape(const Shape& input_shape) const override;
   json get_config() const override;
   bool keepdims() const { return options_.keepdims; }

@@ -141,3 +141,23 @@ TEST_CASE("pooling layers reject bad arguments and inputs with clear errors") {
   bad["data_format"] = "channels_middle";  // channels_first is supported (tests/layers/channels_first_test.cpp)
   CHECK_THROWS_WITH(Layer::deserialize(serialize_object("MaxPooling2D", bad)), Catch::Contains("channels_last"));
 }
+
+TEST_CASE("GlobalAveragePooling1D under a mask averages the unmasked steps, as Keras") {
+  backend::clear_session();
+  auto in = Input({4});
+  auto embedding = std::make_shared<layers::Embedding>(5, 2, layers::EmbeddingOptions{.mask_zero = true});
+  Model model(in, layers::GlobalAveragePooling1D()((*embedding)(in)));
+  const Tensor ids = Tensor::from_vector<float>({1, 2, 0, 0, 3, 4, 1, 0}, {2, 4});
+  const auto table = embedding->get_weights()[0].to_vector<float>();  // [5, 2]
+  const auto got = model.predict(ids).to_vector<float>();
+  // Sample 0 has two real steps (ids 1, 2), sample 1 three (3, 4, 1): padding does not count.
+  for (int c = 0; c < 2; ++c) {
+    CHECK(got[c] == Approx((table[1 * 2 + c] + table[2 * 2 + c]) / 2.f).epsilon(1e-6));
+    CHECK(got[2 + c] == Approx((table[3 * 2 + c] + table[4 * 2 + c] + table[1 * 2 + c]) / 3.f).epsilon(1e-6));
+  }
+  // Without a mask it is the plain mean over every step.
+  const Tensor x = random_tensor({2, 3, 2}, -1.f, 1.f, 3);
+  const auto plain = layers::GlobalAveragePooling1D()(x).to_vector<float>(), mean = ops::mean(x, {1}).to_vector<float>();
+  REQUIRE(plain.size() == mean.size());
+  for (std::size_t i = 0; i < plain.size(); ++i) CHECK(plain[i] == Approx(mean[i]).epsilon(1e-6));
+}
