@@ -11,6 +11,7 @@
 #include "keras/initializers/initializers.hpp"
 #include "keras/layer.hpp"
 #include "keras/model.hpp"
+#include "keras/cloning.hpp"
 #include "keras/models.hpp"
 #include "keras/ops/batch_matmul.hpp"
 #include "keras/ops/custom_gradient.hpp"
