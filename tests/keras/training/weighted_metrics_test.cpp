@@ -121,3 +121,23 @@ TEST_CASE("A losses:: object given as a metric is averaged, unweighted, under th
   CHECK(logs.at("mean_squared_error") == Approx(mse).epsilon(1e-5));
   CHECK(logs.at("hinge") == Approx(hinge).epsilon(1e-5));
 }
+
+TEST_CASE("Several outputs: weighted metrics are named <output>_weighted_<name> on a clash, <output>_<name> otherwise") {
+  backend::clear_session();
+  KerasTensor in = Input({1});
+  KerasTensor a = layers::Dense(1, {.activation = "sigmoid", .use_bias = false, .name = "a"})(in);
+  KerasTensor b = layers::Dense(1, {.activation = "sigmoid", .use_bias = false, .name = "b"})(in);
+  Model model(in, std::vector<KerasTensor>{a, b});
+  model.set_weights({Tensor::ones({1, 1}), Tensor::full({1, 1}, -1.0)});
+  model.compile({.optimizer = optimizers::SGD({.learning_rate = 0.0}),
+                 .loss = "binary_crossentropy",
+                 .metrics = {{"a", {"accuracy"}}},
+                 .weighted_metrics = {"accuracy"}});
+  const Tensor sw = Tensor::from_vector(std::vector<float>{3, 1, 1, 5});
+  const Logs logs = model.evaluate(x, {y, y}, {.batch_size = 4, .verbose = 0, .sample_weight = sw});
+  // Output a predicts classes [1, 0, 1, 0] (correct [1, 0, 0, 1]); output b the opposite (correct [0, 1, 1, 0]).
+  CHECK(logs.at("a_accuracy") == Approx(0.5));
+  CHECK(logs.at("a_weighted_accuracy") == Approx(8.0 / 10.0));
+  CHECK(logs.at("b_accuracy") == Approx(2.0 / 10.0));
+  CHECK_FALSE(logs.contains("b_weighted_accuracy"));
+}
