@@ -4,31 +4,22 @@
 #include <numbers>
 
 #include "keras/autodiff/gradient_tape.hpp"
-#include "keras/kernels/parallel.hpp"
+#include "keras/ops/map_elements.hpp"
 #include "keras/ops/math.hpp"
 
 namespace keras::ops {
 
 namespace {
 
-template <class F>
-Tensor each(const Tensor& x, F f) {
-  Tensor out = Tensor::empty(x.shape());
-  const float* px = x.data<float>();
-  float* po = out.data<float>();
-  kernels::parallel_for(x.size(), [&](std::int64_t i) { po[i] = f(px[i]); });
-  return out;
-}
-
 // f(x) element-wise; the backward multiplies the incoming gradient by df(x) (no gradient when df is null).
 template <class F, class DF>
 Tensor unary(const Tensor& x0, F f, DF df) {
   const Tensor x = x0.dtype() == DType::float32 ? x0 : x0.astype(DType::float32);
-  Tensor out = each(x, f);
+  Tensor out = detail::map_elements(x, f);
   if constexpr (!std::is_same_v<DF, std::nullptr_t>) {
     if (autodiff::recording())
       autodiff::record(out, {x}, [x, df](const Tensor& g, const std::vector<bool>&) {
-        return std::vector<Tensor>{multiply(g, each(x, df))};
+        return std::vector<Tensor>{multiply(g, detail::map_elements(x, df))};
       });
   }
   return out;
