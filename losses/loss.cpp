@@ -41,10 +41,17 @@ Tensor Loss::operator()(const Tensor& y_true, const Tensor& y_pred, const Tensor
     while (ws.size() > losses.shape().size() && ws.back() == 1) ws.pop_back();
     losses = ops::multiply(losses, w.reshape(ws));
   }
+  const Tensor mask = valid_mask(y_true, y_pred);
+  if (mask.defined()) losses = ops::multiply(losses, mask);
   switch (common_.reduction) {
     case Reduction::none: return losses;
     case Reduction::sum: return ops::sum(losses);
-    case Reduction::sum_over_batch_size: return ops::mean(losses);
+    case Reduction::sum_over_batch_size: {
+      if (!mask.defined()) return ops::mean(losses);
+      // The mean over the counted values (0 when none counts, rather than Keras's 0/0).
+      const double valid = ops::sum(mask).item();
+      return ops::divide(ops::sum(losses), Tensor::scalar(valid > 0.0 ? static_cast<float>(valid) : 1.f));
+    }
   }
   return losses;
 }

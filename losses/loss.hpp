@@ -56,6 +56,10 @@ class Loss {
   Tensor operator()(const Tensor& y_true, const Tensor& y_pred, const Tensor& sample_weight = Tensor()) const;
 
   virtual std::string class_name() const = 0;
+  /// Which per-sample values count (1) and which are ignored (0), shaped like call()'s result; undefined
+  /// when all count. Ignored values weigh 0, and "sum_over_batch_size" averages over the counted ones
+  /// only (Keras's loss mask, e.g. SparseCategoricalCrossentropy's ignore_class).
+  virtual Tensor valid_mask(const Tensor& y_true, const Tensor& y_pred) const { return Tensor(); }
   /// The base fields (for_each_base_field) plus each subclass's own fields (losses/loss_config.hpp).
   virtual json get_config() const;
   const std::string& name() const { return common_.name; }

@@ -10,7 +10,19 @@
 
 namespace keras::losses {
 
-Tensor sparse_categorical_crossentropy(const Tensor& y_true, const Tensor& y_pred, bool from_logits) {
+namespace {
+// 1 where the label is not `ignore_class`, 0 where it is; shaped like y_pred without its class axis.
+Tensor ignore_mask(const Tensor& labels, std::int64_t ignore_class) {
+  Tensor mask = Tensor::empty(labels.shape());
+  const std::int64_t* l = labels.data<std::int64_t>();
+  float* m = mask.data<float>();
+  for (std::int64_t i = 0; i < labels.size(); ++i) m[i] = l[i] == ignore_class ? 0.f : 1.f;
+  return mask;
+}
+}  // namespace
+
+Tensor sparse_categorical_crossentropy(const Tensor& y_true, const Tensor& y_pred, bool from_logits,
+                                       std::optional<std::int64_t> ignore_class) {
   if (y_pred.ndim() == 0)
     throw ValueError("sparse_categorical_crossentropy: y_pred must have a class axis, got a scalar");
   const Shape row_shape(y_pred.shape().begin(), y_pred.shape().end() - 1);
@@ -31,24 +43,32 @@ Tensor sparse_categorical_crossentropy(const Tensor& y_true, const Tensor& y_pre
                          std::to_string(y_pred.dim(-1)) + ")");
   }
   Tensor labels = y_true.astype(DType::int64).reshape(row_shape);
+  Tensor mask;
+  if (ignore_class) {  // ignored rows are computed with class 0, then zeroed
+    mask = ignore_mask(labels, *ignore_class);
+    labels = labels.clone();
+    std::int64_t* l = labels.data<std::int64_t>();
+    for (std::int64_t i = 0; i < labels.size(); ++i)
+      if (l[i] == *ignore_class) l[i] = 0;
+  }
   // Keras 2 turns probabilities into logits with log(clip(p)); the softmax then renormalizes them.
   constexpr float eps = 1e-7f;
   Tensor logits = from_logits ? y_pred : ops::log(ops::clip(y_pred, eps, 1.f - eps));
-  return ops::sparse_softmax_cross_entropy(labels, logits);
+  Tensor out = ops::sparse_softmax_cross_entropy(labels, logits);
+  return mask.defined() ? ops::multiply(out, mask) : out;
 }
 
-KERAS_FIELDS(SparseCategoricalCrossentropyOptions, from_logits)
-
-json SparseCategoricalCrossentropy::get_config() const {
-  json config = loss_config(*this, options_);
-  config["ignore_class"] = nullptr;  // not supported (see from_config); Keras writes it
-  return config;
+Tensor SparseCategoricalCrossentropy::valid_mask(const Tensor& y_true, const Tensor& y_pred) const {
+  if (!options_.ignore_class) return Tensor();
+  const Shape row_shape(y_pred.shape().begin(), y_pred.shape().end() - 1);
+  return ignore_mask(y_true.astype(DType::int64).reshape(row_shape), *options_.ignore_class);
 }
+
+KERAS_FIELDS(SparseCategoricalCrossentropyOptions, from_logits, ignore_class)
+
+json SparseCategoricalCrossentropy::get_config() const { return loss_config(*this, options_); }
 
 std::shared_ptr<Loss> SparseCategoricalCrossentropy::from_config(const json& config) {
-  if (config.contains("ignore_class") && !config["ignore_class"].is_null())
-    throw ValueError("SparseCategoricalCrossentropy: ignore_class is not supported; mask those samples with "
-                     "sample_weight = 0 instead");
   return loss_from_config<SparseCategoricalCrossentropy, SparseCategoricalCrossentropyOptions>(config);
 }
 

@@ -128,7 +128,16 @@ class MeanMetricWrapper : public Metric {
 /// What compile() accepts as a metric: a Metric object or a string identifier. Strings are resolved
 /// when the first batch is seen, so "accuracy" can pick binary, categorical or sparse accuracy from
 /// the loss and the shapes, as Keras does (Metric::resolve_identifiers_late).
-using MetricRef = Ref<Metric>;
+/// A losses:: object is accepted too, as Keras accepts a loss as a metric: the running mean of its
+/// per-sample values, logged under the loss's name (`.metrics = {losses::Huber()}` logs "huber_loss").
+class MetricRef : public Ref<Metric> {
+ public:
+  using Ref<Metric>::Ref;
+  MetricRef(const Ref<Metric>& ref) : Ref<Metric>(ref) {}  // NOLINT
+  template <class L>
+    requires std::derived_from<std::decay_t<L>, losses::Loss>
+  MetricRef(L&& loss) : Ref<Metric>(std::make_shared<MeanMetricWrapper>(std::forward<L>(loss))) {}  // NOLINT
+};
 
 json serialize(const Metric& metric);
 

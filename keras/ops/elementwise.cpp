@@ -8,6 +8,7 @@
 #include "keras/xtensor.hpp"
 #include "keras/kernels/eltwise.hpp"
 #include "keras/kernels/parallel.hpp"
+#include "keras/ops/map_elements.hpp"
 #include "keras/ops/math.hpp"
 #include "keras/ops/nn.hpp"
 
@@ -87,11 +88,7 @@ void record_binary(const Tensor& out, const Tensor& a, const Tensor& b, DA da, D
 
 template <class F>
 Tensor map_unary(const Tensor& x, F f) {
-  Tensor out = Tensor::empty(x.shape());
-  const float* px = x.data<float>();
-  float* po = out.data<float>();
-  kernels::parallel_for(x.size(), [&](std::int64_t i) { po[i] = f(px[i]); });
-  return out;
+  return detail::map_elements(x, f);
 }
 
 }  // namespace

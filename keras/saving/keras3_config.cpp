@@ -231,7 +231,7 @@ json keras3_compile_config(const json& tc, const std::string& optimizer_identifi
               {"loss", loss_or_metric(tc.at("loss"), "keras.losses")},
               {"loss_weights", tc.value("loss_weights", json())},
               {"metrics", loss_or_metric(tc.value("metrics", json()), "keras.metrics")},
-              {"weighted_metrics", nullptr},
+              {"weighted_metrics", loss_or_metric(tc.value("weighted_metrics", json()), "keras.metrics")},
               {"run_eagerly", false},
               {"steps_per_execution", 1},
               {"jit_compile", false}};
@@ -243,7 +243,8 @@ json training_config_from_keras3(const json& cc) {
     const json& o = cc["optimizer"];
     tc["optimizer_config"] = o.is_string() ? json{{"class_name", o}, {"config", json::object()}} : o;
   }
-  if (cc.contains("metrics") && !cc["metrics"].is_null()) tc["metrics"] = cc["metrics"];
+  for (const char* key : {"metrics", "weighted_metrics"})
+    if (cc.contains(key) && !cc[key].is_null()) tc[key] = cc[key];
   return tc;
 }
 

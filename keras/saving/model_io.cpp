@@ -95,6 +95,7 @@ void saving::compile_from_training_config(Model& model, const json& tc) {
   options.loss = structure_from_json<losses::LossRef>(tc.at("loss"), loss_from_json);
   options.loss_weights = structure_from_json<double>(tc.value("loss_weights", json()), [](const json& w) { return w.get<double>(); });
   if (tc.contains("metrics")) options.metrics = MetricsSpec::deserialize(tc["metrics"]);
+  if (tc.contains("weighted_metrics")) options.weighted_metrics = MetricsSpec::deserialize(tc["weighted_metrics"]);
   model.compile(options);
 }
 
@@ -105,7 +106,7 @@ json Model::training_config() const {
   auto loss = [](const losses::LossRef& l) { return l.identifier().empty() ? losses::serialize(*l) : json(l.identifier()); };
   return json{{"loss", serialize_structure(o.loss, loss)},
               {"metrics", o.metrics.serialize()},
-              {"weighted_metrics", nullptr},
+              {"weighted_metrics", o.weighted_metrics.empty() ? json() : o.weighted_metrics.serialize()},
               {"loss_weights", serialize_structure(o.loss_weights, [](double w) { return json(w); })},
               {"optimizer_config", optimizers::serialize(optimizer())}};
 }

@@ -1,4 +1,7 @@
 #include "keras/trainers/compiled_metrics.hpp"
+
+#include <algorithm>
+
 #include "metrics/accuracy_resolution.hpp"
 
 namespace keras {
@@ -11,22 +14,29 @@ void CompiledMetrics::update_state(const Tensor& y, const Tensor& y_pred, const 
       metrics_.push_back(spec.ptr() ? spec.ptr()
                                        : metrics::resolve_metric(spec.identifier(), y.shape(), y_pred.shape(), loss_class));
   }
-  for (auto& m : metrics_) m->update_state(y, y_pred, sample_weight);
+  const Tensor weight = weighted_ ? sample_weight : Tensor();
+  for (auto& m : metrics_) m->update_state(y, y_pred, weight);
 }
 
 void CompiledMetrics::reset_state() {
   for (auto& m : metrics_) m->reset_state();
 }
 
-void CompiledMetrics::write(Logs& logs) const {
-  for (const auto& m : metrics_) logs[prefix_ + m->name()] = m->result();
+std::string CompiledMetrics::log_name(const std::string& metric_name, const std::vector<std::string>& taken) const {
+  const bool clashes = std::find(taken.begin(), taken.end(), prefix_ + metric_name) != taken.end();
+  return prefix_ + (weighted_ && clashes ? "weighted_" : "") + metric_name;
 }
 
-std::vector<std::string> CompiledMetrics::names() const {
+void CompiledMetrics::write(Logs& logs, const std::vector<std::string>& taken) const {
+  for (const auto& m : metrics_) logs[log_name(m->name(), taken)] = m->result();
+}
+
+std::vector<std::string> CompiledMetrics::names(const std::vector<std::string>& taken) const {
   std::vector<std::string> out;
   for (std::size_t i = 0; i < specs_.size(); ++i)
-    out.push_back(prefix_ + (i < metrics_.size() ? metrics_[i]->name()
-                                                 : (specs_[i].ptr() ? specs_[i].ptr()->name() : specs_[i].identifier())));
+    out.push_back(log_name(i < metrics_.size() ? metrics_[i]->name()
+                                               : (specs_[i].ptr() ? specs_[i].ptr()->name() : specs_[i].identifier()),
+                           taken));
   return out;
 }
 

@@ -194,7 +194,7 @@ callbacks::History Trainer::run_fit_loop(Model& model, DataAdapter& train, DataA
       throw ValueError("fit() received no training batches: the Dataset is empty");
     if (train.ran_out()) model.stop_training = true;  // Keras: "Your input ran out of data; interrupting training"
     if (step == 0) break;
-    if (val) {
+    if (val && o.validation_freq.runs_after(epoch)) {
       const Logs val_logs = run_test_loop(model, *val, cbs);
       for (const auto& [k, v] : val_logs) epoch_logs["val_" + k] = v;
     }

@@ -24,6 +24,8 @@ class MetricsSpec {
   MetricsSpec(std::initializer_list<std::pair<const std::string, List>> by_name) : per_output_(std::map<std::string, List>(by_name)) {}
   MetricsSpec(std::map<std::string, List> by_name) : per_output_(std::move(by_name)) {}  // NOLINT
 
+  /// True when no metric was given (Keras writes null for such an argument).
+  bool empty() const { return all_.empty() && per_output_.empty(); }
   /// The metric list of each output (copies of metric objects for every output after the first).
   std::vector<List> resolve(const std::vector<std::string>& output_names, const std::string& model) const;
   /// As Keras writes the compile argument into training_config: a list, a list of lists, or a map.

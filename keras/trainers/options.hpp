@@ -11,6 +11,7 @@
 #include "data/dataset.hpp"
 #include "keras/trainers/metrics_spec.hpp"
 #include "keras/trainers/structure.hpp"
+#include "keras/trainers/validation_freq.hpp"
 #include "losses/loss.hpp"
 #include "optimizers/optimizer.hpp"
 
@@ -23,8 +24,12 @@ struct CompileOptions {
   Structure<losses::LossRef> loss{};
   /// The weight of each output's loss in the total loss: a list or a map by output name (default 1).
   Structure<double> loss_weights{};
-  /// One list for every output, a list per output, or lists by output name (see MetricsSpec).
+  /// One list for every output, a list per output, or lists by output name (see MetricsSpec). As Keras,
+  /// these metrics ignore sample_weight and class_weight.
   MetricsSpec metrics{};
+  /// Metrics weighted by sample_weight and class_weight, in the same forms as `metrics`. A weighted
+  /// metric whose name an unweighted one already logs is logged as "weighted_<name>" (tf.keras 2.x).
+  MetricsSpec weighted_metrics{};
 };
 
 /// Data for validation or evaluation given as arrays (several inputs/outputs: lists or maps by name).
@@ -55,6 +60,8 @@ struct FitOptions {
   std::optional<std::int64_t> steps_per_epoch{};
   /// With a validation Dataset: batches per validation run (default: the whole dataset).
   std::optional<std::int64_t> validation_steps{};
+  /// Validate every n epochs (an int) or after the listed epochs, counted from 1 ({1, 5, 10}).
+  ValidationFreq validation_freq{};
 };
 
 struct EvaluateOptions {

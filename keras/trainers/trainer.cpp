@@ -43,12 +43,14 @@ void Trainer::resolve_outputs(Model& model, std::size_t outputs) {
   for (const auto& w : options_.loss_weights.resolve(names, "loss_weights", model.name(), false, false))
     loss_weights_.push_back(w.value_or(1.0));
   const auto metric_lists = options_.metrics.resolve(names, model.name());
+  const auto weighted_lists = options_.weighted_metrics.resolve(names, model.name());
   for (std::size_t i = 0; i < names.size(); ++i) {
     if (several && losses_[i])
       output_loss_trackers_.push_back(std::make_shared<metrics::Mean>(metrics::MeanOptions{.name = names[i] + "_loss"}));
     else
       output_loss_trackers_.push_back(nullptr);
     metrics_.emplace_back(metric_lists[i], several ? names[i] + "_" : "");
+    weighted_metrics_.emplace_back(weighted_lists[i], several ? names[i] + "_" : "", true);
   }
   output_names_ = names;
   resolved_ = true;
@@ -77,8 +79,11 @@ std::vector<std::string> Trainer::metrics_names() const {
   std::vector<std::string> names{"loss"};
   for (const auto& t : output_loss_trackers_)
     if (t) names.push_back(t->name());
-  for (const auto& m : metrics_)
-    for (auto& n : m.names()) names.push_back(n);
+  for (std::size_t i = 0; i < metrics_.size(); ++i) {
+    const auto unweighted = metrics_[i].names();
+    names.insert(names.end(), unweighted.begin(), unweighted.end());
+    for (auto& n : weighted_metrics_[i].names(unweighted)) names.push_back(n);
+  }
   return names;
 }
 
@@ -87,7 +92,10 @@ Logs Trainer::logs() const {
   logs["loss"] = loss_tracker_.result();
   for (const auto& t : output_loss_trackers_)
     if (t) logs[t->name()] = t->result();
-  for (const auto& m : metrics_) m.write(logs);
+  for (std::size_t i = 0; i < metrics_.size(); ++i) {
+    metrics_[i].write(logs);
+    weighted_metrics_[i].write(logs, metrics_[i].names());
+  }
   return logs;
 }
 
@@ -96,6 +104,7 @@ void Trainer::reset_metrics() {
   for (const auto& t : output_loss_trackers_)
     if (t) t->reset_state();
   for (auto& m : metrics_) m.reset_state();
+  for (auto& m : weighted_metrics_) m.reset_state();
 }
 
 namespace {
@@ -132,8 +141,9 @@ Logs Trainer::compute_metrics(Model& model, const Batch& data, const std::vector
   autodiff::NoGradScope no_grad;
   for (std::size_t i = 0; i < y_pred.size() && i < metrics_.size(); ++i) {
     if (i >= data.y.size() || !data.y[i].defined()) continue;
-    metrics_[i].update_state(data.y[i], y_pred[i], weight_of(data.sample_weight, i),
-                             losses_[i] ? losses_[i]->class_name() : "");
+    const std::string loss_class = losses_[i] ? losses_[i]->class_name() : "";
+    metrics_[i].update_state(data.y[i], y_pred[i], Tensor(), loss_class);
+    weighted_metrics_[i].update_state(data.y[i], y_pred[i], weight_of(data.sample_weight, i), loss_class);
   }
   return logs();
 }

@@ -82,7 +82,8 @@ class Trainer {
   std::vector<double> loss_weights_;                       // per output
   metrics::Mean loss_tracker_{{.name = "loss"}};
   std::vector<std::shared_ptr<metrics::Mean>> output_loss_trackers_;  // "<output>_loss", several outputs only
-  std::vector<CompiledMetrics> metrics_;                   // per output
+  std::vector<CompiledMetrics> metrics_;                   // per output, unweighted
+  std::vector<CompiledMetrics> weighted_metrics_;          // per output, weighted by sample_weight
 };
 
 /// Throws unless every defined array of `data` holds the same number of samples; `model` names the model.

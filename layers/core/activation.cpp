@@ -10,6 +10,11 @@ KERAS_FIELDS(ActivationOptions)  // the base fields only; the activation is posi
 Activation::Activation(const std::string& activation, ActivationOptions options)
     : Layer(options, "activation"), activation_(activations::get(activation)) {}
 
+Activation::Activation(std::function<Tensor(const Tensor&)> activation, ActivationOptions options)
+    : Layer(options, "activation"), activation_{.name = "<lambda>", .fn = std::move(activation)} {
+  if (!activation_.fn) throw ValueError("Activation '" + name() + "': the activation function is empty");
+}
+
 json Activation::get_config() const {
   json c = Layer::get_config();
   c["activation"] = activation_.name;

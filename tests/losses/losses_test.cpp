@@ -197,7 +197,7 @@ TEST_CASE("loss errors name the identifier or the shapes and the fix") {
   CHECK_THROWS_AS(losses::BinaryCrossentropy({.label_smoothing = 1.5}), ValueError);
   CHECK_THROWS_AS(losses::categorical_crossentropy(ops::softmax(logits), logits, false, 0.f, 2), ValueError);
   CHECK_THROWS_AS(losses::Loss::deserialize(json::parse(
-                      R"({"class_name": "SparseCategoricalCrossentropy", "config": {"ignore_class": 0}})")),
+                      R"({"class_name": "SparseCategoricalCrossentropy", "config": {"ignore_class": "void"}})")),
                   ValueError);
   CHECK_THROWS_AS(losses::Loss::deserialize(json::parse(
                       R"({"class_name": "MeanSquaredError", "config": {"reduction": "mean"}})")),
