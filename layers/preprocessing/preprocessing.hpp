@@ -10,3 +10,6 @@
 #include "layers/preprocessing/image/random_zoom.hpp"
 #include "layers/preprocessing/image/rescaling.hpp"
 #include "layers/preprocessing/image/resizing.hpp"
+#include "layers/preprocessing/categorical/category_encoding.hpp"
+#include "layers/preprocessing/numeric/discretization.hpp"
+#include "layers/preprocessing/numeric/normalization.hpp"
