@@ -1,6 +1,7 @@
 #pragma once
 // The preprocessing layers.
 #include "layers/preprocessing/categorical/category_encoding.hpp"
+#include "layers/preprocessing/categorical/hashing.hpp"
 #include "layers/preprocessing/categorical/integer_lookup.hpp"
 #include "layers/preprocessing/image/center_crop.hpp"
 #include "layers/preprocessing/image/random_brightness.hpp"
