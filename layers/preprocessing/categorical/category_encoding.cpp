@@ -13,12 +13,6 @@ KERAS_FIELDS(CategoryEncodingOptions, output_mode, sparse)
 
 namespace {
 
-void check_mode(const std::string& mode, const std::string& layer) {
-  if (mode != "one_hot" && mode != "multi_hot" && mode != "count")
-    throw ValueError(fmt::format("{}: unknown `output_mode` \"{}\"; use \"one_hot\", \"multi_hot\" or \"count\"", layer,
-                                 mode));
-}
-
 // The input's rank once one_hot has given each id its own axis (tf.keras's encode_categorical_inputs).
 std::size_t encoded_rank(const Shape& s, const std::string& mode) {
   std::size_t rank = s.size();
@@ -27,6 +21,17 @@ std::size_t encoded_rank(const Shape& s, const std::string& mode) {
 }
 
 }  // namespace
+
+void check_output_mode(const std::string& mode, bool allow_int, const std::string& layer) {
+  if (mode != "one_hot" && mode != "multi_hot" && mode != "count" && !(allow_int && mode == "int"))
+    throw ValueError(fmt::format("{}: unsupported `output_mode` \"{}\"; use {}\"one_hot\", \"multi_hot\" or \"count\"", layer,
+                                 mode, allow_int ? "\"int\", " : ""));
+}
+
+Shape encoded_shape(const Shape& s, const std::string& output_mode, std::int64_t depth) {
+  if (output_mode == "int") return s;
+  return {s.empty() ? 1 : s[0], depth};
+}
 
 Tensor encode_categories(const Tensor& ids, std::int64_t depth, const std::string& output_mode, const std::string& layer) {
   if (encoded_rank(ids.shape(), output_mode) > 2)
@@ -55,7 +60,7 @@ CategoryEncoding::CategoryEncoding(std::int64_t num_tokens, CategoryEncodingOpti
     : Layer(options, "category_encoding"), num_tokens_(num_tokens), options_(std::move(options)) {
   if (num_tokens_ < 1)
     throw ValueError(fmt::format("CategoryEncoding: `num_tokens` must be >= 1, received {}", num_tokens_));
-  check_mode(options_.output_mode, "CategoryEncoding");
+  check_output_mode(options_.output_mode, false, "CategoryEncoding");
   if (options_.sparse) throw ValueError("CategoryEncoding: sparse outputs are not supported by kerascpp; use sparse=false");
 }
 
@@ -64,7 +69,7 @@ Tensor CategoryEncoding::call(const Tensor& inputs, bool /*training*/) {
 }
 
 Shape CategoryEncoding::compute_output_shape(const Shape& s) const {
-  return {s.empty() ? 1 : s[0], num_tokens_};
+  return encoded_shape(s, options_.output_mode, num_tokens_);
 }
 
 json CategoryEncoding::get_config() const {

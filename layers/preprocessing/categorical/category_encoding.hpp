@@ -30,5 +30,9 @@ class CategoryEncoding : public Layer {
 /// The encoding of integer ids `ids` ([batch] or [batch, n]) as CategoryEncoding does it; `layer` names the
 /// caller in errors (Discretization and the lookups encode through it).
 Tensor encode_categories(const Tensor& ids, std::int64_t depth, const std::string& output_mode, const std::string& layer);
+/// Throws a ValueError naming `layer` unless `mode` is "one_hot", "multi_hot", "count" or (when allowed) "int".
+void check_output_mode(const std::string& mode, bool allow_int, const std::string& layer);
+/// The output shape for output_mode over `depth` bins: the input's for "int", else [batch, depth].
+Shape encoded_shape(const Shape& input_shape, const std::string& output_mode, std::int64_t depth);
 
 }  // namespace keras::layers

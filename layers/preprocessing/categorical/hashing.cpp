@@ -18,11 +18,7 @@ Hashing::Hashing(std::int64_t num_bins, HashingOptions options)
     : Layer(options, "hashing"), num_bins_(num_bins), options_(std::move(options)) {
   if (num_bins_ < 1 || (options_.mask_value && num_bins_ < 2))
     throw ValueError(fmt::format("Hashing: `num_bins` must be >= 1 (>= 2 with a mask_value), received {}", num_bins_));
-  const auto& mode = options_.output_mode;
-  if (mode != "int" && mode != "one_hot" && mode != "multi_hot" && mode != "count")
-    throw ValueError(fmt::format("Hashing: unknown `output_mode` \"{}\"; use \"int\", \"one_hot\", \"multi_hot\" or "
-                                 "\"count\"",
-                                 mode));
+  check_output_mode(options_.output_mode, true, "Hashing");
   if (options_.sparse) throw ValueError("Hashing: sparse outputs are not supported by kerascpp; use sparse=false");
   if (options_.salt) {
     if (options_.salt->size() == 1) options_.salt->push_back(options_.salt->front());
@@ -55,10 +51,7 @@ Tensor Hashing::call(const Tensor& inputs, bool /*training*/) {
   return encode_categories(ids, num_bins_, options_.output_mode, fmt::format("Hashing '{}'", name()));
 }
 
-Shape Hashing::compute_output_shape(const Shape& s) const {
-  if (options_.output_mode == "int") return s;
-  return {s.empty() ? 1 : s[0], num_bins_};
-}
+Shape Hashing::compute_output_shape(const Shape& s) const { return encoded_shape(s, options_.output_mode, num_bins_); }
 
 json Hashing::get_config() const {
   json c = layer_config(*this, options_);

@@ -17,10 +17,7 @@ KERAS_FIELDS(IntegerLookupOptions, max_tokens, num_oov_indices, mask_token, oov_
 
 IntegerLookup::IntegerLookup(IntegerLookupOptions options) : Layer(options, "integer_lookup"), options_(std::move(options)) {
   const auto& mode = options_.output_mode;
-  if (mode != "int" && mode != "one_hot" && mode != "multi_hot" && mode != "count")
-    throw ValueError(fmt::format("IntegerLookup: unsupported `output_mode` \"{}\"; use \"int\", \"one_hot\", "
-                                 "\"multi_hot\" or \"count\" (kerascpp has no tf_idf yet)",
-                                 mode));
+  check_output_mode(mode, true, "IntegerLookup (kerascpp has no tf_idf yet)");
   if (options_.num_oov_indices < 0)
     throw ValueError(fmt::format("IntegerLookup: `num_oov_indices` must be >= 0, received {}", options_.num_oov_indices));
   if (options_.invert && mode != "int") throw ValueError("IntegerLookup: `output_mode` must be \"int\" when invert=true");
@@ -111,8 +108,7 @@ Tensor IntegerLookup::call(const Tensor& inputs, bool /*training*/) {
 }
 
 Shape IntegerLookup::compute_output_shape(const Shape& s) const {
-  if (options_.output_mode == "int") return s;
-  return {s.empty() ? 1 : s[0], options_.pad_to_max_tokens ? *options_.max_tokens : vocabulary_size()};
+  return encoded_shape(s, options_.output_mode, options_.pad_to_max_tokens ? *options_.max_tokens : vocabulary_size());
 }
 
 void IntegerLookup::learn(const std::unordered_map<std::int64_t, std::int64_t>& counts) {

@@ -14,11 +14,7 @@ KERAS_FIELDS(DiscretizationOptions, bin_boundaries, num_bins, epsilon, output_mo
 
 Discretization::Discretization(DiscretizationOptions options)
     : Layer(options, "discretization"), options_(std::move(options)) {
-  const auto& mode = options_.output_mode;
-  if (mode != "int" && mode != "one_hot" && mode != "multi_hot" && mode != "count")
-    throw ValueError(fmt::format("Discretization: unknown `output_mode` \"{}\"; use \"int\", \"one_hot\", \"multi_hot\" "
-                                 "or \"count\"",
-                                 mode));
+  check_output_mode(options_.output_mode, true, "Discretization");
   if (options_.bin_boundaries && options_.num_bins)
     throw ValueError("Discretization: give `bin_boundaries` or `num_bins`, not both");
   if (options_.sparse) throw ValueError("Discretization: sparse outputs are not supported by kerascpp; use sparse=false");
@@ -44,10 +40,9 @@ Tensor Discretization::call(const Tensor& inputs, bool /*training*/) {
 }
 
 Shape Discretization::compute_output_shape(const Shape& s) const {
-  if (options_.output_mode == "int") return s;
   const auto depth = options_.bin_boundaries ? static_cast<std::int64_t>(options_.bin_boundaries->size()) + 1
                                              : options_.num_bins.value_or(-1);
-  return {s.empty() ? 1 : s[0], depth};
+  return encoded_shape(s, options_.output_mode, depth);
 }
 
 json Discretization::get_config() const { return layer_config(*this, options_); }
