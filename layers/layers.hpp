@@ -45,6 +45,7 @@
 #include "layers/pooling/max_pooling2d.hpp"
 #include "layers/pooling/pooling1d.hpp"
 #include "layers/pooling/pooling3d.hpp"
+#include "layers/preprocessing/preprocessing.hpp"
 #include "layers/recurrent/bidirectional.hpp"
 #include "layers/recurrent/conv_lstm1d.hpp"
 #include "layers/recurrent/conv_lstm2d.hpp"
