@@ -15,7 +15,8 @@ std::pair<std::int64_t, std::int64_t> ReplicaSync::shard(std::int64_t rows) cons
 }
 
 Batch ReplicaSync::shard(const Batch& global) const {
-  const auto [begin, end] = shard(global.x.empty() || !global.x[0].defined() ? 0 : global.x[0].dim(0));
+  const auto range = shard(global.x.empty() || !global.x[0].defined() ? 0 : global.x[0].dim(0));
+  const std::int64_t begin = range.first, end = range.second;  // named: clang 14 lambdas cannot capture bindings
   auto rows = [&](const std::vector<Tensor>& ts) {
     std::vector<Tensor> out;
     for (const auto& t : ts) out.push_back(t.defined() ? t.slice(begin, end) : Tensor());
