@@ -132,8 +132,19 @@ class MeanMetricWrapper : public Metric {
 /// per-sample values, logged under the loss's name (`.metrics = {losses::Huber()}` logs "huber_loss").
 class MetricRef : public Ref<Metric> {
  public:
-  using Ref<Metric>::Ref;
+  // Ref's constructors spelled out (not inherited): clang 14 does not use inherited constrained constructors
+  // for the elements of a braced list such as `.metrics = {"auc", metrics::Recall()}`.
+  MetricRef() = default;
   MetricRef(const Ref<Metric>& ref) : Ref<Metric>(ref) {}  // NOLINT
+  MetricRef(const std::string& identifier) : Ref<Metric>(identifier) {}  // NOLINT
+  MetricRef(const char* identifier) : Ref<Metric>(identifier) {}  // NOLINT
+  MetricRef(std::shared_ptr<Metric> p) : Ref<Metric>(std::move(p)) {}  // NOLINT
+  template <class D>
+    requires std::derived_from<D, Metric>
+  MetricRef(std::shared_ptr<D> p) : Ref<Metric>(std::move(p)) {}  // NOLINT
+  template <class D>
+    requires std::derived_from<std::decay_t<D>, Metric> && (!std::is_pointer_v<std::decay_t<D>>)
+  MetricRef(D&& metric) : Ref<Metric>(std::forward<D>(metric)) {}  // NOLINT
   template <class L>
     requires std::derived_from<std::decay_t<L>, losses::Loss>
   MetricRef(L&& loss) : Ref<Metric>(std::make_shared<MeanMetricWrapper>(std::forward<L>(loss))) {}  // NOLINT
