@@ -4,6 +4,13 @@
 // len(bin_boundaries) + 1 bins. The boundaries are given, or learned by adapt() on an array or a Dataset:
 // num_bins - 1 approximate quantiles within `epsilon`, by Keras's summary algorithm (quantile_summary.hpp).
 // After adapt() the config holds both num_bins and the learned bin_boundaries, as Keras 3 writes it.
+// The boundaries equal Keras's bit for bit (tested against Keras's own functions) except where values are
+// tied across batches: Keras merges summaries with NumPy's unstable argsort, which orders ties in a
+// NumPy-version-dependent way, kerascpp with a stable sort, and the order can move a boundary slightly.
+// Like Keras's, the summary drifts over many batches: 40 batches of 500 normal values move the
+// boundaries' ranks up by 0.02-0.03 at epsilon 0.01 (Keras's functions give the same numbers); adapt on
+// one array stays within epsilon.
+// tf.keras 2.x's `summary` weight is not read or written: the boundaries travel in the config.
 #include <optional>
 #include <vector>
 

@@ -1,6 +1,7 @@
-// Discretization.adapt(): Keras's docstring example, NumPy's quantiles where Keras's summary is exact
-// (fewer values than 1/epsilon; tests/golden/make_utils_golden.py), the epsilon bound on many batches,
-// Datasets, the config after adapt, and errors.
+// Discretization.adapt(): Keras's docstring example, Keras's own summary functions on batched data
+// (tests/golden/make_discretization_golden.py), NumPy's quantiles where Keras's summary is exact (fewer
+// values than 1/epsilon; make_utils_golden.py), the epsilon bound on many batches, the config after
+// adapt, saved models, and errors.
 #include <algorithm>
 #include <random>
 
@@ -23,6 +24,19 @@ TEST_CASE("Discretization.adapt reproduces Keras's docstring example", "[preproc
   CHECK(layer(input).to_vector<std::int64_t>() == std::vector<std::int64_t>{0, 2, 3, 2, 1, 3, 3, 1});
 }
 
+TEST_CASE("Discretization.adapt on a batched Dataset gives the boundaries of Keras's own summary code, bit for bit", "[preprocessing]") {
+  const json cases = keras::testing::load_golden("discretization_keras.json");
+  REQUIRE(cases.size() == 4);
+  for (const auto& c : cases) {
+    const auto values = c["data"].get<std::vector<float>>();
+    const Tensor x = Tensor::from_vector(values, {static_cast<std::int64_t>(values.size())});
+    Discretization layer({.num_bins = c["num_bins"].get<std::int64_t>(), .epsilon = c["epsilon"].get<double>()});
+    layer.adapt(data::Dataset::from_tensor_slices(data::Element(x)).batch(c["batch_size"].get<std::int64_t>()));
+    INFO("n = " << values.size() << ", batch " << c["batch_size"] << ", num_bins " << c["num_bins"]);
+    CHECK(layer.bin_boundaries() == c["boundaries"].get<std::vector<double>>());
+  }
+}
+
 TEST_CASE("Discretization.adapt equals NumPy's interpolated inverted-CDF quantiles on small data", "[preprocessing]") {
   for (const auto& c : keras::testing::load_golden("utils.json")["discretization"]) {
     const Tensor x = keras::testing::golden_tensor(c["input"]);
@@ -40,26 +54,34 @@ TEST_CASE("Discretization.adapt equals NumPy's interpolated inverted-CDF quantil
   CHECK(few.bin_boundaries() == std::vector<double>{1, 2});
 }
 
-TEST_CASE("Discretization.adapt over many batches stays within epsilon of the true quantiles", "[preprocessing]") {
+TEST_CASE("Discretization.adapt: within epsilon of the true quantiles on one batch, Keras's drift over many", "[preprocessing]") {
   std::mt19937 gen(19);
   std::normal_distribution<float> normal(2.f, 3.f);
   std::vector<float> all(20000);
   for (auto& v : all) v = normal(gen);
   const Tensor x = Tensor::from_vector(all, {20000, 1});
+  std::vector<float> sorted = all;
+  std::sort(sorted.begin(), sorted.end());
+  auto ranks = [&](const std::vector<double>& b) {
+    std::vector<double> r;
+    for (double v : b) r.push_back(static_cast<double>(std::upper_bound(sorted.begin(), sorted.end(), v) - sorted.begin()) / 20000.0);
+    return r;
+  };
   const double eps = 0.01;
-  Discretization layer({.num_bins = 8, .epsilon = eps});
-  layer.adapt(data::Dataset::from_tensor_slices(x).batch(500));
-  const auto b = layer.bin_boundaries();
-  REQUIRE(b.size() == 7);
-  std::sort(all.begin(), all.end());
-  for (std::size_t i = 0; i < b.size(); ++i) {
-    const double rank = static_cast<double>(std::upper_bound(all.begin(), all.end(), b[i]) - all.begin()) / all.size();
-    INFO("boundary " << i << " = " << b[i]);
-    CHECK(rank == Approx((i + 1) / 8.0).margin(2 * eps));
-  }
-  // One batch holding everything is the array adapt.
-  Discretization whole({.num_bins = 8, .epsilon = eps}), one({.num_bins = 8, .epsilon = eps});
+  Discretization whole({.num_bins = 8, .epsilon = eps});
   whole.adapt(x);
+  const auto exact = ranks(whole.bin_boundaries());
+  REQUIRE(exact.size() == 7);
+  for (std::size_t i = 0; i < exact.size(); ++i) CHECK(exact[i] == Approx((i + 1) / 8.0).margin(eps));
+  // Keras's merge of 40 batch summaries drifts towards higher ranks, by 0.02-0.03 here (Keras's own
+  // functions give the same on such data: make_discretization_golden.py checks the bits).
+  Discretization batched({.num_bins = 8, .epsilon = eps});
+  batched.adapt(data::Dataset::from_tensor_slices(x).batch(500));
+  const auto drift = ranks(batched.bin_boundaries());
+  REQUIRE(drift.size() == 7);
+  for (std::size_t i = 0; i < drift.size(); ++i) CHECK(drift[i] == Approx((i + 1) / 8.0).margin(5 * eps));
+  // One batch holding everything is the array adapt.
+  Discretization one({.num_bins = 8, .epsilon = eps});
   one.adapt(data::Dataset::from_tensor_slices(data::tuple({x, x})).batch(20000));
   CHECK(whole.bin_boundaries() == one.bin_boundaries());
 }
