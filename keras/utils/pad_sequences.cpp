@@ -1,7 +1,5 @@
 #include "keras/utils/pad_sequences.hpp"
 
-#include <cstring>
-
 #include <fmt/format.h>
 
 #include "keras/errors.hpp"
@@ -34,10 +32,10 @@ Tensor pad_sequences(const std::vector<Tensor>& sequences, const PadSequencesOpt
   const auto n = static_cast<std::int64_t>(sequences.size());
   Shape out_shape{n, maxlen};
   out_shape.insert(out_shape.end(), sample.begin(), sample.end());
-  Tensor out = Tensor::full(out_shape, o.value, dtype);
-  const std::int64_t step = shape_size(sample);
-  const std::size_t row_bytes = static_cast<std::size_t>(step) * dtype_size(dtype);
-  auto* dst = static_cast<char*>(out.raw_data());
+  // Strings (a string dtype) pad with "" whatever `value` says.
+  Tensor out = dtype_name(dtype) == "string" ? Tensor::empty(out_shape, dtype) : Tensor::full(out_shape, o.value, dtype);
+  Shape row_shape{maxlen};
+  row_shape.insert(row_shape.end(), sample.begin(), sample.end());
 
   for (std::int64_t i = 0; i < n; ++i) {
     const Tensor& s = sequences[static_cast<std::size_t>(i)];
@@ -50,10 +48,8 @@ Tensor pad_sequences(const std::vector<Tensor>& sequences, const PadSequencesOpt
     const std::int64_t kept = std::min(len, maxlen);
     const std::int64_t from = o.truncating == "pre" ? len - kept : 0;  // first time step kept
     const std::int64_t at = o.padding == "pre" ? maxlen - kept : 0;     // where it goes
-    const Tensor typed = s.astype(dtype);
-    std::memcpy(dst + static_cast<std::size_t>(i * maxlen + at) * row_bytes,
-                static_cast<const char*>(typed.raw_data()) + static_cast<std::size_t>(from) * row_bytes,
-                static_cast<std::size_t>(kept) * row_bytes);
+    // Views of out share its storage: assign writes the kept steps in place, converted to dtype.
+    out.slice(i, i + 1).reshape(row_shape).slice(at, at + kept).assign(s.slice(from, from + kept));
   }
   return out;
 }

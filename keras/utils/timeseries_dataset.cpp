@@ -1,7 +1,6 @@
 #include "keras/utils/timeseries_dataset.hpp"
 
 #include <algorithm>
-#include <cstring>
 #include <numeric>
 #include <random>
 
@@ -76,11 +75,7 @@ data::Dataset timeseries_dataset_from_array(const Tensor& data, const std::optio
     Shape shape = data.shape();
     shape[0] = len;
     Tensor w = Tensor::empty(shape, data.dtype());
-    const std::size_t row = w.nbytes() / static_cast<std::size_t>(len);
-    const auto* src = static_cast<const char*>(data.raw_data());
-    auto* dst = static_cast<char*>(w.raw_data());
-    for (std::int64_t k = 0; k < len; ++k)
-      std::memcpy(dst + static_cast<std::size_t>(k) * row, src + static_cast<std::size_t>(first + k * rate) * row, row);
+    for (std::int64_t k = 0; k < len; ++k) w.slice(k, k + 1).assign(data.slice(first + k * rate, first + k * rate + 1));
     return w;
   };
   auto element = [window, y = data::Component(targets.value_or(Tensor())), start](const data::Element& e) {
