@@ -316,3 +316,17 @@ TEST_CASE("Without an outer tape the backward pass records nothing", "[autodiff]
   for (std::int64_t i = 0; i < alone.size(); ++i)
     CHECK(nested.data<float>()[i] == Approx(alone.data<float>()[i]).epsilon(1e-6));
 }
+
+TEST_CASE("A non-persistent tape gives the gradient with respect to an intermediate tensor", "[autodiff]") {
+  const Tensor x = keras::testing::random_tensor({3}, -1, 1, 13);
+  GradientTape tape;
+  tape.watch(x);
+  const Tensor h = ops::exp(x);
+  const V g = tape.gradient(ops::sum(ops::square(h)), {h, x});
+  REQUIRE(g[0].defined());
+  REQUIRE(g[1].defined());
+  for (std::int64_t i = 0; i < 3; ++i) {
+    CHECK(g[0].data<float>()[i] == Approx(2.f * h.data<float>()[i]));
+    CHECK(g[1].data<float>()[i] == Approx(2.f * h.data<float>()[i] * h.data<float>()[i]));
+  }
+}
