@@ -147,10 +147,13 @@ std::vector<Tensor> GradientTape::gradient(const Tensor& target, const std::vect
   }
 
   // A non-persistent tape frees each gradient once used, except a source's (which may be an op's output).
-  std::unordered_set<const void*> source_ids;
-  if (!persistent_)
+  std::vector<const void*> source_ids;  // sorted, for a binary search per record
+  if (!persistent_) {
+    source_ids.reserve(sources.size());
     for (const auto& s : sources)
-      if (s.defined()) source_ids.insert(s.id());
+      if (s.defined()) source_ids.push_back(s.id());
+    std::sort(source_ids.begin(), source_ids.end());
+  }
   std::unordered_map<const void*, Tensor> grads;
   grads[target.id()] = output_gradient.defined() ? output_gradient : Tensor::ones(target.shape());
   auto run_backward = [&](Record& record) {
@@ -164,7 +167,7 @@ std::vector<Tensor> GradientTape::gradient(const Tensor& target, const std::vect
     }
     if (!any) return;
     Tensor grad_out = g->second;
-    if (!persistent_ && !source_ids.count(g->first)) grads.erase(g);
+    if (!persistent_ && !std::binary_search(source_ids.begin(), source_ids.end(), g->first)) grads.erase(g);
     std::vector<Tensor> in_grads =
         higher_order ? recorded_backward(record, grad_out, needs) : record.backward(grad_out, needs);
     for (std::size_t i = 0; i < record.inputs.size(); ++i) {

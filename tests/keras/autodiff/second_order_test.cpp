@@ -330,3 +330,22 @@ TEST_CASE("A non-persistent tape gives the gradient with respect to an intermedi
     CHECK(g[1].data<float>()[i] == Approx(2.f * h.data<float>()[i] * h.data<float>()[i]));
   }
 }
+
+TEST_CASE("A Hessian is the jacobian of a gradient", "[autodiff][second_order]") {
+  // f(x) = sum(sin(x) * x0 * x1 ...) is too long to write by hand: f(x) = sum(x^3) + x0 * x1 has
+  // H = diag(6 x) + the off-diagonal 1 between x0 and x1.
+  const Tensor x = Tensor::from_vector<float>({0.5f, -1.f, 2.f}, {3});
+  GradientTape outer(/*persistent=*/true);
+  outer.watch(x);
+  Tensor g;
+  {
+    GradientTape inner;
+    inner.watch(x);
+    const Tensor x0 = ops::slice(x, {0}, {1}), x1 = ops::slice(x, {1}, {1});
+    g = inner.gradient(ops::sum(ops::pow(x, 3.f)) + ops::sum(x0 * x1), x);
+  }
+  const Tensor h = autodiff::jacobian(outer, g, x);
+  REQUIRE(h.shape() == Shape{3, 3});
+  const std::vector<float> want{3.f, 1.f, 0.f, 1.f, -6.f, 0.f, 0.f, 0.f, 12.f};
+  for (std::size_t i = 0; i < want.size(); ++i) CHECK(h.to_vector<float>()[i] == Approx(want[i]));
+}
