@@ -1,6 +1,8 @@
 #include "keras/autodiff/gradient_tape.hpp"
 
 #include <algorithm>
+#include <optional>
+#include <string>
 #include <unordered_map>
 #include <utility>
 
@@ -46,6 +48,24 @@ GradientTape::~GradientTape() {
 GradientTape::Pause::Pause(GradientTape* tape) : tape_(tape) { tape_->paused_ = true; }
 GradientTape::Pause::~Pause() { tape_->paused_ = false; }
 
+namespace {
+// True when a live tape other than `self` records: self's backward pass is then recorded on it.
+bool outer_tape_records(const GradientTape* self) {
+  if (no_grad) return false;
+  for (const GradientTape* tape : active_tapes)
+    if (tape != self && tape->recording_now()) return true;
+  return false;
+}
+
+// Sets a flag for a scope and puts back its previous value.
+struct FlagScope {
+  FlagScope(bool& flag, bool value) : flag_(flag), previous_(std::exchange(flag, value)) {}
+  ~FlagScope() { flag_ = previous_; }
+  bool& flag_;
+  bool previous_;
+};
+}  // namespace
+
 void GradientTape::watch(const Tensor& t) {
   if (!t.defined()) throw ValueError("GradientTape::watch: the tensor is undefined");
   if (t.dtype() != DType::float32)
@@ -53,15 +73,46 @@ void GradientTape::watch(const Tensor& t) {
   watched_.insert(t.id());
 }
 
-bool GradientTape::is_watched(const Tensor& t) const {
-  if (paused_ || !t.defined()) return false;
+bool GradientTape::watches(const Tensor& t) const {
+  if (!t.defined()) return false;
   if (watch_accessed_variables_ && t.is_trainable_variable()) return true;
   return watched_.count(t.id()) > 0;
 }
 
-void GradientTape::add_record(const Tensor& output, const std::vector<Tensor>& inputs, BackwardFn backward) {
+bool GradientTape::is_watched(const Tensor& t) const { return recording_now() && watches(t); }
+
+void GradientTape::add_record(const Tensor& output, const std::vector<Tensor>& inputs, BackwardFn backward,
+                              OpInfo info) {
   watched_.insert(output.id());
-  records_.push_back({output, inputs, std::move(backward)});
+  records_.push_back({output, inputs, std::move(backward), info});
+}
+
+std::vector<Tensor> GradientTape::recorded_backward(const Record& record, const Tensor& grad_out,
+                                                    const std::vector<bool>& needs) {
+  if (record.info.differentiable_backward) return record.backward(grad_out, needs);
+  // A backward of raw kernels: its result would look constant to the outer tapes, so each new gradient
+  // is recorded as an op whose own gradient throws (a second derivative through it is asked for).
+  std::vector<Tensor> grads;
+  {
+    autodiff::NoGradScope raw;
+    grads = record.backward(grad_out, needs);
+  }
+  std::vector<Tensor> depends_on = record.inputs;
+  depends_on.push_back(grad_out);
+  const std::string op = record.info.name;
+  for (const Tensor& g : grads) {
+    if (!g.defined()) continue;
+    const bool known = std::any_of(depends_on.begin(), depends_on.end(), [&](const Tensor& t) { return t.id() == g.id(); });
+    if (known) continue;  // an input handed through as is: the outer tapes already know it
+    autodiff::record(g, depends_on, [op](const Tensor&, const std::vector<bool>&) -> std::vector<Tensor> {
+      throw ValueError("GradientTape: a second derivative through '" + op +
+                       "' is not supported: its gradient is computed by a kernel that no tape can differentiate. "
+                       "Use differentiable ops in the function whose gradient you differentiate "
+                       "(see README, 'Gradients of gradients'), or ops::custom_gradient with "
+                       "{.differentiable_gradient = true} and a gradient built from keras::ops");
+    }, {.name = "second-order gradient (unsupported)"});
+  }
+  return grads;
 }
 
 std::vector<Tensor> GradientTape::gradient(const Tensor& target, const std::vector<Tensor>& sources,
@@ -71,7 +122,15 @@ std::vector<Tensor> GradientTape::gradient(const Tensor& target, const std::vect
                      "create the tape with persistent = true to call it several times");
   used_ = true;
   if (!target.defined()) throw ValueError("GradientTape::gradient: the target tensor is undefined");
-  autodiff::NoGradScope no_record;  // the backward pass itself is not differentiated
+  if (persistent_ && std::any_of(given_.begin(), given_.end(), [&](const Tensor& t) { return t.id() == target.id(); }))
+    throw ValueError("GradientTape::gradient: the target is a gradient this tape computed, and a tape does not "
+                     "record its own backward pass. Compute the first gradient inside an outer GradientTape and "
+                     "differentiate it with that outer tape: outer.gradient(f(inner.gradient(y, x)), x)");
+  // Outer tapes record the backward pass (higher-order gradients); alone, the pass records nothing.
+  const bool higher_order = outer_tape_records(this);
+  std::optional<autodiff::NoGradScope> no_record;
+  if (!higher_order) no_record.emplace();
+  FlagScope self_paused(paused_, higher_order || paused_);  // this tape never records its own pass
 
   // A GradientReadyScope's hook hears of each source's gradient once final; gradient() calls made from
   // inside the pass (by the hook or a backward function) do not report to it.
@@ -87,6 +146,14 @@ std::vector<Tensor> GradientTape::gradient(const Tensor& target, const std::vect
     final_after = sources_final_after(sources, inputs);
   }
 
+  // A non-persistent tape frees each gradient once used, except a source's (which may be an op's output).
+  std::vector<const void*> source_ids;  // sorted, for a binary search per record
+  if (!persistent_) {
+    source_ids.reserve(sources.size());
+    for (const auto& s : sources)
+      if (s.defined()) source_ids.push_back(s.id());
+    std::sort(source_ids.begin(), source_ids.end());
+  }
   std::unordered_map<const void*, Tensor> grads;
   grads[target.id()] = output_gradient.defined() ? output_gradient : Tensor::ones(target.shape());
   auto run_backward = [&](Record& record) {
@@ -95,13 +162,14 @@ std::vector<Tensor> GradientTape::gradient(const Tensor& target, const std::vect
     std::vector<bool> needs(record.inputs.size());
     bool any = false;
     for (std::size_t i = 0; i < record.inputs.size(); ++i) {
-      needs[i] = is_watched(record.inputs[i]);
+      needs[i] = watches(record.inputs[i]);
       any = any || needs[i];
     }
     if (!any) return;
     Tensor grad_out = g->second;
-    if (!persistent_) grads.erase(g);
-    std::vector<Tensor> in_grads = record.backward(grad_out, needs);
+    if (!persistent_ && !std::binary_search(source_ids.begin(), source_ids.end(), g->first)) grads.erase(g);
+    std::vector<Tensor> in_grads =
+        higher_order ? recorded_backward(record, grad_out, needs) : record.backward(grad_out, needs);
     for (std::size_t i = 0; i < record.inputs.size(); ++i) {
       if (!needs[i] || i >= in_grads.size() || !in_grads[i].defined()) continue;
       auto [slot, inserted] = grads.try_emplace(record.inputs[i].id(), in_grads[i]);
@@ -123,6 +191,9 @@ std::vector<Tensor> GradientTape::gradient(const Tensor& target, const std::vect
     result.push_back(g == grads.end() ? Tensor() : g->second);
   }
   if (!persistent_) records_.clear();
+  else
+    for (const auto& r : result)
+      if (r.defined()) given_.push_back(r);
   return result;
 }
 
@@ -137,12 +208,12 @@ namespace autodiff {
 
 bool recording() { return !no_grad && !active_tapes.empty(); }
 
-void record(const Tensor& output, const std::vector<Tensor>& inputs, BackwardFn backward) {
+void record(const Tensor& output, const std::vector<Tensor>& inputs, BackwardFn backward, OpInfo info) {
   if (!recording()) return;
   for (GradientTape* tape : active_tapes) {
     bool any = false;
     for (const auto& in : inputs) any = any || tape->is_watched(in);
-    if (any) tape->add_record(output, inputs, backward);
+    if (any) tape->add_record(output, inputs, backward, info);
   }
 }
 

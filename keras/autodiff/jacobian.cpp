@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <cstring>
 
+#include "keras/ops/manipulation.hpp"
+#include "keras/ops/shape.hpp"
+
 namespace keras::autodiff {
 
 namespace {
@@ -23,6 +26,16 @@ Tensor jacobian(GradientTape& tape, const Tensor& target, const Tensor& source) 
   shape.insert(shape.end(), source.shape().begin(), source.shape().end());
   Tensor out = Tensor::zeros(shape);
   const std::int64_t n = target.size(), m = source.size();
+  if (recording() && n > 0) {  // an outer tape records: the rows are joined with recorded ops
+    std::vector<Tensor> rows;
+    for (std::int64_t i = 0; i < n; ++i) {
+      Tensor seed = Tensor::zeros(target.shape());
+      seed.data<float>()[i] = 1.f;
+      const Tensor g = tape.gradient(target, {source}, seed)[0];
+      rows.push_back(g.defined() ? ops::reshape(g, {1, m}) : Tensor::zeros({1, m}));
+    }
+    return ops::reshape(ops::concatenate(rows, 0), shape);
+  }
   for (std::int64_t i = 0; i < n; ++i) {
     Tensor seed = Tensor::zeros(target.shape());
     seed.data<float>()[i] = 1.f;

@@ -47,22 +47,27 @@ Tensor batch_matmul(const Tensor& a0, const Tensor& b0, bool ta, bool tb) {
   Tensor c = product(a, b, ta, tb);
   if (autodiff::recording())
     autodiff::record(c, {a, b}, [a, b, ta, tb](const Tensor& g, const std::vector<bool>& needs) {
+      // Recorded products while an outer tape differentiates this backward pass, raw ones otherwise.
+      const bool recorded = autodiff::recording();
+      auto mm = [recorded](const Tensor& x, const Tensor& y, bool tx, bool ty) {
+        return recorded ? batch_matmul(x, y, tx, ty) : product(x, y, tx, ty);
+      };
       std::vector<Tensor> grads(2);
       if (!ta && !tb) {
-        if (needs[0]) grads[0] = product(g, b, false, true);
-        if (needs[1]) grads[1] = product(a, g, true, false);
+        if (needs[0]) grads[0] = mm(g, b, false, true);
+        if (needs[1]) grads[1] = mm(a, g, true, false);
       } else if (!ta && tb) {
-        if (needs[0]) grads[0] = product(g, b, false, false);
-        if (needs[1]) grads[1] = product(g, a, true, false);
+        if (needs[0]) grads[0] = mm(g, b, false, false);
+        if (needs[1]) grads[1] = mm(g, a, true, false);
       } else if (ta && !tb) {
-        if (needs[0]) grads[0] = product(b, g, false, true);
-        if (needs[1]) grads[1] = product(a, g, false, false);
+        if (needs[0]) grads[0] = mm(b, g, false, true);
+        if (needs[1]) grads[1] = mm(a, g, false, false);
       } else {
-        if (needs[0]) grads[0] = product(b, g, true, true);
-        if (needs[1]) grads[1] = product(g, a, true, true);
+        if (needs[0]) grads[0] = mm(b, g, true, true);
+        if (needs[1]) grads[1] = mm(g, a, true, true);
       }
       return grads;
-    });
+    }, {.name = "batch_matmul", .differentiable_backward = true});
   return c;
 }
 

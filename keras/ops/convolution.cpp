@@ -10,6 +10,8 @@
 #include "keras/errors.hpp"
 #include "keras/kernels/convolution.hpp"
 #include "keras/ops/conv_checks.hpp"
+#include "keras/ops/eltwise_derivative.hpp"
+#include "keras/ops/math.hpp"
 
 namespace keras::ops {
 
@@ -79,33 +81,88 @@ using Run = void (*)(const float*, const float*, const float*, float*, const ker
 using RunData = void (*)(const float*, const float*, float*, const kernels::ConvArgs&);
 using RunWeights = void (*)(const float*, const float*, float*, float*, const kernels::ConvArgs&);
 
+// The three kernels of one kind of convolution: F(x, kernel), and its adjoints with respect to x
+// (backward data) and kernel (backward weights). F is bilinear, so each adjoint's gradient is F or the
+// other adjoint: conv, conv_transpose and their gradients are differentiable any number of times.
+struct ConvKernels {
+  Run forward;
+  RunData backward_data;
+  RunWeights backward_weights;
+};
+
+Tensor run(const Tensor& x, const Tensor& kernel, const Tensor& bias, const kernels::ConvArgs& a, Eltwise act,
+           ConvKernels k);
+Tensor grad_kernel(const Tensor& x, const Tensor& dz, const Shape& kernel_shape, const kernels::ConvArgs& a,
+                   ConvKernels k);
+
+// d loss / d x of F(x, kernel) given dz = d loss / d F (recorded: an outer tape differentiates it).
+Tensor grad_input(const Tensor& dz, const Tensor& kernel, const Shape& x_shape, const kernels::ConvArgs& a,
+                  ConvKernels k) {
+  Tensor dx = Tensor::empty(x_shape);
+  k.backward_data(dz.data<float>(), kernel.data<float>(), dx.data<float>(), a);
+  if (autodiff::recording())
+    autodiff::record(dx, {dz, kernel}, [dz, kernel, a, k](const Tensor& u, const std::vector<bool>& needs) {
+      std::vector<Tensor> grads(2);  // <u, dx> = <F(u, kernel), dz>
+      if (needs[0]) grads[0] = run(u, kernel, Tensor(), a, Eltwise::linear, k);
+      if (needs[1]) grads[1] = grad_kernel(u, dz, kernel.shape(), a, k);
+      return grads;
+    }, {.name = "convolution input gradient", .differentiable_backward = true});
+  return dx;
+}
+
+// d loss / d kernel of F(x, kernel) given dz (recorded).
+Tensor grad_kernel(const Tensor& x, const Tensor& dz, const Shape& kernel_shape, const kernels::ConvArgs& a,
+                   ConvKernels k) {
+  Tensor dk = Tensor::empty(kernel_shape);
+  k.backward_weights(x.data<float>(), dz.data<float>(), dk.data<float>(), nullptr, a);
+  if (autodiff::recording())
+    autodiff::record(dk, {x, dz}, [x, dz, a, k](const Tensor& v, const std::vector<bool>& needs) {
+      std::vector<Tensor> grads(2);  // <v, dk> = <F(x, v), dz>
+      if (needs[0]) grads[0] = grad_input(dz, v, x.shape(), a, k);
+      if (needs[1]) grads[1] = run(x, v, Tensor(), a, Eltwise::linear, k);
+      return grads;
+    }, {.name = "convolution kernel gradient", .differentiable_backward = true});
+  return dk;
+}
+
 // Runs the forward kernel and records the backward ones.
 Tensor run(const Tensor& x, const Tensor& kernel, const Tensor& bias, const kernels::ConvArgs& a, Eltwise act,
-           Run forward, RunData backward_data, RunWeights backward_weights) {
+           ConvKernels k) {
   Tensor y = Tensor::empty(output_shape(a));
-  forward(x.data<float>(), kernel.data<float>(), bias.defined() ? bias.data<float>() : nullptr, y.data<float>(), a,
-          act);
+  k.forward(x.data<float>(), kernel.data<float>(), bias.defined() ? bias.data<float>() : nullptr, y.data<float>(), a,
+            act);
   if (!autodiff::recording()) return y;
   std::vector<Tensor> inputs{x, kernel};
   if (bias.defined()) inputs.push_back(bias);
   autodiff::record(y, inputs, [=](const Tensor& g, const std::vector<bool>& needs) {
     std::vector<Tensor> grads(needs.size());
+    const bool want_bias = needs.size() > 2 && needs[2];
+    if (autodiff::recording()) {  // an outer tape differentiates this backward pass: recorded ops
+      const Tensor dz = detail::fused_activation_grad(act, g, y);
+      if (needs[0]) grads[0] = grad_input(dz, kernel, x.shape(), a, k);
+      if (needs[1]) grads[1] = grad_kernel(x, dz, kernel.shape(), a, k);
+      if (want_bias) {
+        std::vector<int> outer(static_cast<std::size_t>(dz.ndim() - 1));
+        for (int i = 0; i < dz.ndim() - 1; ++i) outer[static_cast<std::size_t>(i)] = i;
+        grads[2] = sum(dz, outer);
+      }
+      return grads;
+    }
     Tensor dz = activation_grad(g, y, act);
     if (needs[0]) {
       grads[0] = Tensor::empty(x.shape());
-      backward_data(dz.data<float>(), kernel.data<float>(), grads[0].data<float>(), a);
+      k.backward_data(dz.data<float>(), kernel.data<float>(), grads[0].data<float>(), a);
     }
-    const bool want_bias = needs.size() > 2 && needs[2];
     if (needs[1] || want_bias) {
       Tensor dk = Tensor::empty(kernel.shape());
       Tensor db = want_bias ? Tensor::empty({a.oc}) : Tensor();
-      backward_weights(x.data<float>(), dz.data<float>(), dk.data<float>(), want_bias ? db.data<float>() : nullptr,
-                       a);
+      k.backward_weights(x.data<float>(), dz.data<float>(), dk.data<float>(), want_bias ? db.data<float>() : nullptr,
+                         a);
       if (needs[1]) grads[1] = dk;
       if (want_bias) grads[2] = db;
     }
     return grads;
-  });
+  }, {.name = "convolution", .differentiable_backward = true});
   return y;
 }
 
@@ -148,8 +205,8 @@ Tensor conv(const Tensor& input, const Tensor& kernel0, const Tensor& bias0, con
     a.pad_r[i] = p.after;
     a.out[i] = conv_checks::output_length(a.in[i], a.k[i], strides[i], padding, dilation[i], op, x.shape());
   }
-  return run(x, kernel, bias, a, act, kernels::conv_forward, kernels::conv_backward_data,
-             kernels::conv_backward_weights);
+  return run(x, kernel, bias, a, act,
+             {kernels::conv_forward, kernels::conv_backward_data, kernels::conv_backward_weights});
 }
 
 Tensor conv_transpose(const Tensor& input, const Tensor& kernel0, const Tensor& bias0, const Sizes& strides0,
@@ -193,8 +250,9 @@ Tensor conv_transpose(const Tensor& input, const Tensor& kernel0, const Tensor& 
     if (a.out[i] <= 0)
       throw ValueError("conv_transpose: empty output for input of shape " + shape_str(x.shape()));
   }
-  return run(x, kernel, bias, a, act, kernels::conv_transpose_forward, kernels::conv_transpose_backward_data,
-             kernels::conv_transpose_backward_weights);
+  return run(x, kernel, bias, a, act,
+             {kernels::conv_transpose_forward, kernels::conv_transpose_backward_data,
+              kernels::conv_transpose_backward_weights});
 }
 
 Tensor conv2d(const Tensor& x, const Tensor& kernel, const Tensor& bias, Size2 strides, const std::string& padding,

@@ -1,5 +1,8 @@
 #include "keras/ops/custom_gradient.hpp"
 
+#include <mutex>
+#include <set>
+
 #include "keras/autodiff/gradient_tape.hpp"
 #include "keras/errors.hpp"
 
@@ -7,6 +10,14 @@ namespace keras::ops {
 namespace {
 
 std::string op_label(const std::string& name) { return "custom_gradient op '" + name + "'"; }
+
+// The op's name as characters that live as long as the program (a tape keeps a pointer to them).
+const char* lasting_name(const std::string& name) {
+  static std::mutex mutex;
+  static std::set<std::string> names;  // nodes never move
+  std::lock_guard lock(mutex);
+  return names.insert(name).first->c_str();
+}
 
 // The gradients the user's function returned, checked against the inputs the tape needs.
 void check_gradients(const std::string& name, const std::vector<Tensor>& inputs, const std::vector<Tensor>& grads,
@@ -31,7 +42,7 @@ void check_gradients(const std::string& name, const std::vector<Tensor>& inputs,
 }  // namespace
 
 Tensor custom_gradient(const std::string& name, const std::vector<Tensor>& inputs, const ForwardFn& forward,
-                       GradientFn gradient) {
+                       GradientFn gradient, CustomGradientOptions options) {
   if (!forward || !gradient) throw ValueError(op_label(name) + ": the forward and gradient functions must be set");
   for (std::size_t i = 0; i < inputs.size(); ++i)
     if (!inputs[i].defined()) throw ValueError(op_label(name) + ": input " + std::to_string(i) + " is undefined");
@@ -55,18 +66,21 @@ Tensor custom_gradient(const std::string& name, const std::vector<Tensor>& input
     check_gradients(name, inputs, grads, needs);
     return grads;
   };
-  autodiff::record(output, inputs, std::move(backward));
+  autodiff::record(output, inputs, std::move(backward),
+                   {.name = lasting_name(name), .differentiable_backward = options.differentiable_gradient});
   return output;
 }
 
 Tensor custom_gradient(const std::string& name, const Tensor& x, const std::function<Tensor(const Tensor& x)>& forward,
-                       std::function<Tensor(const Tensor& x, const Tensor& y, const Tensor& upstream)> gradient) {
+                       std::function<Tensor(const Tensor& x, const Tensor& y, const Tensor& upstream)> gradient,
+                       CustomGradientOptions options) {
   if (!forward || !gradient) throw ValueError(op_label(name) + ": the forward and gradient functions must be set");
   return custom_gradient(
       name, std::vector<Tensor>{x}, [&forward](const std::vector<Tensor>& in) { return forward(in[0]); },
       [gradient = std::move(gradient)](const std::vector<Tensor>& in, const Tensor& y, const Tensor& upstream) {
         return std::vector<Tensor>{gradient(in[0], y, upstream)};
-      });
+      },
+      options);
 }
 
 }  // namespace keras::ops

@@ -17,15 +17,24 @@ using ForwardFn = std::function<Tensor(const std::vector<Tensor>& inputs)>;
 using GradientFn =
     std::function<std::vector<Tensor>(const std::vector<Tensor>& inputs, const Tensor& output, const Tensor& upstream)>;
 
+struct CustomGradientOptions {
+  /// True when `gradient` computes with keras::ops only: while an outer GradientTape records the backward
+  /// pass, its ops are recorded, so the op has second derivatives (tf.custom_gradient's behaviour). False
+  /// (the default) when it may use raw loops: a second derivative through the op then throws a
+  /// ValueError instead of treating the gradient as a constant.
+  bool differentiable_gradient = false;
+};
+
 /// Runs `forward(inputs)` and records `gradient` as its backward on every GradientTape that watches an
 /// input. The ops run inside `forward` are not recorded: `gradient` alone defines how gradients flow.
 /// `name` names the op in error messages: a gradient function that returns the wrong number of
 /// gradients, or one of the wrong shape, makes GradientTape::gradient throw a ValueError.
 Tensor custom_gradient(const std::string& name, const std::vector<Tensor>& inputs, const ForwardFn& forward,
-                       GradientFn gradient);
+                       GradientFn gradient, CustomGradientOptions options = {});
 
 /// The one-input form: `forward(x)` gives y, `gradient(x, y, upstream)` gives the gradient for x.
 Tensor custom_gradient(const std::string& name, const Tensor& x, const std::function<Tensor(const Tensor& x)>& forward,
-                       std::function<Tensor(const Tensor& x, const Tensor& y, const Tensor& upstream)> gradient);
+                       std::function<Tensor(const Tensor& x, const Tensor& y, const Tensor& upstream)> gradient,
+                       CustomGradientOptions options = {});
 
 }  // namespace keras::ops

@@ -75,15 +75,17 @@ Tensor scratch_input(const Tensor& a0, const Tensor& a, const Tensor& b0, const 
 }
 
 // Records a binary op whose local derivatives are da(a, b, out) and db(a, b, out), element-wise.
+// The local derivatives are recorded ops (masks of comparisons are constants), so an outer tape can
+// differentiate this backward pass.
 template <class DA, class DB>
-void record_binary(const Tensor& out, const Tensor& a, const Tensor& b, DA da, DB db) {
+void record_binary(const char* op, const Tensor& out, const Tensor& a, const Tensor& b, DA da, DB db) {
   if (!autodiff::recording()) return;
   autodiff::record(out, {a, b}, [a, b, out, da, db](const Tensor& g, const std::vector<bool>& needs) {
     std::vector<Tensor> grads(2);
     if (needs[0]) grads[0] = reduce_to_shape(da(g, a, b, out), a.shape());
     if (needs[1]) grads[1] = reduce_to_shape(db(g, a, b, out), b.shape());
     return grads;
-  });
+  }, {.name = op, .differentiable_backward = true});
 }
 
 template <class F>
@@ -98,7 +100,7 @@ Tensor add(const Tensor& a0, const Tensor& b0) {
   Tensor out = broadcast_apply(a, b, [](float x, float y) { return x + y; },
                                [](auto&& x, auto&& y) { return x + y; }, "add",
                                scratch_input(a0, a, b0, b));
-  record_binary(out, a, b, [](auto& g, auto&, auto&, auto&) { return g; },
+  record_binary("add", out, a, b, [](auto& g, auto&, auto&, auto&) { return g; },
                 [](auto& g, auto&, auto&, auto&) { return g; });
   return out;
 }
@@ -108,7 +110,7 @@ Tensor subtract(const Tensor& a0, const Tensor& b0) {
   Tensor out = broadcast_apply(a, b, [](float x, float y) { return x - y; },
                                [](auto&& x, auto&& y) { return x - y; }, "subtract",
                                scratch_input(a0, a, b0, b));
-  record_binary(out, a, b, [](auto& g, auto&, auto&, auto&) { return g; },
+  record_binary("subtract", out, a, b, [](auto& g, auto&, auto&, auto&) { return g; },
                 [](auto& g, auto&, auto&, auto&) { return negative(g); });
   return out;
 }
@@ -118,7 +120,7 @@ Tensor multiply(const Tensor& a0, const Tensor& b0) {
   Tensor out = broadcast_apply(a, b, [](float x, float y) { return x * y; },
                                [](auto&& x, auto&& y) { return x * y; }, "multiply",
                                scratch_input(a0, a, b0, b));
-  record_binary(out, a, b, [](auto& g, auto&, auto& b, auto&) { return multiply(g, b); },
+  record_binary("multiply", out, a, b, [](auto& g, auto&, auto& b, auto&) { return multiply(g, b); },
                 [](auto& g, auto& a, auto&, auto&) { return multiply(g, a); });
   return out;
 }
@@ -128,7 +130,7 @@ Tensor divide(const Tensor& a0, const Tensor& b0) {
   Tensor out = broadcast_apply(a, b, [](float x, float y) { return x / y; },
                                [](auto&& x, auto&& y) { return x / y; }, "divide",
                                scratch_input(a0, a, b0, b));
-  record_binary(out, a, b, [](auto& g, auto&, auto& b, auto&) { return divide(g, b); },
+  record_binary("divide", out, a, b, [](auto& g, auto&, auto& b, auto&) { return divide(g, b); },
                 [](auto& g, auto&, auto& b, auto& out) { return negative(divide(multiply(g, out), b)); });
   return out;
 }
@@ -137,7 +139,7 @@ Tensor maximum(const Tensor& a0, const Tensor& b0) {
   Tensor a = as_float(a0), b = as_float(b0);
   Tensor out = broadcast_apply(a, b, [](float x, float y) { return x >= y ? x : y; },
                                [](auto&& x, auto&& y) { return xt::maximum(x, y); }, "maximum");
-  record_binary(out, a, b, [](auto& g, auto& a, auto& b, auto&) { return multiply(g, ops::greater(a, b) + ops::equal(a, b)); },
+  record_binary("maximum", out, a, b, [](auto& g, auto& a, auto& b, auto&) { return multiply(g, ops::greater(a, b) + ops::equal(a, b)); },
                 [](auto& g, auto& a, auto& b, auto&) { return multiply(g, ops::greater(b, a)); });
   return out;
 }
@@ -146,7 +148,7 @@ Tensor minimum(const Tensor& a0, const Tensor& b0) {
   Tensor a = as_float(a0), b = as_float(b0);
   Tensor out = broadcast_apply(a, b, [](float x, float y) { return x <= y ? x : y; },
                                [](auto&& x, auto&& y) { return xt::minimum(x, y); }, "minimum");
-  record_binary(out, a, b, [](auto& g, auto& a, auto& b, auto&) { return multiply(g, ops::greater(b, a) + ops::equal(a, b)); },
+  record_binary("minimum", out, a, b, [](auto& g, auto& a, auto& b, auto&) { return multiply(g, ops::greater(b, a) + ops::equal(a, b)); },
                 [](auto& g, auto& a, auto& b, auto&) { return multiply(g, ops::greater(a, b)); });
   return out;
 }
@@ -170,7 +172,8 @@ Tensor log(const Tensor& x0) {
   Tensor x = as_float(x0);
   Tensor out = map_unary(x, [](float v) { return std::log(v); });
   if (autodiff::recording())
-    autodiff::record(out, {x}, [x](const Tensor& g, const std::vector<bool>&) { return std::vector<Tensor>{divide(g, x)}; });
+    autodiff::record(out, {x}, [x](const Tensor& g, const std::vector<bool>&) { return std::vector<Tensor>{divide(g, x)}; },
+                     {.name = "log", .differentiable_backward = true});
   return out;
 }
 Tensor sqrt(const Tensor& x) { return eltwise(x, kernels::Eltwise::sqrt); }
@@ -183,9 +186,11 @@ Tensor pow(const Tensor& x0, float exponent) {
   Tensor out = map_unary(x, [exponent](float v) { return std::pow(v, exponent); });
   if (autodiff::recording())
     autodiff::record(out, {x}, [x, exponent](const Tensor& g, const std::vector<bool>&) {
+      if (autodiff::recording())  // an outer tape differentiates this backward pass
+        return std::vector<Tensor>{multiply(g, multiply(pow(x, exponent - 1.f), Tensor::scalar(exponent)))};
       Tensor d = map_unary(x, [exponent](float v) { return exponent * std::pow(v, exponent - 1.f); });
       return std::vector<Tensor>{multiply(g, d)};
-    });
+    }, {.name = "pow", .differentiable_backward = true});
   return out;
 }
 
@@ -194,7 +199,8 @@ Tensor stop_gradient(const Tensor& x) { return x.clone(); }
 Tensor cast(const Tensor& x, DType dtype) {
   Tensor out = x.dtype() == dtype ? x.clone() : x.astype(dtype);
   if (x.dtype() == DType::float32 && dtype == DType::float32 && autodiff::recording())
-    autodiff::record(out, {x}, [](const Tensor& g, const std::vector<bool>&) { return std::vector<Tensor>{g}; });
+    autodiff::record(out, {x}, [](const Tensor& g, const std::vector<bool>&) { return std::vector<Tensor>{g}; },
+                     {.name = "cast", .differentiable_backward = true});
   return out;
 }
 

@@ -72,10 +72,10 @@ Tensor slice(const Tensor& x0, const Shape& begin, const Shape& size) {
   if (autodiff::recording()) {
     Shape in_shape = x.shape();
     autodiff::record(out, {x}, [in_shape, begin, size](const Tensor& g, const std::vector<bool>&) {
-      Tensor dx = Tensor::zeros(in_shape);
-      copy_box(g, Shape(size.size(), 0), dx, begin, size);
-      return std::vector<Tensor>{dx};
-    });
+      Shape after(in_shape.size());  // the adjoint of a slice pads it back with zeros
+      for (std::size_t a = 0; a < after.size(); ++a) after[a] = in_shape[a] - begin[a] - size[a];
+      return std::vector<Tensor>{pad(g, begin, after)};
+    }, {.name = "slice", .differentiable_backward = true});
   }
   return out;
 }
@@ -96,10 +96,8 @@ Tensor pad(const Tensor& x0, const Shape& before, const Shape& after) {
   if (autodiff::recording()) {
     Shape in_shape = x.shape();
     autodiff::record(out, {x}, [in_shape, before](const Tensor& g, const std::vector<bool>&) {
-      Tensor dx = Tensor::empty(in_shape);
-      copy_box(g, before, dx, Shape(in_shape.size(), 0), in_shape);
-      return std::vector<Tensor>{dx};
-    });
+      return std::vector<Tensor>{slice(g, before, in_shape)};  // the adjoint of padding
+    }, {.name = "pad", .differentiable_backward = true});
   }
   return out;
 }
@@ -137,11 +135,10 @@ Tensor concatenate(const std::vector<Tensor>& xs0, int axis_in) {
         if (!needs[i]) continue;
         Shape begin(shapes[i].size(), 0);
         begin[axis] = offsets[i];
-        grads[i] = Tensor::empty(shapes[i]);
-        copy_box(g, begin, grads[i], Shape(shapes[i].size(), 0), shapes[i]);
+        grads[i] = slice(g, begin, shapes[i]);
       }
       return grads;
-    });
+    }, {.name = "concatenate", .differentiable_backward = true});
   }
   return out;
 }
@@ -185,7 +182,7 @@ Tensor transpose(const Tensor& x0, const std::vector<int>& perm_in) {
     for (int i = 0; i < rank; ++i) inverse[perm[i]] = i;
     autodiff::record(out, {x}, [inverse](const Tensor& g, const std::vector<bool>&) {
       return std::vector<Tensor>{transpose(g, inverse)};
-    });
+    }, {.name = "transpose", .differentiable_backward = true});
   }
   return out;
 }
@@ -211,8 +208,8 @@ Tensor repeat(const Tensor& x0, std::int64_t repeats, int axis_in) {
   });
   if (autodiff::recording()) {
     autodiff::record(out, {x}, [s, outer, d, repeats, inner](const Tensor& g, const std::vector<bool>&) {
-      return std::vector<Tensor>{sum(g.reshape({outer, d, repeats, inner}), {2}).reshape(s)};
-    });
+      return std::vector<Tensor>{reshape(sum(reshape(g, {outer, d, repeats, inner}), {2}), s)};
+    }, {.name = "repeat", .differentiable_backward = true});
   }
   return out;
 }

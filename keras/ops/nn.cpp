@@ -6,7 +6,10 @@
 #include "keras/kernels/matmul.hpp"
 #include "keras/kernels/parallel.hpp"
 #include "keras/kernels/softmax.hpp"
+#include "keras/ops/eltwise_derivative.hpp"
+#include "keras/ops/manipulation.hpp"
 #include "keras/ops/math.hpp"
+#include "keras/ops/shape.hpp"
 
 namespace keras::ops {
 namespace {
@@ -68,6 +71,13 @@ Tensor dense(const Tensor& x0, const Tensor& kernel, const Tensor& bias, Eltwise
     if (bias.defined()) inputs.push_back(bias);
     autodiff::record(y, inputs, [x, kernel, y, act, m, n, k](const Tensor& g, const std::vector<bool>& needs) {
       std::vector<Tensor> grads(needs.size());
+      if (autodiff::recording()) {  // an outer tape differentiates this backward pass: recorded ops
+        const Tensor dz = reshape(detail::fused_activation_grad(act, g, y), {m, n});
+        if (needs[0]) grads[0] = reshape(matmul(dz, transpose(kernel, {1, 0})), x.shape());
+        if (needs[1]) grads[1] = matmul(transpose(reshape(x, {m, k}), {1, 0}), dz);
+        if (needs.size() > 2 && needs[2]) grads[2] = sum(dz, {0});
+        return grads;
+      }
       Tensor dz = activation_grad_from_output(g, y, act);
       if (needs[0]) {
         grads[0] = Tensor::empty(x.shape());
@@ -81,7 +91,7 @@ Tensor dense(const Tensor& x0, const Tensor& kernel, const Tensor& bias, Eltwise
       }
       if (needs.size() > 2 && needs[2]) grads[2] = column_sums(dz);
       return grads;
-    });
+    }, {.name = "dense", .differentiable_backward = true});
   }
   return y;
 }
@@ -95,11 +105,13 @@ Tensor eltwise(const Tensor& input, Eltwise f, float alpha, float beta) {
   Tensor out = Tensor::empty(x.shape());
   kernels::eltwise_forward(f, alpha, beta, x.data<float>(), out.data<float>(), x.size());
   if (autodiff::recording())
-    autodiff::record(out, {x}, [x, f, alpha, beta](const Tensor& g, const std::vector<bool>&) {
+    autodiff::record(out, {x}, [x, out, f, alpha, beta](const Tensor& g, const std::vector<bool>&) {
+      if (autodiff::recording())  // an outer tape differentiates this backward pass
+        return std::vector<Tensor>{multiply(g, detail::eltwise_derivative(f, alpha, beta, x, out))};
       Tensor dx = Tensor::empty(x.shape());
       kernels::eltwise_backward(f, alpha, beta, x.data<float>(), g.data<float>(), dx.data<float>(), x.size());
       return std::vector<Tensor>{dx};
-    });
+    }, {.name = "activation", .differentiable_backward = true});
   return out;
 }
 
@@ -117,10 +129,14 @@ Tensor softmax_op(const Tensor& input, int axis, bool log) {
   kernels::softmax_forward(x.data<float>(), y.data<float>(), rows, cols, log);
   if (autodiff::recording())
     autodiff::record(y, {x}, [y, rows, cols, log](const Tensor& g, const std::vector<bool>&) {
+      if (autodiff::recording()) {  // an outer tape differentiates this backward pass
+        if (log) return std::vector<Tensor>{subtract(g, multiply(exp(y), sum(g, {-1}, true)))};
+        return std::vector<Tensor>{multiply(y, subtract(g, sum(multiply(g, y), {-1}, true)))};
+      }
       Tensor dx = Tensor::empty(y.shape());
       kernels::softmax_backward(y.data<float>(), g.data<float>(), dx.data<float>(), rows, cols, log);
       return std::vector<Tensor>{dx};
-    });
+    }, {.name = log ? "log_softmax" : "softmax", .differentiable_backward = true});
   return y;
 }
 }  // namespace
@@ -150,7 +166,10 @@ Tensor sparse_softmax_cross_entropy(const Tensor& labels, const Tensor& logits0)
   float* po = loss.data<float>();
   for (std::int64_t r = 0; r < rows; ++r) po[r] = -pl[r * cols + pid[r]];
   if (autodiff::recording())
-    autodiff::record(loss, {logits}, [lsm, ids, rows, cols](const Tensor& g, const std::vector<bool>&) {
+    autodiff::record(loss, {logits}, [logits, lsm, ids, rows, cols](const Tensor& g, const std::vector<bool>&) {
+      if (autodiff::recording())  // an outer tape differentiates this backward pass: g (softmax - one_hot)
+        return std::vector<Tensor>{
+            multiply(expand_dims(g, -1), subtract(softmax(logits), one_hot(ids, cols)))};
       Tensor d = Tensor::empty(lsm.shape());
       const float* pl = lsm.data<float>();
       const float* pg = g.data<float>();
@@ -161,7 +180,7 @@ Tensor sparse_softmax_cross_entropy(const Tensor& labels, const Tensor& logits0)
         pd[r * cols + pid[r]] -= pg[r];
       });
       return std::vector<Tensor>{d};
-    });
+    }, {.name = "sparse_softmax_cross_entropy", .differentiable_backward = true});
   return loss;
 }
 

@@ -211,7 +211,7 @@ BatchNormTrainResult batch_norm_train(const Tensor& x0, const Tensor& gamma, con
       }
       param_grads(rec, needs, grads, sum_gx, sum_g);
       return grads;
-    });
+    }, {.name = "batch_norm"});
   }
   return result;
 }
@@ -255,7 +255,7 @@ Tensor batch_norm_inference(const Tensor& x0, const Tensor& mean, const Tensor& 
         param_grads(rec, needs, grads, sum_gx, sum_g);
       }
       return grads;
-    });
+    }, {.name = "batch_norm_inference"});
   }
   return y;
 }
@@ -337,7 +337,7 @@ Tensor layer_norm(const Tensor& x0, const Tensor& gamma, const Tensor& beta, std
         param_grads(rec, needs, grads, sum_gx, sum_g);
       }
       return grads;
-    });
+    }, {.name = "layer_norm"});
   }
   return y;
 }

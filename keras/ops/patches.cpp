@@ -83,7 +83,7 @@ Tensor extract_patches(const Tensor& x0, const Sizes& kernel, const Sizes& strid
         });
       });
       return std::vector<Tensor>{dx};
-    });
+    }, {.name = "extract_patches"});
   return y;
 }
 

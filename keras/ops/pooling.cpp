@@ -44,7 +44,7 @@ Tensor pool(kernels::Pooling kind, const Tensor& input, const Sizes& pool0, cons
       kernels::pool_backward(kind, g.data<float>(), dx.data<float>(),
                              workspace.defined() ? workspace.data<float>() : nullptr, a);
       return std::vector<Tensor>{dx};
-    });
+    }, {.name = "pooling"});
   return y;
 }
 

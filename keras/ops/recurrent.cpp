@@ -36,7 +36,7 @@ Tensor unpack(const Tensor& packed, std::int64_t offset, const Shape& shape) {
       Tensor d = Tensor::zeros({total});
       std::memcpy(d.data<float>() + offset, g.data<float>(), g.nbytes());
       return std::vector<Tensor>{d};
-    });
+    }, {.name = "recurrent unpack"});
   }
   return out;
 }
@@ -117,7 +117,7 @@ RnnOutputs rnn(const Tensor& x0, const Tensor& h00, const Tensor& c00, const Ten
       if (h0_at >= 0) grads[h0_at] = dh0;
       if (c0_at >= 0) grads[c0_at] = dc0;
       return grads;
-    });
+    }, {.name = "recurrent layer (oneDNN RNN)"});
   }
   RnnOutputs out;
   out.sequence = unpack(packed, 0, {N, T, U});

@@ -5,6 +5,7 @@
 
 #include "keras/autodiff/gradient_tape.hpp"
 #include "keras/ops/math.hpp"
+#include "keras/ops/shape.hpp"
 
 namespace keras::ops {
 namespace {
@@ -44,7 +45,7 @@ Tensor float_input(const Tensor& x) {
 
 // Broadcasts a gradient of the reduced shape back over the input's shape.
 Tensor expand_grad(const Tensor& g, const Shape& input_shape, const std::vector<std::size_t>& axes) {
-  Tensor kept = g.reshape(reduced_shape(input_shape, axes, true));
+  Tensor kept = reshape(g, reduced_shape(input_shape, axes, true));
   return multiply(kept, Tensor::ones(input_shape));
 }
 
@@ -88,7 +89,7 @@ Tensor sum(const Tensor& x0, std::vector<int> axes_in, bool keepdims) {
     Shape in_shape = x.shape();
     autodiff::record(out, {x}, [in_shape, axes](const Tensor& g, const std::vector<bool>&) {
       return std::vector<Tensor>{expand_grad(g, in_shape, axes)};
-    });
+    }, {.name = "sum", .differentiable_backward = true});
   }
   return out;
 }
@@ -115,7 +116,7 @@ Tensor max(const Tensor& x0, std::vector<int> axes_in, bool keepdims) {
       Tensor mask = equal(x, out.reshape(reduced_shape(in_shape, axes, true)));
       Tensor counts = sum(mask, std::vector<int>(axes.begin(), axes.end()), true);
       return std::vector<Tensor>{divide(multiply(mask, expand_grad(g, in_shape, axes)), counts)};
-    });
+    }, {.name = "max", .differentiable_backward = true});
   }
   return out;
 }
@@ -149,7 +150,7 @@ Tensor reduce_to_shape(const Tensor& grad, const Shape& shape) {
   for (int i = 0; i < grad.ndim(); ++i)
     if (i < extra || (shape[i - extra] == 1 && grad.shape()[i] != 1)) axes.push_back(i);
   Tensor r = axes.empty() ? grad : sum(grad, axes, false);
-  return r.reshape(shape);
+  return reshape(r, shape);
 }
 
 }  // namespace keras::ops

@@ -53,7 +53,7 @@ Tensor time_step(const Tensor& x0, std::int64_t t) {
       Tensor dx = Tensor::zeros(in_shape);
       copy_rows(g.data<float>(), F, dx.data<float>() + t * F, T * F, N, F);
       return std::vector<Tensor>{dx};
-    });
+    }, {.name = "time_step"});
   }
   return out;
 }
@@ -89,7 +89,7 @@ Tensor stack_time(const std::vector<Tensor>& steps0) {
         copy_rows(g.data<float>() + t * F, T * F, grads[t].data<float>(), F, N, F);
       }
       return grads;
-    });
+    }, {.name = "stack_time"});
   }
   return out;
 }
@@ -109,7 +109,7 @@ Tensor reverse_time(const Tensor& x0) {
   check_sequence(x, "reverse_time");
   Tensor out = reversed(x);
   if (autodiff::recording())
-    autodiff::record(out, {x}, [](const Tensor& g, const std::vector<bool>&) { return std::vector<Tensor>{reversed(g)}; });
+    autodiff::record(out, {x}, [](const Tensor& g, const std::vector<bool>&) { return std::vector<Tensor>{reversed(g)}; }, {.name = "reverse_time"});
   return out;
 }
 
@@ -129,7 +129,7 @@ Tensor slice_last(const Tensor& x0, std::int64_t begin, std::int64_t size) {
       Tensor dx = Tensor::zeros(in_shape);
       copy_rows(g.data<float>(), size, dx.data<float>() + begin, F, R, size);
       return std::vector<Tensor>{dx};
-    });
+    }, {.name = "slice_last"});
   }
   return out;
 }
@@ -169,7 +169,7 @@ Tensor concat_last(const std::vector<Tensor>& parts0) {
         copy_rows(g.data<float>() + offsets[i], F, grads[i].data<float>(), shapes[i].back(), R, shapes[i].back());
       }
       return grads;
-    });
+    }, {.name = "concat_last"});
   }
   return out;
 }
@@ -202,7 +202,7 @@ Tensor gather(const Tensor& params0, const Tensor& indices) {
       float* pd = dp.data<float>();
       for (std::int64_t k = 0; k < K; ++k) add_rows(pg + k * D, D, pd + pi[k] * D, D, 1, D);
       return std::vector<Tensor>{dp};
-    });
+    }, {.name = "gather"});
   }
   return out;
 }

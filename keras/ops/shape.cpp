@@ -11,11 +11,29 @@ Tensor reshape(const Tensor& x, const Shape& shape) {
   if (autodiff::recording()) {
     Shape in_shape = x.shape();
     autodiff::record(out, {x}, [in_shape](const Tensor& g, const std::vector<bool>&) {
-      return std::vector<Tensor>{g.reshape(in_shape)};
-    });
+      return std::vector<Tensor>{reshape(g, in_shape)};
+    }, {.name = "reshape", .differentiable_backward = true});
   }
   return out;
 }
+
+namespace {
+// The adjoint of take_rows: row i of g added into row idx[i] of zeros shaped `shape`. Its own gradient
+// is take_rows again, so gradients of gradients flow through an embedding lookup.
+Tensor scatter_rows(const Tensor& g, const std::vector<std::int64_t>& idx, const Shape& shape) {
+  Tensor dx = Tensor::zeros(shape);
+  const std::size_t cols = idx.empty() ? 0 : static_cast<std::size_t>(g.size()) / idx.size();
+  const float* pg = g.data<float>();
+  float* pd = dx.data<float>();
+  for (std::size_t i = 0; i < idx.size(); ++i)
+    for (std::size_t c = 0; c < cols; ++c) pd[static_cast<std::size_t>(idx[i]) * cols + c] += pg[i * cols + c];
+  if (autodiff::recording())
+    autodiff::record(dx, {g}, [idx](const Tensor& u, const std::vector<bool>&) {
+      return std::vector<Tensor>{take_rows(u, idx)};
+    }, {.name = "take_rows gradient", .differentiable_backward = true});
+  return dx;
+}
+}  // namespace
 
 Tensor take_rows(const Tensor& x, const std::vector<std::int64_t>& idx) {
   if (x.ndim() == 0) throw ValueError("take_rows needs a tensor with at least one axis, got a scalar");
@@ -34,15 +52,9 @@ Tensor take_rows(const Tensor& x, const std::vector<std::int64_t>& idx) {
   }
   if (x.dtype() == DType::float32 && autodiff::recording()) {
     Shape in_shape = x.shape();
-    autodiff::record(out, {x}, [in_shape, idx, row_bytes](const Tensor& g, const std::vector<bool>&) {
-      Tensor dx = Tensor::zeros(in_shape);
-      const std::size_t cols = row_bytes / sizeof(float);
-      const float* pg = g.data<float>();
-      float* pd = dx.data<float>();
-      for (std::size_t i = 0; i < idx.size(); ++i)
-        for (std::size_t c = 0; c < cols; ++c) pd[static_cast<std::size_t>(idx[i]) * cols + c] += pg[i * cols + c];
-      return std::vector<Tensor>{dx};
-    });
+    autodiff::record(out, {x}, [in_shape, idx](const Tensor& g, const std::vector<bool>&) {
+      return std::vector<Tensor>{scatter_rows(g, idx, in_shape)};
+    }, {.name = "take_rows", .differentiable_backward = true});
   }
   return out;
 }

@@ -11,80 +11,99 @@ namespace keras::ops {
 
 namespace {
 
-// f(x) element-wise; the backward multiplies the incoming gradient by df(x) (no gradient when df is null).
-template <class F, class DF>
-Tensor unary(const Tensor& x0, F f, DF df) {
+// f(x) element-wise; the backward multiplies the incoming gradient by df(x), computed element-wise, or by
+// dop(x, y), the same derivative as recorded ops, while an outer tape differentiates the backward pass.
+template <class F, class DF, class DOp>
+Tensor unary(const char* name, const Tensor& x0, F f, DF df, DOp dop) {
   const Tensor x = x0.dtype() == DType::float32 ? x0 : x0.astype(DType::float32);
   Tensor out = detail::map_elements(x, f);
-  if constexpr (!std::is_same_v<DF, std::nullptr_t>) {
-    if (autodiff::recording())
-      autodiff::record(out, {x}, [x, df](const Tensor& g, const std::vector<bool>&) {
-        return std::vector<Tensor>{multiply(g, detail::map_elements(x, df))};
-      });
-  }
+  if (autodiff::recording())
+    autodiff::record(out, {x}, [x, out, df, dop](const Tensor& g, const std::vector<bool>&) {
+      if (autodiff::recording()) return std::vector<Tensor>{multiply(g, dop(x, out))};
+      return std::vector<Tensor>{multiply(g, detail::map_elements(x, df))};
+    }, {.name = name, .differentiable_backward = true});
   return out;
+}
+
+// A function with a zero derivative (where it has one): not recorded.
+template <class F>
+Tensor piecewise_constant(const Tensor& x0, F f) {
+  return detail::map_elements(x0.dtype() == DType::float32 ? x0 : x0.astype(DType::float32), f);
 }
 
 }  // namespace
 
 Tensor sin(const Tensor& x) {
-  return unary(x, [](float v) { return std::sin(v); }, [](float v) { return std::cos(v); });
+  return unary("sin", x, [](float v) { return std::sin(v); }, [](float v) { return std::cos(v); },
+               [](const Tensor& x, const Tensor&) { return cos(x); });
 }
 Tensor cos(const Tensor& x) {
-  return unary(x, [](float v) { return std::cos(v); }, [](float v) { return -std::sin(v); });
+  return unary("cos", x, [](float v) { return std::cos(v); }, [](float v) { return -std::sin(v); },
+               [](const Tensor& x, const Tensor&) { return negative(sin(x)); });
 }
 Tensor tan(const Tensor& x) {
-  return unary(x, [](float v) { return std::tan(v); }, [](float v) {
+  return unary("tan", x, [](float v) { return std::tan(v); }, [](float v) {
     const float t = std::tan(v);
     return 1.f + t * t;
-  });
+  }, [](const Tensor&, const Tensor& y) { return 1.f + square(y); });
 }
 Tensor arcsin(const Tensor& x) {
-  return unary(x, [](float v) { return std::asin(v); }, [](float v) { return 1.f / std::sqrt(1.f - v * v); });
+  return unary("arcsin", x, [](float v) { return std::asin(v); }, [](float v) { return 1.f / std::sqrt(1.f - v * v); },
+               [](const Tensor& x, const Tensor&) { return rsqrt(1.f - square(x)); });
 }
 Tensor arccos(const Tensor& x) {
-  return unary(x, [](float v) { return std::acos(v); }, [](float v) { return -1.f / std::sqrt(1.f - v * v); });
+  return unary("arccos", x, [](float v) { return std::acos(v); }, [](float v) { return -1.f / std::sqrt(1.f - v * v); },
+               [](const Tensor& x, const Tensor&) { return negative(rsqrt(1.f - square(x))); });
 }
 Tensor arctan(const Tensor& x) {
-  return unary(x, [](float v) { return std::atan(v); }, [](float v) { return 1.f / (1.f + v * v); });
+  return unary("arctan", x, [](float v) { return std::atan(v); }, [](float v) { return 1.f / (1.f + v * v); },
+               [](const Tensor& x, const Tensor&) { return 1.f / (1.f + square(x)); });
 }
 Tensor sinh(const Tensor& x) {
-  return unary(x, [](float v) { return std::sinh(v); }, [](float v) { return std::cosh(v); });
+  return unary("sinh", x, [](float v) { return std::sinh(v); }, [](float v) { return std::cosh(v); },
+               [](const Tensor& x, const Tensor&) { return cosh(x); });
 }
 Tensor cosh(const Tensor& x) {
-  return unary(x, [](float v) { return std::cosh(v); }, [](float v) { return std::sinh(v); });
+  return unary("cosh", x, [](float v) { return std::cosh(v); }, [](float v) { return std::sinh(v); },
+               [](const Tensor& x, const Tensor&) { return sinh(x); });
 }
 Tensor arcsinh(const Tensor& x) {
-  return unary(x, [](float v) { return std::asinh(v); }, [](float v) { return 1.f / std::sqrt(v * v + 1.f); });
+  return unary("arcsinh", x, [](float v) { return std::asinh(v); }, [](float v) { return 1.f / std::sqrt(v * v + 1.f); },
+               [](const Tensor& x, const Tensor&) { return rsqrt(square(x) + 1.f); });
 }
 Tensor arctanh(const Tensor& x) {
-  return unary(x, [](float v) { return std::atanh(v); }, [](float v) { return 1.f / (1.f - v * v); });
+  return unary("arctanh", x, [](float v) { return std::atanh(v); }, [](float v) { return 1.f / (1.f - v * v); },
+               [](const Tensor& x, const Tensor&) { return 1.f / (1.f - square(x)); });
 }
 Tensor sign(const Tensor& x) {
-  return unary(x, [](float v) { return v > 0.f ? 1.f : (v < 0.f ? -1.f : v); }, nullptr);
+  return piecewise_constant(x, [](float v) { return v > 0.f ? 1.f : (v < 0.f ? -1.f : v); });
 }
 Tensor floor(const Tensor& x) {
-  return unary(x, [](float v) { return std::floor(v); }, nullptr);
+  return piecewise_constant(x, [](float v) { return std::floor(v); });
 }
 Tensor ceil(const Tensor& x) {
-  return unary(x, [](float v) { return std::ceil(v); }, nullptr);
+  return piecewise_constant(x, [](float v) { return std::ceil(v); });
 }
 Tensor round(const Tensor& x) {
-  return unary(x, [](float v) { return v - std::remainder(v, 1.f); }, nullptr);  // ties to even
+  return piecewise_constant(x, [](float v) { return v - std::remainder(v, 1.f); });  // ties to even
 }
 Tensor log1p(const Tensor& x) {
-  return unary(x, [](float v) { return std::log1p(v); }, [](float v) { return 1.f / (1.f + v); });
+  return unary("log1p", x, [](float v) { return std::log1p(v); }, [](float v) { return 1.f / (1.f + v); },
+               [](const Tensor& x, const Tensor&) { return 1.f / (1.f + x); });
 }
 Tensor expm1(const Tensor& x) {
-  return unary(x, [](float v) { return std::expm1(v); }, [](float v) { return std::exp(v); });
+  return unary("expm1", x, [](float v) { return std::expm1(v); }, [](float v) { return std::exp(v); },
+               [](const Tensor&, const Tensor& y) { return y + 1.f; });
 }
 Tensor rsqrt(const Tensor& x) {
-  return unary(x, [](float v) { return 1.f / std::sqrt(v); }, [](float v) { return -0.5f / (v * std::sqrt(v)); });
+  return unary("rsqrt", x, [](float v) { return 1.f / std::sqrt(v); }, [](float v) { return -0.5f / (v * std::sqrt(v)); },
+               [](const Tensor& x, const Tensor& y) { return -0.5f * y / x; });
 }
 Tensor erf(const Tensor& x) {
-  return unary(x, [](float v) { return std::erf(v); }, [](float v) {
-    return static_cast<float>(2.0 / std::sqrt(std::numbers::pi)) * std::exp(-v * v);
-  });
+  constexpr float two_over_sqrt_pi = static_cast<float>(2.0 / 1.7724538509055160273);
+  return unary("erf", x, [](float v) { return std::erf(v); },
+               [](float v) { return two_over_sqrt_pi * std::exp(-v * v); },
+               [](const Tensor& x, const Tensor&) { return two_over_sqrt_pi * exp(negative(square(x))); });
 }
 
 }  // namespace keras::ops

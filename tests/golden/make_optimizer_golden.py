@@ -383,7 +383,26 @@ class Lion(KerasOptimizer):
         return out
 
 
-NUMPY = {cls.__name__: cls for cls in [SGD, Adam, AdamW, Adamax, Nadam, RMSprop, Adagrad, Adadelta, Ftrl, Lion]}
+class Lamb(KerasOptimizer):
+    """Keras 3's Lamb (keras/src/optimizers/lamb.py): Adam's bias-corrected step times |var| / |step|."""
+    defaults = {"learning_rate": 0.001, "beta_1": 0.9, "beta_2": 0.999, "epsilon": 1e-7}
+
+    def build(self, values):
+        self.m = [np.zeros_like(v) for v in values]
+        self.v = [np.zeros_like(v) for v in values]
+
+    def update(self, i, v, g, lr, t):
+        b1, b2, eps = self.c["beta_1"], self.c["beta_2"], self.c["epsilon"]
+        self.m[i] = self.m[i] + (g - self.m[i]) * (1 - b1)
+        self.v[i] = self.v[i] + (g * g - self.v[i]) * (1 - b2)
+        step = (self.m[i] / (1 - b1 ** t)) / (np.sqrt(self.v[i] / (1 - b2 ** t)) + eps)
+        w_norm, s_norm = np.sqrt(np.sum(v * v)), np.sqrt(np.sum(step * step))
+        ratio = w_norm / s_norm if w_norm > 0 and s_norm > 0 else 1.0
+        return v - ratio * lr * step
+
+
+NUMPY = {cls.__name__: cls for cls in [SGD, Adam, AdamW, Adamax, Nadam, RMSprop, Adagrad, Adadelta, Ftrl, Lion,
+                                       Lamb]}
 
 
 def run_numpy(class_name, config, problem):
@@ -490,6 +509,9 @@ CASES = [
                                   "l2_shrinkage_regularization_strength": 0.02, "beta": 0.1}, "numpy"),
     ("lion_plain", "Lion", {"learning_rate": 0.01}, "numpy"),
     ("lion_custom", "Lion", {"learning_rate": 0.003, "beta_1": 0.8, "beta_2": 0.95, "weight_decay": 0.5}, "numpy"),
+    ("lamb_plain", "Lamb", {"learning_rate": 0.01}, "numpy"),
+    ("lamb_custom", "Lamb", {"learning_rate": 0.02, "beta_1": 0.8, "beta_2": 0.99, "epsilon": 1e-4,
+                             "weight_decay": 0.1, "clipnorm": 1.0}, "numpy"),
 ]
 
 SCHEDULES = [
