@@ -6,6 +6,8 @@
 #include "losses/categorical_focal_crossentropy.hpp"
 #include "losses/categorical_hinge.hpp"
 #include "losses/cosine_similarity.hpp"
+#include "losses/ctc.hpp"
+#include "losses/dice.hpp"
 #include "losses/hinge.hpp"
 #include "losses/huber.hpp"
 #include "losses/kl_divergence.hpp"
@@ -18,3 +20,4 @@
 #include "losses/poisson.hpp"
 #include "losses/sparse_categorical_crossentropy.hpp"
 #include "losses/squared_hinge.hpp"
+#include "losses/tversky.hpp"

@@ -6,6 +6,7 @@
 #include "optimizers/adamax.hpp"
 #include "optimizers/adamw.hpp"
 #include "optimizers/ftrl.hpp"
+#include "optimizers/lamb.hpp"
 #include "optimizers/learning_rate.hpp"
 #include "optimizers/lion.hpp"
 #include "optimizers/nadam.hpp"
