@@ -21,7 +21,8 @@ const std::set<std::string> kMaskReaders = {"SimpleRNN", "LSTM", "GRU", "RNN", "
                                             "Attention", "AdditiveAttention", "MultiHeadAttention",
                                             "GlobalAveragePooling1D", "ConvLSTM1D", "ConvLSTM2D", "ConvLSTM3D"};
 const std::set<std::string> kMaskExporters = {"SimpleRNN", "LSTM", "GRU", "RNN", "Bidirectional",
-                                              "GlobalAveragePooling1D"};
+                                              "GlobalAveragePooling1D", "Attention", "AdditiveAttention",
+                                              "MultiHeadAttention"};
 const std::set<std::string> kMerges = {"Add", "Subtract", "Multiply", "Average", "Maximum", "Minimum"};
 
 constexpr std::int64_t kBool = 9, kFloat = 1;
@@ -117,8 +118,8 @@ std::vector<std::string> export_model_graph(GraphBuilder& g, const Model& model,
     if (input_masked && kMaskReaders.count(cls) && !kMaskExporters.count(cls))
       not_exportable(*n->layer,
                      "its input carries a Keras mask (from Masking or Embedding(mask_zero=true)), and the ONNX export "
-                     "computes masked results only for SimpleRNN, LSTM, GRU, RNN, Bidirectional and "
-                     "GlobalAveragePooling1D; remove the mask or export the model without the masking layer");
+                     "computes masked results only for SimpleRNN, LSTM, GRU, RNN, Bidirectional, "
+                     "GlobalAveragePooling1D and the attention layers; remove the mask or export the model without the masking layer");
     g.set_scope(outer_scope.empty() ? n->layer->name() : outer_scope + "/" + n->layer->name());
     auto out = export_layer_call(g, *n->layer, call);
     if (out.size() != n->output_shapes.size())

@@ -113,3 +113,40 @@ TEST_CASE("ONNX export refuses a mask reaching a layer whose masked result it ca
   keras_test::TempDir dir("onnx_mask_refused");
   CHECK_THROWS_WITH(export_onnx(model, dir / "m.onnx"), Catch::Contains("TimeDistributed") && Catch::Contains("mask"));
 }
+
+TEST_CASE("ONNX export: Attention, AdditiveAttention and MultiHeadAttention under Keras masks", "[onnx][masks]") {
+  auto q = keras::Input({kSteps, kFeatures}), v = keras::Input({5, kFeatures});
+  auto mq = layers::Masking(0.f)(q), mv = layers::Masking(0.f)(v);
+  Tensor values = random_tensor({5, 5, kFeatures}, 4, 0.1f, 1.f);
+  for (int t : {3, 4})  // sample 0: the last two values masked; sample 1: every value masked
+    for (std::int64_t f = 0; f < kFeatures; ++f) values.data<float>()[(0 * 5 + t) * kFeatures + f] = 0.f;
+  for (std::int64_t i = 0; i < 5 * kFeatures; ++i) values.data<float>()[1 * 5 * kFeatures + i] = 0.f;
+  const std::vector<Tensor> xs{padded_features(), values};
+  for (auto layer : std::vector<LayerPtr>{std::make_shared<layers::Attention>(),
+                                          std::make_shared<layers::Attention>(layers::AttentionOptions{.score_mode = "concat"}),
+                                          std::make_shared<layers::AdditiveAttention>(),
+                                          std::make_shared<layers::MultiHeadAttention>(2, 3)}) {
+    Model model({q, v}, (*layer)({mq, mv}));
+    randomize_weights(model);
+    INFO(layer->get_config().dump());
+    expect_matches(model, xs);
+  }
+  // Self-attention with the causal flag and a query mask.
+  Model causal(q, layers::Attention({.causal = true})({mq, mq}));
+  expect_matches(causal, {padded_features()});
+  // MultiHeadAttention with query, value and key masks.
+  auto k = keras::Input({5, kFeatures});
+  Model three({q, v, k}, layers::MultiHeadAttention(2, 2)({mq, mv, layers::Masking(0.f)(k)}));
+  randomize_weights(three);
+  expect_matches(three, {padded_features(), values, random_tensor({5, 5, kFeatures}, 8)});
+}
+
+TEST_CASE("ONNX export: MultiHeadAttention over inputs of rank 4 (attention over both middle axes)", "[onnx]") {
+  auto q = keras::Input({3, 4, 5}), v = keras::Input({2, 3, 6});
+  Model model({q, v}, layers::MultiHeadAttention(2, 3, {.output_shape = {2, 3}})({q, v}));
+  randomize_weights(model);
+  expect_matches(model, {random_tensor({2, 3, 4, 5}, 1), random_tensor({2, 2, 3, 6}, 2)});
+  Model self(q, layers::MultiHeadAttention(3, 2)({q, q}));
+  randomize_weights(self);
+  expect_matches(self, {random_tensor({2, 3, 4, 5}, 3)});
+}
