@@ -27,6 +27,15 @@ const std::set<std::string> kMerges = {"Add", "Subtract", "Multiply", "Average",
 
 constexpr std::int64_t kBool = 9, kFloat = 1;
 
+// Whether a nested model holds a layer that reads masks (the export does not carry masks into nested graphs).
+bool reads_masks(const Layer& layer) {
+  if (kMaskReaders.count(layer.class_name())) return true;
+  if (const auto* model = dynamic_cast<const Model*>(&layer))
+    for (const auto& inner : model->layers())
+      if (reads_masks(*inner)) return true;
+  return false;
+}
+
 // The product of the defined masks (Keras's merged mask), "" when none is.
 std::string merged(GraphBuilder& g, const std::vector<std::string>& masks) {
   std::string all;
@@ -120,6 +129,10 @@ std::vector<std::string> export_model_graph(GraphBuilder& g, const Model& model,
                      "its input carries a Keras mask (from Masking or Embedding(mask_zero=true)), and the ONNX export "
                      "computes masked results only for SimpleRNN, LSTM, GRU, RNN, Bidirectional, "
                      "GlobalAveragePooling1D and the attention layers; remove the mask or export the model without the masking layer");
+    if (input_masked && dynamic_cast<const Model*>(n->layer.get()) && reads_masks(*n->layer))
+      not_exportable(*n->layer,
+                     "its input carries a Keras mask and it holds a layer that reads masks; the ONNX export does not "
+                     "carry masks into nested models (call the inner layers in the outer model instead)");
     g.set_scope(outer_scope.empty() ? n->layer->name() : outer_scope + "/" + n->layer->name());
     auto out = export_layer_call(g, *n->layer, call);
     if (out.size() != n->output_shapes.size())

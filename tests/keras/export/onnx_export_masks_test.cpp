@@ -112,6 +112,10 @@ TEST_CASE("ONNX export refuses a mask reaching a layer whose masked result it ca
   Model model(in, layers::TimeDistributed(layers::Dense(2))(layers::Masking(0.f)(in)));
   keras_test::TempDir dir("onnx_mask_refused");
   CHECK_THROWS_WITH(export_onnx(model, dir / "m.onnx"), Catch::Contains("TimeDistributed") && Catch::Contains("mask"));
+  // A mask entering a nested model whose layers read it.
+  auto inner = std::make_shared<Sequential>(std::vector<LayerRef>{keras::Input({kSteps, kFeatures}), layers::LSTM(2)}, "inner");
+  Model nested(in, inner->call_all({layers::Masking(0.f)(in)}));
+  CHECK_THROWS_WITH(export_onnx(nested, dir / "m.onnx"), Catch::Contains("'inner'") && Catch::Contains("nested"));
 }
 
 TEST_CASE("ONNX export: Attention, AdditiveAttention and MultiHeadAttention under Keras masks", "[onnx][masks]") {
