@@ -11,6 +11,8 @@
 #include "keras/autodiff/jacobian.hpp"
 #include "keras/cloning.hpp"
 #include "keras/errors.hpp"
+#include "keras/export/onnx/export_onnx.hpp"
+#include "keras/import/onnx/load_onnx.hpp"
 #include "keras/initializers/initializers.hpp"
 #include "keras/layer.hpp"
 #include "keras/model.hpp"

@@ -41,7 +41,7 @@ constexpr std::int64_t kIrVersion = 8;  // the ONNX IR of opset 17 (ONNX 1.12)
     node->set_name(output_names[i] + "/Identity");
     node->add_input(outputs[i]);
     node->add_output(output_names[i]);
-    g.add_output(output_names[i], graph.outputs()[i].shape(), graph.outputs()[i].dtype());
+    g.add_output(output_names[i], graph.outputs()[i].shape(), g.dtype_of(outputs[i], graph.outputs()[i].dtype()));
   }
   ::onnx::ModelProto proto;
   proto.set_ir_version(kIrVersion);

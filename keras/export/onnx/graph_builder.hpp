@@ -2,6 +2,7 @@
 // onnx::GraphBuilder: the ONNX graph an export writes, node by node. Layer exporters add nodes and
 // initializers through it and never see protobuf: tensor values are named by strings, as in ONNX.
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <variant>
@@ -53,6 +54,14 @@ class GraphBuilder {
   void add_input(const std::string& name, const Shape& shape, DType dtype);
   void add_output(const std::string& name, const Shape& shape, DType dtype);
 
+  /// Records the element type of value `name` where it differs from the float32 that kerascpp's symbolic graph
+  /// declares for layer outputs (Discretization's int64 ids); graph outputs are declared with it.
+  void set_dtype(const std::string& name, DType dtype) { dtypes_[name] = dtype; }
+  DType dtype_of(const std::string& name, DType declared) const {
+    const auto it = dtypes_.find(name);
+    return it == dtypes_.end() ? declared : it->second;
+  }
+
   /// The GraphProto being built (an onnx::GraphProto*; only export_onnx.cpp, which includes the generated
   /// protobuf header, reads it).
   void* proto() const;
@@ -62,6 +71,7 @@ class GraphBuilder {
   std::unique_ptr<Impl> impl_;
   int opset_;
   std::string scope_;
+  std::map<std::string, DType> dtypes_;
 };
 
 }  // namespace keras::onnx

@@ -25,6 +25,15 @@ struct LayerCall {
   std::vector<std::string> inputs;   // the ONNX values the call reads, one per input
   std::vector<Shape> input_shapes;   // their Keras shapes (batch dimension -1)
   std::vector<Shape> output_shapes;  // the shapes of the call's outputs
+  /// The Keras mask of each input as a bool [batch, steps] value ("" where the input has none). Only the
+  /// exporters of layers that read masks (RNNs, Bidirectional, GlobalAveragePooling1D, the attention layers)
+  /// see masks; a mask reaching another mask-reading layer is refused.
+  std::vector<std::string> masks;
+  /// The mask of input `i`, "" when none.
+  const std::string& mask(std::size_t i = 0) const {
+    static const std::string none;
+    return i < masks.size() ? masks[i] : none;
+  }
   /// The Keras shape of input `i`.
   const Shape& shape(std::size_t i = 0) const { return input_shapes.at(i); }
 };

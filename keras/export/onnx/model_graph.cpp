@@ -1,5 +1,6 @@
 #include "keras/export/onnx/model_graph.hpp"
 
+#include <algorithm>
 #include <functional>
 #include <map>
 #include <set>
@@ -13,17 +14,72 @@
 namespace keras::onnx {
 namespace {
 
-// Layers whose Keras call reads the mask of its inputs: ONNX has no masks, so such a call under a mask is not
-// exported rather than exported with another result.
+// Layers whose Keras call reads the mask of its inputs. ONNX has no masks: the exporters of kMaskExporters
+// compute the masked result from the mask values of LayerCall::masks; a mask reaching any other reader is refused
+// rather than exported with another result.
 const std::set<std::string> kMaskReaders = {"SimpleRNN", "LSTM", "GRU", "RNN", "Bidirectional", "TimeDistributed",
                                             "Attention", "AdditiveAttention", "MultiHeadAttention",
                                             "GlobalAveragePooling1D", "ConvLSTM1D", "ConvLSTM2D", "ConvLSTM3D"};
+const std::set<std::string> kMaskExporters = {"SimpleRNN", "LSTM", "GRU", "RNN", "Bidirectional",
+                                              "GlobalAveragePooling1D", "Attention", "AdditiveAttention",
+                                              "MultiHeadAttention"};
+const std::set<std::string> kMerges = {"Add", "Subtract", "Multiply", "Average", "Maximum", "Minimum"};
 
-// Whether a call's outputs carry a Keras mask, given whether its inputs do.
-bool makes_mask(const Layer& layer, bool input_masked) {
-  if (layer.class_name() == "Masking") return true;
-  if (layer.class_name() == "Embedding") return layer.get_config().value("mask_zero", false);
-  return input_masked && layer.supports_masking();
+constexpr std::int64_t kBool = 9, kFloat = 1;
+
+// Whether a nested model holds a layer that reads masks (the export does not carry masks into nested graphs).
+bool reads_masks(const Layer& layer) {
+  if (kMaskReaders.count(layer.class_name())) return true;
+  if (const auto* model = dynamic_cast<const Model*>(&layer))
+    for (const auto& inner : model->layers())
+      if (reads_masks(*inner)) return true;
+  return false;
+}
+
+// The product of the defined masks (Keras's merged mask), "" when none is.
+std::string merged(GraphBuilder& g, const std::vector<std::string>& masks) {
+  std::string all;
+  for (const auto& m : masks)
+    if (!m.empty()) all = all.empty() ? m : g.op1("And", {all, m});
+  return all;
+}
+
+// The Keras mask of each output of `call`, as the layers' compute_mask gives it: bool [batch, steps] values,
+// "" for none.
+std::vector<std::string> output_masks(GraphBuilder& g, const Layer& layer, const LayerCall& call, std::size_t outputs) {
+  std::vector<std::string> out(outputs);
+  const std::string& cls = layer.class_name();
+  if (cls == "Masking") {  // a step is kept when any feature differs from mask_value
+    const float value = layer.get_config().value("mask_value", 0.f);
+    const std::string differs = g.op1("Cast", {g.op1("Not", {g.op1("Equal", {call.inputs[0], g.scalar("mask_value", value)})})},
+                                      {{"to", kFloat}});
+    const std::string any = g.op1("ReduceMax", {differs}, {{"axes", std::vector<std::int64_t>{-1}}, {"keepdims", std::int64_t{0}}});
+    out[0] = g.op1("Cast", {any}, {{"to", kBool}});
+    return out;
+  }
+  if (cls == "Embedding") {
+    if (layer.get_config().value("mask_zero", false))
+      out[0] = g.op1("Not", {g.op1("Equal", {g.op1("Cast", {call.inputs[0]}, {{"to", kFloat}}), g.scalar("zero", 0.f)})});
+    return out;
+  }
+  if (std::all_of(call.masks.begin(), call.masks.end(), [](const std::string& m) { return m.empty(); })) return out;
+  if (cls == "SimpleRNN" || cls == "LSTM" || cls == "GRU" || cls == "RNN") {
+    if (layer.get_config().value("return_sequences", false)) out[0] = call.masks[0];
+  } else if (cls == "Bidirectional") {
+    const json c = layer.get_config();
+    if (c.contains("layer") && c["layer"].value("config", json::object()).value("return_sequences", false))
+      out[0] = call.masks[0];
+  } else if (cls == "Attention" || cls == "AdditiveAttention" || cls == "MultiHeadAttention") {
+    out[0] = call.masks[0];
+  } else if (kMerges.count(cls)) {
+    out[0] = merged(g, call.masks);
+  } else if (cls == "Concatenate") {
+    const auto axis = layer.get_config().value("axis", -1);
+    if (axis == -1 || axis == static_cast<int>(call.shape().size()) - 1) out[0] = merged(g, call.masks);
+  } else if (call.inputs.size() == 1 && layer.supports_masking()) {
+    out[0] = call.masks[0];
+  }
+  return out;
 }
 
 }  // namespace
@@ -48,7 +104,7 @@ std::vector<std::string> export_model_graph(GraphBuilder& g, const Model& model,
   for (const auto& t : graph->outputs()) visit(t.node().get());
 
   std::map<const Node*, std::vector<std::string>> values;
-  std::map<const Node*, bool> masked;
+  std::map<const Node*, std::vector<std::string>> masks;
   for (std::size_t i = 0; i < inputs.size(); ++i) values[graph->inputs()[i].node().get()] = {inputs[i]};
   const std::string outer_scope = g.scope();
   for (const Node* n : order) {
@@ -62,20 +118,28 @@ std::vector<std::string> export_model_graph(GraphBuilder& g, const Model& model,
     for (const auto& in : n->inputs) {
       call.inputs.push_back(values.at(in.node().get()).at(in.index()));
       call.input_shapes.push_back(in.shape());
-      input_masked = input_masked || masked[in.node().get()];
+      const auto& m = masks[in.node().get()];
+      call.masks.push_back(static_cast<std::size_t>(in.index()) < m.size() ? m[static_cast<std::size_t>(in.index())] : "");
+      input_masked = input_masked || !call.masks.back().empty();
     }
     call.output_shapes = n->output_shapes;
-    if (input_masked && kMaskReaders.count(n->layer->class_name()))
+    const std::string& cls = n->layer->class_name();
+    if (input_masked && kMaskReaders.count(cls) && !kMaskExporters.count(cls))
       not_exportable(*n->layer,
-                     "its input carries a Keras mask (from Masking or Embedding(mask_zero=true)), and ONNX has no masks; "
-                     "remove the mask or export the model without the masking layer");
+                     "its input carries a Keras mask (from Masking or Embedding(mask_zero=true)), and the ONNX export "
+                     "computes masked results only for SimpleRNN, LSTM, GRU, RNN, Bidirectional, "
+                     "GlobalAveragePooling1D and the attention layers; remove the mask or export the model without the masking layer");
+    if (input_masked && dynamic_cast<const Model*>(n->layer.get()) && reads_masks(*n->layer))
+      not_exportable(*n->layer,
+                     "its input carries a Keras mask and it holds a layer that reads masks; the ONNX export does not "
+                     "carry masks into nested models (call the inner layers in the outer model instead)");
     g.set_scope(outer_scope.empty() ? n->layer->name() : outer_scope + "/" + n->layer->name());
     auto out = export_layer_call(g, *n->layer, call);
     if (out.size() != n->output_shapes.size())
       throw ValueError("The ONNX exporter of layer '" + n->layer->name() + "' gave " + std::to_string(out.size()) +
                        " outputs where the graph expects " + std::to_string(n->output_shapes.size()));
+    masks[n] = output_masks(g, *n->layer, call, out.size());
     values[n] = std::move(out);
-    masked[n] = makes_mask(*n->layer, input_masked);
   }
   g.set_scope(outer_scope);
   std::vector<std::string> out;

@@ -36,6 +36,19 @@ const std::map<std::string, std::string>& unary_ops() {
   return ops;
 }
 
+// The comparisons: ONNX op, and whether its result is negated.
+const std::map<std::string, std::pair<std::string, bool>>& comparison_ops() {
+  static const std::map<std::string, std::pair<std::string, bool>> ops = {
+      {"math.equal", {"Equal", false}},         {"__operators__.eq", {"Equal", false}}, {"Equal", {"Equal", false}},
+      {"math.not_equal", {"Equal", true}},      {"__operators__.ne", {"Equal", true}},  {"NotEqual", {"Equal", true}},
+      {"math.greater", {"Greater", false}},     {"Greater", {"Greater", false}},        {"math.less", {"Less", false}},
+      {"Less", {"Less", false}},                {"math.greater_equal", {"GreaterOrEqual", false}},
+      {"GreaterEqual", {"GreaterOrEqual", false}}, {"math.less_equal", {"LessOrEqual", false}},
+      {"LessEqual", {"LessOrEqual", false}},
+  };
+  return ops;
+}
+
 // An argument as an ONNX value: one of the call's inputs, or a constant number or flat list of numbers.
 std::string operand(GraphBuilder& g, const Layer& layer, const LayerCall& call, const json& v, const std::string& name) {
   if (layers::is_input_placeholder(v)) return call.inputs.at(v.at("__input__").get<std::size_t>());
@@ -153,6 +166,57 @@ const std::map<std::string, std::pair<std::string, Structural>>& structural_ops(
     };
     t["squeeze"] = {"input", squeeze};
     t["Squeeze"] = {"x", squeeze};
+    const Structural min = [](GraphBuilder& g, const Layer&, const std::string& x, const layers::OpArguments& a,
+                              std::int64_t rank, const LayerCall&) { return reduction(g, "Min", x, a, rank); };
+    t["math.reduce_min"] = {"input_tensor", min};
+    t["Min"] = {"x", min};
+    // Softmax and log-softmax over one axis (ONNX opset 13+ normalizes over that axis alone, as Keras).
+    const Structural softmax = [](GraphBuilder& g, const Layer&, const std::string& x, const layers::OpArguments& a,
+                                  std::int64_t, const LayerCall&) {
+      return g.op1("Softmax", {x}, {{"axis", std::int64_t{a.integer("axis", -1)}}});
+    };
+    const Structural log_softmax = [](GraphBuilder& g, const Layer&, const std::string& x, const layers::OpArguments& a,
+                                      std::int64_t, const LayerCall&) {
+      return g.op1("LogSoftmax", {x}, {{"axis", std::int64_t{a.integer("axis", -1)}}});
+    };
+    t["nn.softmax"] = t["math.softmax"] = {"logits", softmax};
+    t["Softmax"] = {"x", softmax};
+    t["nn.log_softmax"] = t["math.log_softmax"] = {"logits", log_softmax};
+    t["LogSoftmax"] = {"x", log_softmax};
+    const Structural square = [](GraphBuilder& g, const Layer&, const std::string& x, const layers::OpArguments&,
+                                 std::int64_t, const LayerCall&) { return g.op1("Mul", {x, x}); };
+    t["math.square"] = {"x", square};
+    t["Square"] = {"x", square};
+    t["math.rsqrt"] = {"x", [](GraphBuilder& g, const Layer&, const std::string& x, const layers::OpArguments&,
+                               std::int64_t, const LayerCall&) { return g.op1("Reciprocal", {g.op1("Sqrt", {x})}); }};
+    const Structural relu6 = [](GraphBuilder& g, const Layer&, const std::string& x, const layers::OpArguments&,
+                                std::int64_t, const LayerCall&) {
+      return g.op1("Clip", {x, g.scalar("zero", 0.f), g.scalar("six", 6.f)});
+    };
+    t["nn.relu6"] = {"features", relu6};
+    t["Relu6"] = {"x", relu6};
+    const Structural softplus = [](GraphBuilder& g, const Layer&, const std::string& x, const layers::OpArguments&,
+                                   std::int64_t, const LayerCall&) { return g.op1("Softplus", {x}); };
+    t["nn.softplus"] = t["math.softplus"] = {"features", softplus};
+    t["Softplus"] = {"x", softplus};
+    // x * sigmoid(beta * x) (tf.nn.silu's beta; Keras 3's silu has none).
+    const Structural silu = [](GraphBuilder& g, const Layer& layer, const std::string& x, const layers::OpArguments& a,
+                               std::int64_t, const LayerCall&) {
+      const json& beta = a.value("beta");
+      if (!beta.is_null() && !beta.is_number()) not_exportable(layer, "its beta is not a number");
+      const std::string bx = beta.is_number() ? g.op1("Mul", {x, g.scalar("beta", beta.get<float>())}) : x;
+      return g.op1("Mul", {x, g.op1("Sigmoid", {bx})});
+    };
+    t["nn.silu"] = t["nn.swish"] = {"features", silu};
+    t["Silu"] = {"x", silu};
+    const Structural leaky = [](GraphBuilder& g, const Layer& layer, const std::string& x, const layers::OpArguments& a,
+                                std::int64_t, const LayerCall&) {
+      const json& alpha = a.value(a.has("alpha") ? "alpha" : "negative_slope");
+      if (!alpha.is_null() && !alpha.is_number()) not_exportable(layer, "its slope is not a number");
+      return g.op1("LeakyRelu", {x}, {{"alpha", alpha.is_number() ? alpha.get<float>() : 0.2f}});
+    };
+    t["nn.leaky_relu"] = {"features", leaky};
+    t["LeakyRelu"] = {"x", leaky};
     return t;
   }();
   return ops;
@@ -176,11 +240,14 @@ std::vector<std::string> export_op_layer(GraphBuilder& g, const layers::OpLayer&
   const std::string function = lambda ? lambda->function() : layer.class_name();
   const layers::OpFunction* f = lambda ? layers::find_tf_function(function) : layers::find_keras_op(function);
   const auto binary = binary_ops().find(function), unary = unary_ops().find(function);
+  const auto compare = comparison_ops().find(function);
   const bool known = binary != binary_ops().end() || unary != unary_ops().end() || structural_ops().count(function) ||
-                     function == "GetItem" || function == "concat" || function == "Concatenate";
+                     compare != comparison_ops().end() || function == "GetItem" || function == "concat" ||
+                     function == "Concatenate" || function == "stack" || function == "Stack" ||
+                     function == "linalg.matmul" || function == "Matmul" || function == "cast" || function == "Cast";
   if (!f || !known)
-    not_exportable(layer, "the op '" + function + "' has no ONNX exporter (elementwise ops, reductions, reshapes, "
-                          "transposes, concatenations and x[key] do)");
+    not_exportable(layer, "the op '" + function + "' has no ONNX exporter (elementwise ops and comparisons, reductions, "
+                          "softmax, reshapes, transposes, concatenations, stack, matmul, cast and x[key] do)");
   json kwargs = layer.call_kwargs();
   if (const auto* op = dynamic_cast<const layers::Operation*>(&layer)) {  // Keras 3: the op's init arguments too
     kwargs = op->get_config();
@@ -192,6 +259,52 @@ std::vector<std::string> export_op_layer(GraphBuilder& g, const layers::OpLayer&
   if (function == "concat" || function == "Concatenate") {
     const std::string list = function == "concat" ? "values" : "xs";
     return one(g.op1("Concat", operands(g, layer, call, args.value(list), list), {{"axis", std::int64_t{args.integer("axis", 0)}}}));
+  }
+  if (function == "stack" || function == "Stack") {  // each operand gets the new axis, then they are joined along it
+    const std::string list = function == "stack" ? "values" : "x";
+    const std::int64_t axis = args.integer("axis", 0);
+    std::vector<std::string> parts;
+    for (const auto& v : operands(g, layer, call, args.value(list), list))
+      parts.push_back(g.op1("Unsqueeze", {v, g.int64s("axes", {axis})}));
+    return one(g.op1("Concat", parts, {{"axis", axis}}));
+  }
+  if (function == "linalg.matmul" || function == "Matmul") {
+    const bool tf = function == "linalg.matmul";
+    if (tf && (args.flag("adjoint_a", false) || args.flag("adjoint_b", false)))
+      not_exportable(layer, "adjoint_a/adjoint_b are not exported");
+    std::vector<std::string> ab;
+    for (const auto& [name, transposed] : {std::pair{tf ? "a" : "x1", tf && args.flag("transpose_a", false)},
+                                           std::pair{tf ? "b" : "x2", tf && args.flag("transpose_b", false)}}) {
+      const json& v = args.value(name);
+      std::string x = operand(g, layer, call, v, name);
+      if (transposed) {
+        if (!layers::is_input_placeholder(v)) not_exportable(layer, "a transposed constant matmul operand");
+        const auto r = static_cast<std::int64_t>(call.shape(v.at("__input__").get<std::size_t>()).size());
+        std::vector<std::int64_t> perm;
+        for (std::int64_t i = 0; i < r; ++i) perm.push_back(i);
+        std::swap(perm[static_cast<std::size_t>(r - 1)], perm[static_cast<std::size_t>(r - 2)]);
+        x = g.op1("Transpose", {x}, {{"perm", perm}});
+      }
+      ab.push_back(x);
+    }
+    return one(g.op1("MatMul", ab));
+  }
+  if (function == "cast" || function == "Cast") {
+    const json& dtype = args.value("dtype");
+    static const std::map<std::string, std::pair<std::int64_t, DType>> kTypes = {
+        {"float32", {1, DType::float32}}, {"int32", {6, DType::int32}}, {"int64", {7, DType::int64}}};
+    const auto type = dtype.is_string() ? kTypes.find(dtype.get<std::string>()) : kTypes.end();
+    if (type == kTypes.end()) not_exportable(layer, "a cast to " + dtype.dump() + " (float32, int32 and int64 export)");
+    const std::string y = g.op1("Cast", {operand(g, layer, call, args.value("x"), "x")}, {{"to", type->second.first}});
+    if (type->second.second != DType::float32) g.set_dtype(y, type->second.second);
+    return one(y);
+  }
+  if (compare != comparison_ops().end()) {  // kerascpp's comparisons give float 0/1
+    const auto& [op, negated] = compare->second;
+    const std::string x = operand(g, layer, call, args.value(f->params.at(0)), f->params.at(0));
+    std::string y = g.op1(op, {x, operand(g, layer, call, args.value(f->params.at(1)), f->params.at(1))});
+    if (negated) y = g.op1("Not", {y});
+    return one(g.op1("Cast", {y}, {{"to", std::int64_t{1}}}));
   }
   if (auto s = structural_ops().find(function); s != structural_ops().end())
     return one(s->second.second(g, layer, operand(g, layer, call, args.value(s->second.first), s->second.first), args, rank, call));

@@ -1,5 +1,6 @@
 // ONNX exporters of the poolings: Max/AveragePooling1D/2D/3D (valid or same, averages over the
-// unpadded window as Keras) and the global poolings (reductions over the spatial axes).
+// unpadded window as Keras) and the global poolings (reductions over the spatial axes; GlobalAveragePooling1D
+// under a Keras mask averages over the unmasked steps).
 #include "keras/export/onnx/export_helpers.hpp"
 #include "keras/export/onnx/spatial_padding.hpp"
 #include "keras/json.hpp"
@@ -31,6 +32,13 @@ std::vector<std::string> global_pooling(GraphBuilder& g, const Layer& layer, con
   std::vector<std::int64_t> axes;
   for (std::size_t i = 0; i + 2 < rank; ++i) axes.push_back(static_cast<std::int64_t>(channels_last(c) ? 1 + i : 2 + i));
   const std::int64_t keepdims = c.value("keepdims", false) ? 1 : 0;
+  if (!call.mask().empty()) {
+    // GlobalAveragePooling1D under a Keras mask: the mean over the unmasked steps, sum(x * m) / sum(m).
+    const std::string m = g.op1("Unsqueeze", {g.op1("Cast", {call.mask()}, {{"to", std::int64_t{1}}}),
+                                              g.int64s("axes", {channels_last(c) ? 2 : 1})});
+    return one(g.op1("Div", {reduce(g, "Sum", g.op1("Mul", {call.inputs[0], m}), axes, keepdims != 0),
+                             reduce(g, "Sum", m, axes, keepdims != 0)}));
+  }
   return one(g.op1(op, {call.inputs[0]}, {{"axes", axes}, {"keepdims", keepdims}}));
 }
 

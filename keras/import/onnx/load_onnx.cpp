@@ -1,7 +1,8 @@
 // load_onnx: ONNX nodes back to Keras layers. Values are KerasTensors; a value seen through a channels-last →
 // channels-first Transpose is the same KerasTensor marked channels-first, so the Conv or pooling reading it
 // becomes Keras's channels-last layer and the Transpose back unmarks it. Elementwise activations commute with
-// the marks. A MatMul whose only reader adds a bias is one Dense; a Mul by a per-channel constant whose only
+// the marks. Reshapes (and Unsqueezes) that only move a single channel between the layouts, as tf2onnx writes
+// them before a Conv, are marks too. A MatMul whose only reader adds a bias is one Dense; a Mul by a per-channel constant whose only
 // reader adds one is a BatchNormalization holding that scale and shift.
 #include "keras/import/onnx/load_onnx.hpp"
 
@@ -127,6 +128,48 @@ void Translator::translate_scale(std::size_t index) {
   values_[graph_.nodes[*add].outputs[0]] = {apply("BatchNormalization", {{"epsilon", eps}}, {x.tensor}, weights)};
 }
 
+// Reshape (with a leading 0, or -1 before known dimensions, as tf2onnx writes it) and Unsqueeze with constant
+// axes: Keras's Reshape. A reshape between the channels-last and channels-first layouts of a tensor with one
+// channel (tf2onnx's [N, H, W, 1] → [N, 1, H, W] before a Conv) only marks the value.
+void Translator::translate_reshape(const OnnxNode& n) {
+  const Value& x = value(n.inputs[0]);
+  const Shape& in = x.tensor.shape();  // Keras's (channels-last) shape, batch -1
+  const auto arg = constant(n.inputs[1]).to_vector<std::int64_t>();
+  Shape target;
+  if (n.op == "Unsqueeze") {
+    if (x.channels_first) return unsupported(n, "an unsqueeze of a channels-first value");
+    const auto rank = static_cast<std::int64_t>(in.size() + arg.size());
+    std::set<std::int64_t> axes;
+    for (auto a : arg) axes.insert(a < 0 ? a + rank : a);
+    if (axes.count(0)) return unsupported(n, "an unsqueeze of the batch axis");
+    for (std::int64_t i = 0, j = 0; i < rank; ++i) target.push_back(axes.count(i) ? 1 : in[static_cast<std::size_t>(j++)]);
+  } else {
+    if (arg.empty() || (arg[0] != 0 && arg[0] != -1)) return unsupported(n, "a reshape of the batch axis");
+    target = {-1};
+    for (std::size_t i = 1; i < arg.size(); ++i) target.push_back(arg[i] == 0 && i < in.size() ? in[i] : arg[i]);
+    if (arg[0] == -1 && std::any_of(target.begin() + 1, target.end(), [](auto d) { return d < 0; }))
+      return unsupported(n, "a reshape with the batch and another dimension unknown");
+  }
+  // The same elements in the other layout: only the mark changes.
+  if (in.size() >= 3 && target.size() == in.size() && in.back() == 1) {
+    Shape cf{in[0], 1};
+    cf.insert(cf.end(), in.begin() + 1, in.end() - 1);
+    if (!x.channels_first && std::equal(target.begin() + 1, target.end(), cf.begin() + 1)) {
+      values_[n.outputs[0]] = {x.tensor, true};
+      return;
+    }
+  }
+  if (x.channels_first) {
+    if (in.back() == 1 && target.size() == in.size() && std::equal(target.begin() + 1, target.end(), in.begin() + 1)) {
+      values_[n.outputs[0]] = {x.tensor, false};
+      return;
+    }
+    return unsupported(n, "a reshape of a channels-first value");
+  }
+  values_[n.outputs[0]] = {apply("Reshape", {{"target_shape", std::vector<std::int64_t>(target.begin() + 1, target.end())}},
+                                 {x.tensor})};
+}
+
 void Translator::translate(std::size_t index) {
   const OnnxNode& n = graph_.nodes[index];
   for (const auto& in : n.inputs)
@@ -171,11 +214,8 @@ void Translator::translate(std::size_t index) {
     values_[n.outputs[0]] = {apply("Activation", {{"activation", "softmax"}}, {value(n.inputs[0]).tensor})};
   } else if (n.op == "Flatten" && n.integer("axis", 1) == 1 && !value(n.inputs[0]).channels_first) {
     values_[n.outputs[0]] = {apply("Flatten", json::object(), {value(n.inputs[0]).tensor})};
-  } else if (n.op == "Reshape" && is_constant(n.inputs[1]) && !value(n.inputs[0]).channels_first) {
-    const auto shape = constant(n.inputs[1]).to_vector<std::int64_t>();
-    if (shape.empty() || shape[0] != 0) return unsupported(n, "a reshape of the batch axis");
-    values_[n.outputs[0]] = {apply("Reshape", {{"target_shape", std::vector<std::int64_t>(shape.begin() + 1, shape.end())}},
-                                   {value(n.inputs[0]).tensor})};
+  } else if ((n.op == "Reshape" || n.op == "Unsqueeze") && n.inputs.size() == 2 && is_constant(n.inputs[1])) {
+    translate_reshape(n);
   } else if ((n.op == "Add" || n.op == "Sum") && n.inputs.size() >= 2 &&
              std::none_of(n.inputs.begin(), n.inputs.end(), [&](const std::string& s) { return is_constant(s) || value(s).channels_first; })) {
     std::vector<KerasTensor> xs;

@@ -1,7 +1,9 @@
 #pragma once
 // keras::models::load_onnx: a functional model from an ONNX file, for the op patterns keras::export_onnx
 // writes for the common layers (Dense, activations, Conv1D/2D/3D, poolings, folded BatchNormalization,
-// Flatten, Reshape, Concatenate, Add): a model exported by kerascpp comes back with the same predictions.
+// Flatten, Reshape, Concatenate, Add, the recurrent ops): a model exported by kerascpp comes back with the same
+// predictions. tf2onnx's patterns for the same layers (one-channel NHWC<->NCHW Reshapes, Unsqueeze, MatMul + Add)
+// map back too.
 #include <memory>
 #include <string>
 

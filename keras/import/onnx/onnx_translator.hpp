@@ -74,6 +74,7 @@ class Translator {
   void unsupported(const OnnxNode& n, const std::string& why = "") { unsupported_.insert(n.op + (why.empty() ? "" : " (" + why + ")")); }
 
   void translate(std::size_t index);
+  void translate_reshape(const OnnxNode& n);
   /// The layout views of recurrent ops (Transpose [1, 0, 2], Squeeze, the reversing Slice): whether `n` is one.
   bool translate_view(const OnnxNode& n);
   void translate_recurrent(std::size_t index);

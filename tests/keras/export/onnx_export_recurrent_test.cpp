@@ -97,3 +97,22 @@ TEST_CASE("ONNX export: Attention and AdditiveAttention", "[onnx]") {
   Model causal(s, layers::Attention({.causal = true})({s, s}));
   expect_matches(causal, {qv[1]});
 }
+
+TEST_CASE("ONNX export: ConvLSTM1D/2D/3D unrolled over their time steps", "[onnx][recurrent]") {
+  auto check = [](const Shape& shape, LayerRef layer) {
+    auto in = keras::Input(shape);
+    Model model(in, layer->call_all({in}));
+    randomize_weights(model);
+    INFO(layer->get_config().dump());
+    Shape batch{2};
+    batch.insert(batch.end(), shape.begin(), shape.end());
+    expect_matches(model, {random_tensor(batch, 5)}, kRecurrentTolerance);
+  };
+  check({4, 6, 5, 2}, layers::ConvLSTM2D(3, {3, 3}));
+  check({4, 6, 5, 2}, layers::ConvLSTM2D(3, {3, 2}, {.strides = {2, 1}, .padding = "same", .return_sequences = true}));
+  check({4, 7, 5, 2}, layers::ConvLSTM2D(2, {3, 3}, {.dilation_rate = {2, 1}, .activation = "relu",
+                                                      .recurrent_activation = "sigmoid", .go_backwards = true}));
+  check({3, 6, 5, 2}, layers::ConvLSTM2D(2, {2, 2}, {.padding = "same", .return_sequences = true, .return_state = true}));
+  check({5, 8, 3}, layers::ConvLSTM1D(4, 3, {.padding = "same", .use_bias = false, .return_sequences = true, .go_backwards = true}));
+  check({3, 4, 4, 4, 1}, layers::ConvLSTM3D(2, {2, 2, 2}));
+}

@@ -1,5 +1,6 @@
 // keras::models::load_onnx: models exported by keras::export_onnx come back as functional models whose
 // predictions match the originals (within 1e-5); ONNX ops without a Keras layer are an error listing them.
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
@@ -117,4 +118,28 @@ TEST_CASE("load_onnx reads back the exported Keras files of ../shared/fixtures (
     REQUIRE(ours.size() == theirs.size());
     for (std::size_t i = 0; i < ours.size(); ++i) CHECK(max_abs_diff(ours[i], theirs[i]) <= 1e-5);
   }
+}
+
+TEST_CASE("load_onnx maps tf2onnx's patterns (Unsqueeze, NCHW Reshape, Conv, Transpose, Reshape, MatMul + Add)",
+          "[onnx][import]") {
+  // A LeNet in the node patterns tf2onnx 1.16.1 writes (tests/golden/make_onnx_tf2onnx_patterns.py); ONNX Runtime
+  // running the file is the reference.
+  const std::string file =
+      (std::filesystem::path(keras_test::golden_dir) / ".." / "keras" / "import" / "onnx" / "fixtures" / "tf2onnx_lenet_patterns.onnx")
+          .string();
+  auto model = models::load_onnx(file);
+  REQUIRE(model->input_names() == std::vector<std::string>{"input"});
+  std::vector<std::string> classes;
+  for (const auto& layer : model->layers()) classes.push_back(layer->class_name());
+  CHECK(std::count(classes.begin(), classes.end(), "Conv2D") == 2);
+  CHECK(std::count(classes.begin(), classes.end(), "Dense") == 3);
+  const Tensor x = random_tensor({4, 28, 28}, 3, 0.f, 1.f);
+  const Tensor ours = model->predict(x);
+  CHECK(ours.shape() == Shape{4, 10});
+  if (!keras_test::onnx::runtime_available()) return;
+  const auto theirs = keras_test::onnx::run(file, {x});
+  REQUIRE(theirs.size() == 1);
+  const double diff = max_abs_diff(ours, theirs[0]);
+  CHECK(diff <= 1e-5);
+  WARN("tf2onnx-pattern LeNet: max |kerascpp load_onnx - ONNX Runtime| = " << diff);
 }
