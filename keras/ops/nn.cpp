@@ -6,6 +6,7 @@
 #include "keras/kernels/matmul.hpp"
 #include "keras/kernels/parallel.hpp"
 #include "keras/kernels/softmax.hpp"
+#include "keras/ops/manipulation.hpp"
 #include "keras/ops/math.hpp"
 
 namespace keras::ops {
@@ -125,8 +126,23 @@ Tensor softmax_op(const Tensor& input, int axis, bool log) {
 }
 }  // namespace
 
-Tensor softmax(const Tensor& x, int axis) { return softmax_op(x, axis, false); }
-Tensor log_softmax(const Tensor& x, int axis) { return softmax_op(x, axis, true); }
+// Over another axis than the last: that axis is swapped last, and back (the transposes carry the gradient).
+Tensor softmax_any_axis(const Tensor& x, int axis, bool log) {
+  const char* op = log ? "log_softmax" : "softmax";
+  if (!x.defined()) throw ValueError(std::string(op) + " received an undefined tensor");
+  const int rank = x.ndim();
+  if (rank == 0 || axis == -1 || axis == rank - 1) return softmax_op(x, axis, log);
+  if (axis < -rank || axis >= rank)
+    throw ValueError(std::string(op) + ": axis " + std::to_string(axis) + " is out of range for shape " +
+                     shape_str(x.shape()));
+  std::vector<int> perm(static_cast<std::size_t>(rank));
+  for (int i = 0; i < rank; ++i) perm[static_cast<std::size_t>(i)] = i;
+  std::swap(perm[static_cast<std::size_t>(axis < 0 ? axis + rank : axis)], perm.back());
+  return transpose(softmax_op(transpose(x, perm), -1, log), perm);
+}
+
+Tensor softmax(const Tensor& x, int axis) { return softmax_any_axis(x, axis, false); }
+Tensor log_softmax(const Tensor& x, int axis) { return softmax_any_axis(x, axis, true); }
 
 Tensor sparse_softmax_cross_entropy(const Tensor& labels, const Tensor& logits0) {
   Tensor logits = as_float(logits0, "sparse_softmax_cross_entropy");

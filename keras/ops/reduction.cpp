@@ -120,10 +120,13 @@ Tensor max(const Tensor& x0, std::vector<int> axes_in, bool keepdims) {
   return out;
 }
 
-Tensor argmax(const Tensor& x0, int axis) {
+namespace {
+// Index of the first largest (or smallest) value along `axis`, as `index_dtype`.
+Tensor arg_extremum(const Tensor& x0, int axis, bool largest, DType index_dtype, const char* op) {
   Tensor x = float_input(x0);
-  auto axes = normalize_axes(x, {axis}, "argmax");
-  if (x.dim(static_cast<int>(axes[0])) == 0) throw ValueError("argmax over an empty axis of shape " + shape_str(x.shape()));
+  auto axes = normalize_axes(x, {axis}, op);
+  if (x.dim(static_cast<int>(axes[0])) == 0)
+    throw ValueError(std::string(op) + " over an empty axis of shape " + shape_str(x.shape()));
   const auto a = static_cast<int>(axes[0]);
   std::int64_t outer = 1, inner = 1;
   for (int d = 0; d < a; ++d) outer *= x.dim(d);
@@ -135,12 +138,18 @@ Tensor argmax(const Tensor& x0, int axis) {
   for (std::int64_t o = 0; o < outer; ++o)
     for (std::int64_t i = 0; i < inner; ++i) {
       std::int64_t best = 0;
-      for (std::int64_t k = 1; k < len; ++k)
-        if (px[(o * len + k) * inner + i] > px[(o * len + best) * inner + i]) best = k;
+      for (std::int64_t k = 1; k < len; ++k) {
+        const float v = px[(o * len + k) * inner + i], b = px[(o * len + best) * inner + i];
+        if (largest ? v > b : v < b) best = k;
+      }
       po[o * inner + i] = best;
     }
-  return out;
+  return index_dtype == DType::int64 ? out : out.astype(index_dtype);
 }
+}  // namespace
+
+Tensor argmax(const Tensor& x, int axis) { return arg_extremum(x, axis, true, DType::int64, "argmax"); }
+Tensor argmin(const Tensor& x, int axis) { return arg_extremum(x, axis, false, DType::int32, "argmin"); }
 
 Tensor reduce_to_shape(const Tensor& grad, const Shape& shape) {
   if (grad.shape() == shape) return grad;
