@@ -133,6 +133,7 @@ Tensor einsum(const std::string& subscripts, const std::vector<Tensor>& operands
       ellipsis_rank = std::max(ellipsis_rank, operands[i].ndim() - (static_cast<int>(specs[i].size()) - 3));
   DType dtype = operands[0].dtype();
   std::vector<Term> terms;
+  std::map<char, int> count;  // occurrences in the subscripts (the implicit output keeps the letters seen once)
   for (std::size_t i = 0; i < specs.size(); ++i) {
     if (!operands[i].defined()) throw ValueError("einsum received an undefined tensor");
     dtype = detail::result_dtype(dtype, operands[i].dtype());
@@ -144,6 +145,7 @@ Tensor einsum(const std::string& subscripts, const std::vector<Tensor>& operands
     if (static_cast<int>(t.spec.size()) != t.t.ndim())
       throw ValueError(fmt::format("einsum: \"{}\" has {} letters but operand {} has shape {}", specs[i], t.spec.size(),
                                    i, shape_str(t.t.shape())));
+    for (char c : t.spec) ++count[c];
     take_diagonals(t);
     terms.push_back(t);
   }
@@ -156,9 +158,6 @@ Tensor einsum(const std::string& subscripts, const std::vector<Tensor>& operands
       if (!found) throw ValueError(fmt::format("einsum: the output letter '{}' is in no operand of \"{}\"", c, subscripts));
     }
   } else {
-    std::map<char, int> count;
-    for (const auto& t : terms)
-      for (char c : t.spec) ++count[c];
     for (auto [c, n] : count)  // digits (ellipsis axes) sort before letters, so they lead, as NumPy
       if (n == 1 || std::isdigit(static_cast<unsigned char>(c))) out += c;
   }

@@ -33,11 +33,11 @@ def ints(values):
     return torch.tensor(values, dtype=torch.int64)
 
 
-def case(op, fn, inputs, args=None):
+def case(op, fn, inputs, args=None, differentiable=True):
     inputs = [x.clone().requires_grad_(x.is_floating_point()) for x in inputs]
     y = fn(*inputs)
     c = {"op": op, "args": args or {}, "inputs": [tensor(x) for x in inputs], "y": tensor(y), "w": None, "grads": None}
-    if y.is_floating_point() and any(x.is_floating_point() for x in inputs):
+    if differentiable and y.is_floating_point() and any(x.is_floating_point() for x in inputs):
         w = torch.rand(tuple(y.shape)).float().double() * 2 - 1
         float_inputs = [x for x in inputs if x.is_floating_point()]
         grads = torch.autograd.grad((y * w).sum(), float_inputs, allow_unused=True)
@@ -203,9 +203,52 @@ def creation_cases():
     ]
 
 
+def spd(n, batch=()):
+    b = draw(*batch, n, n)
+    return (b @ b.transpose(-1, -2) + n * torch.eye(n, dtype=torch.float64)).float().double()
+
+
+def linalg_cases():
+    inf = float("inf")
+    with_zero_row = draw(3, 4)
+    return [
+        case("inv", torch.linalg.inv, [spd(3) - 2 * draw(3, 3, lo=0, hi=1)]),
+        case("inv", torch.linalg.inv, [spd(2, (2,))]),
+        case("det", torch.linalg.det, [draw(3, 3)]),
+        case("det", torch.linalg.det, [draw(2, 2, 2)]),
+        case("solve", torch.linalg.solve, [spd(3) - draw(3, 3, lo=0, hi=1), draw(3, 2)]),
+        case("solve", torch.linalg.solve, [spd(3, (2,)), draw(2, 3)]),
+        case("cholesky", torch.linalg.cholesky, [spd(3)]),
+        case("cholesky", torch.linalg.cholesky, [spd(2, (2,))]),
+        case("matrix_transpose", lambda x: x.transpose(-1, -2), [draw(2, 3, 4)]),
+        case("norm", lambda x: torch.linalg.vector_norm(x.reshape(-1)), [draw(2, 3)], {"ord": None, "axes": []}),
+        case("norm", lambda x: torch.linalg.vector_norm(x, 2, -1), [draw(2, 3)], {"ord": 2, "axes": [-1]}),
+        case("norm", lambda x: torch.linalg.vector_norm(x, 1, 0, keepdim=True), [draw(2, 3)],
+             {"ord": 1, "axes": [0], "keepdims": True}),
+        case("norm", lambda x: torch.linalg.vector_norm(x, inf, 1), [draw(2, 3)], {"ord": "inf", "axes": [1]}),
+        case("norm", lambda x: torch.linalg.vector_norm(x, -inf, 1), [draw(2, 3)], {"ord": "-inf", "axes": [1]}),
+        case("norm", lambda x: torch.linalg.vector_norm(x, 3, 1), [draw(2, 3)], {"ord": 3, "axes": [1]}),
+        case("norm", lambda x: torch.linalg.vector_norm(x, 0, 1), [with_zero_row.masked_fill(with_zero_row > 1, 0)],
+             {"ord": 0, "axes": [1]}),
+        case("norm", lambda x: torch.linalg.matrix_norm(x), [draw(2, 3, 4)], {"ord": "fro", "axes": [-2, -1]}),
+        case("norm", lambda x: torch.linalg.matrix_norm(x, 1), [draw(3, 4)], {"ord": 1, "axes": []}),
+        case("norm", lambda x: torch.linalg.matrix_norm(x, -1, dim=(1, 0)), [draw(3, 4)], {"ord": -1, "axes": [1, 0]}),
+        case("norm", lambda x: torch.linalg.matrix_norm(x, inf, keepdim=True), [draw(2, 3, 4)],
+             {"ord": "inf", "axes": [1, 2], "keepdims": True}),
+        case("norm", lambda x: torch.linalg.matrix_norm(x, "nuc"), [draw(3, 4)], {"ord": "nuc", "axes": [0, 1]}, False),
+        case("norm", lambda x: torch.linalg.matrix_norm(x, 2), [draw(2, 4, 3)], {"ord": 2, "axes": [1, 2]}, False),
+        case("norm", lambda x: torch.linalg.matrix_norm(x, -2), [draw(4, 3)], {"ord": -2, "axes": [0, 1]}, False),
+        case("svd_s", lambda x: torch.linalg.svdvals(x), [draw(2, 4, 3)], {}, False),
+        case("svd_s", lambda x: torch.linalg.svdvals(x), [draw(3, 5)], {}, False),
+        case("eigh_w", lambda x: torch.linalg.eigvalsh(x), [spd(4, (2,)) - 3 * torch.eye(4, dtype=torch.float64)], {}, False),
+        case("qr_r_abs", lambda x: torch.linalg.qr(x).R.abs(), [draw(4, 3)], {}, False),
+        case("qr_r_abs", lambda x: torch.linalg.qr(x, "complete").R.abs(), [draw(2, 3, 4)], {"mode": "complete"}, False),
+    ]
+
+
 def main():
     cases = (index_cases() + shape_cases() + sorting_cases() + cumulative_cases() + diagonal_cases() + math_cases()
-             + einsum_cases() + creation_cases())
+             + einsum_cases() + creation_cases() + linalg_cases())
     with open(os.path.join(OUT, "ops2.json"), "w") as f:
         json.dump({"generator": "tests/golden/make_ops2_golden.py", "torch": torch.__version__, "cases": cases}, f)
 
