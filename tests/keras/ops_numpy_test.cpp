@@ -153,3 +153,66 @@ TEST_CASE("ops index, shape, sorting, cumulative, diagonal, math and einsum ops 
     }
   }
 }
+
+TEST_CASE("ops index, shape, sorting and math ops agree with finite differences", "[ops2]") {
+  using keras::testing::check_gradients;
+  using keras::testing::random_tensor;
+  const Tensor idx = Tensor::from_vector(std::vector<std::int64_t>{2, 0, 2}, {3});
+  check_gradients([&](const Inputs& in) { return ops::take(in[0], idx, 1); }, {random_tensor({2, 3})});
+  check_gradients([](const Inputs& in) { return ops::tile(in[0], {2, 2}); }, {random_tensor({2, 3})});
+  check_gradients([](const Inputs& in) { return ops::stack(in, 1); }, {random_tensor({2, 3}), random_tensor({2, 3}, -1, 1, 3)});
+  check_gradients([](const Inputs& in) { return ops::roll(ops::flip(in[0], {1}), 1, 0); }, {random_tensor({3, 2})});
+  check_gradients([](const Inputs& in) { return ops::sort(in[0], 0); }, {random_tensor({4, 3})}, 1e-3f);
+  check_gradients([](const Inputs& in) { return ops::top_k(in[0], 2).first; }, {random_tensor({3, 5})}, 1e-3f);
+  check_gradients([](const Inputs& in) { return ops::cumsum(in[0], 1); }, {random_tensor({2, 4})});
+  check_gradients([](const Inputs& in) { return ops::cumprod(in[0], 0); }, {random_tensor({4, 2}, 0.5f, 1.5f)});
+  check_gradients([](const Inputs& in) { return ops::prod(in[0], {0}); }, {random_tensor({3, 2})});
+  check_gradients([](const Inputs& in) { return ops::trace(in[0]); }, {random_tensor({3, 3})});
+  check_gradients([](const Inputs& in) { return ops::where(ops::greater(in[0], Tensor::scalar(0.f)), in[0], in[1]); },
+                  {random_tensor({2, 3}), random_tensor({3}, -1, 1, 5)});
+  check_gradients([](const Inputs& in) { return ops::power(in[0], in[1]); },
+                  {random_tensor({2, 3}, 0.5f, 2.f), random_tensor({2, 3}, -1, 1, 6)}, 1e-3f);
+  check_gradients([](const Inputs& in) { return ops::mod(in[0], in[1]); },
+                  {random_tensor({2, 3}, 0.1f, 0.9f), random_tensor({3}, 1.2f, 1.9f, 8)}, 1e-3f);
+  check_gradients([](const Inputs& in) { return ops::softmax(in[0], 0); }, {random_tensor({3, 2, 2})});
+  check_gradients([](const Inputs& in) { return ops::einsum("bij,jk,bk->bi", in); },
+                  {random_tensor({2, 3, 4}), random_tensor({4, 2}, -1, 1, 9), random_tensor({2, 2}, -1, 1, 10)});
+  check_gradients([](const Inputs& in) { return ops::scatter(Tensor::from_vector(std::vector<std::int32_t>{1, 1, 0}, {3, 1}), in[0], {2, 2}); },
+                  {random_tensor({3, 2})});
+}
+
+TEST_CASE("ops keep integer dtypes where Keras does", "[ops2]") {
+  const Tensor i = Tensor::from_vector(std::vector<std::int32_t>{3, -1, 2, 5, 0, 4}, {2, 3});
+  CHECK(ops::cumsum(i, 1).dtype() == DType::int32);
+  CHECK(ops::cumsum(i, 1).to_vector<std::int32_t>() == std::vector<std::int32_t>{3, 2, 4, 5, 5, 9});
+  CHECK(ops::prod(i, {1}).to_vector<std::int32_t>() == std::vector<std::int32_t>{-6, 0});
+  CHECK(ops::sort(i, 1).to_vector<std::int32_t>() == std::vector<std::int32_t>{-1, 2, 3, 0, 4, 5});
+  CHECK(ops::tile(i, {1, 2}).dtype() == DType::int32);
+  CHECK(ops::flip(i).to_vector<std::int32_t>() == std::vector<std::int32_t>{4, 0, 5, 2, -1, 3});
+  CHECK(ops::trace(Tensor::from_vector(std::vector<std::int64_t>{1, 2, 3, 4}, {2, 2})).dtype() == DType::int64);
+  CHECK(ops::where(Tensor::from_vector(std::vector<std::uint8_t>{1, 0, 1}), i, Tensor::from_vector(std::vector<std::int64_t>{7})).dtype() == DType::int64);
+  CHECK(ops::einsum("ij->j", {i}).dtype() == DType::int32);
+  CHECK(ops::einsum("ij->j", {i}).to_vector<std::int32_t>() == std::vector<std::int32_t>{8, -1, 6});
+  CHECK(ops::power(i, Tensor::from_vector(std::vector<std::int32_t>{2})).to_vector<std::int32_t>() ==
+        std::vector<std::int32_t>{9, 1, 4, 25, 0, 16});
+  CHECK(ops::arange(5).dtype() == DType::int32);
+  CHECK(ops::arange(0, 1, 0.5).dtype() == DType::float32);
+  CHECK(ops::mod(i, Tensor::from_vector(std::vector<float>{2.5f})).dtype() == DType::float32);
+}
+
+TEST_CASE("ops index and shape errors name the op, the shapes and the fix", "[ops2]") {
+  const Tensor x = Tensor::zeros({2, 3});
+  CHECK_THROWS_WITH(ops::take(x, Tensor::from_vector(std::vector<std::int64_t>{3}), 1), Catch::Contains("out of range"));
+  CHECK_THROWS_WITH(ops::take(x, Tensor::from_vector(std::vector<std::int64_t>{0}), 2), Catch::Contains("axis 2"));
+  CHECK_THROWS_WITH(ops::broadcast_to(x, {3, 3}), Catch::Contains("(2, 3)") && Catch::Contains("(3, 3)"));
+  CHECK_THROWS_WITH(ops::split(x, 2, 1), Catch::Contains("equal sections"));
+  CHECK_THROWS_WITH(ops::squeeze(x, {0}), Catch::Contains("size 2"));
+  CHECK_THROWS_WITH(ops::stack({x, Tensor::zeros({3, 2})}), Catch::Contains("one shape"));
+  CHECK_THROWS_WITH(ops::top_k(x, 4), Catch::Contains("k = 4"));
+  CHECK_THROWS_WITH(ops::einsum("ij,jk->ik", {x, x}), Catch::Contains("size"));
+  CHECK_THROWS_WITH(ops::einsum("ij->ik", {x}), Catch::Contains("'k'"));
+  CHECK_THROWS_WITH(ops::scatter(Tensor::from_vector(std::vector<std::int64_t>{0, 1}, {2, 1}), Tensor::zeros({2, 2}), {3, 3}),
+                    Catch::Contains("need shape (2, 3)"));
+  CHECK_THROWS_WITH(ops::segment_sum(x, Tensor::from_vector(std::vector<std::int64_t>{0, 1, 1})), Catch::Contains("one id per row"));
+  CHECK(ops::segment_sum(x, Tensor::from_vector(std::vector<std::int64_t>{0, -1})).shape() == Shape{1, 3});
+}
