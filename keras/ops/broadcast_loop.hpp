@@ -14,14 +14,28 @@ Tensor binary_loop_as(const Tensor& a0, const Tensor& b0, DType dtype, const cha
   if (!a0.defined() || !b0.defined()) throw ValueError(std::string(op) + " received an undefined tensor");
   autodiff::NoGradScope no_grad;
   const Shape shape = broadcast_shapes(a0.shape(), b0.shape(), op);
-  const Tensor a = broadcast_to(a0.astype(dtype), shape), b = broadcast_to(b0.astype(dtype), shape);
+  // Same shapes and scalars run directly; other broadcasts are materialized first.
+  const auto operand = [&](const Tensor& t) {
+    const Tensor c = t.astype(dtype);
+    return t.shape() == shape || t.size() == 1 ? c : broadcast_to(c, shape);
+  };
+  const Tensor a = operand(a0), b = operand(b0);
+  const bool a_scalar = a.size() == 1 && shape_size(shape) != 1, b_scalar = b.size() == 1 && shape_size(shape) != 1;
   Tensor out = Tensor::empty(shape, dtype_of<Out>());
   visit_dtype(dtype, [&](auto tag) {
     using T = decltype(tag);
     const T* pa = a.data<T>();
     const T* pb = b.data<T>();
     Out* po = out.data<Out>();
-    kernels::parallel_for(out.size(), [&](std::int64_t i) { po[i] = f(pa[i], pb[i]); });
+    if (a_scalar) {
+      const T sa = pa[0];
+      kernels::parallel_for(out.size(), [&](std::int64_t i) { po[i] = f(sa, b_scalar ? pb[0] : pb[i]); });
+    } else if (b_scalar) {
+      const T sb = pb[0];
+      kernels::parallel_for(out.size(), [&](std::int64_t i) { po[i] = f(pa[i], sb); });
+    } else {
+      kernels::parallel_for(out.size(), [&](std::int64_t i) { po[i] = f(pa[i], pb[i]); });
+    }
   });
   return out;
 }

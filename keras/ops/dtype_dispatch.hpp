@@ -19,6 +19,10 @@ decltype(auto) visit_dtype(DType dtype, F&& f) {
   throw ValueError("unsupported dtype " + dtype_name(dtype));
 }
 
+/// The dtype comparisons and logical ops return, and its element type.
+using BoolT = std::uint8_t;
+inline constexpr DType kBool = DType::uint8;
+
 /// True for the dtypes a gradient flows through.
 inline bool is_float(DType dtype) { return dtype == DType::float32; }
 

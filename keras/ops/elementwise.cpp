@@ -9,6 +9,7 @@
 #include "keras/kernels/eltwise.hpp"
 #include "keras/kernels/parallel.hpp"
 #include "keras/ops/map_elements.hpp"
+#include "keras/ops/comparison.hpp"
 #include "keras/ops/math.hpp"
 #include "keras/ops/nn.hpp"
 
@@ -137,7 +138,7 @@ Tensor maximum(const Tensor& a0, const Tensor& b0) {
   Tensor a = as_float(a0), b = as_float(b0);
   Tensor out = broadcast_apply(a, b, [](float x, float y) { return x >= y ? x : y; },
                                [](auto&& x, auto&& y) { return xt::maximum(x, y); }, "maximum");
-  record_binary(out, a, b, [](auto& g, auto& a, auto& b, auto&) { return multiply(g, ops::greater(a, b) + ops::equal(a, b)); },
+  record_binary(out, a, b, [](auto& g, auto& a, auto& b, auto&) { return multiply(g, ops::greater_equal(a, b)); },
                 [](auto& g, auto& a, auto& b, auto&) { return multiply(g, ops::greater(b, a)); });
   return out;
 }
@@ -146,21 +147,9 @@ Tensor minimum(const Tensor& a0, const Tensor& b0) {
   Tensor a = as_float(a0), b = as_float(b0);
   Tensor out = broadcast_apply(a, b, [](float x, float y) { return x <= y ? x : y; },
                                [](auto&& x, auto&& y) { return xt::minimum(x, y); }, "minimum");
-  record_binary(out, a, b, [](auto& g, auto& a, auto& b, auto&) { return multiply(g, ops::greater(b, a) + ops::equal(a, b)); },
+  record_binary(out, a, b, [](auto& g, auto& a, auto& b, auto&) { return multiply(g, ops::less_equal(a, b)); },
                 [](auto& g, auto& a, auto& b, auto&) { return multiply(g, ops::greater(a, b)); });
   return out;
-}
-
-Tensor equal(const Tensor& a0, const Tensor& b0) {
-  Tensor a = as_float(a0), b = as_float(b0);
-  return broadcast_apply(a, b, [](float x, float y) { return x == y ? 1.f : 0.f; },
-                         [](auto&& x, auto&& y) { return xt::cast<float>(xt::equal(x, y)); }, "equal");
-}
-
-Tensor greater(const Tensor& a0, const Tensor& b0) {
-  Tensor a = as_float(a0), b = as_float(b0);
-  return broadcast_apply(a, b, [](float x, float y) { return x > y ? 1.f : 0.f; },
-                         [](auto&& x, auto&& y) { return xt::cast<float>(x > y); }, "greater");
 }
 
 Tensor negative(const Tensor& x0) { return eltwise(x0, kernels::Eltwise::linear, -1.f, 0.f); }

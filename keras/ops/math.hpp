@@ -3,6 +3,7 @@
 // does; integer inputs are converted to float32. Each op records its backward on active tapes.
 #include <vector>
 
+#include "keras/ops/comparison.hpp"  // equal, greater, ... (bool results)
 #include "keras/tensor.hpp"
 
 namespace keras::ops {
@@ -31,12 +32,9 @@ Tensor sum(const Tensor& x, std::vector<int> axes = {}, bool keepdims = false);
 Tensor mean(const Tensor& x, std::vector<int> axes = {}, bool keepdims = false);
 Tensor max(const Tensor& x, std::vector<int> axes = {}, bool keepdims = false);
 
-// Not differentiable (no gradient flows through comparisons and indices).
+// Not differentiable (no gradient flows through indices and casts between dtypes).
 /// Index of the largest value along `axis`, as int64.
 Tensor argmax(const Tensor& x, int axis = -1);
-/// 1.0 where a == b else 0.0 (float32), broadcasting.
-Tensor equal(const Tensor& a, const Tensor& b);
-Tensor greater(const Tensor& a, const Tensor& b);
 Tensor cast(const Tensor& x, DType dtype);
 
 /// Sums `grad` down to `shape`, undoing broadcasting (used by backward functions).

@@ -10,6 +10,7 @@ sum(y * w) for a fixed random weighting w of y's shape, with respect to every fl
 for integer inputs). Ops whose output is an integer tensor have no gradient ("w" is null). Index outputs are int32, as Keras's.
 """
 import json
+import math
 import os
 
 import torch
@@ -22,7 +23,9 @@ def tensor(t):
     t = t.detach()
     dtype = {torch.float64: "float32", torch.float32: "float32", torch.int64: "int64", torch.int32: "int32",
              torch.bool: "bool"}[t.dtype]
-    return {"dtype": dtype, "shape": list(t.shape), "data": [float(v) for v in t.reshape(-1).double()]}
+    # JSON has no NaN or infinities: those are written as the strings "nan", "inf", "-inf".
+    data = [v if math.isfinite(v) else str(v) for v in (float(x) for x in t.reshape(-1).double())]
+    return {"dtype": dtype, "shape": list(t.shape), "data": data}
 
 
 def draw(*shape, lo=-2.0, hi=2.0):
@@ -246,9 +249,35 @@ def linalg_cases():
     ]
 
 
+def logic_cases():
+    a = torch.tensor([[1.0, float("nan"), -2.0], [0.0, 3.0, float("inf")]], dtype=torch.float64)
+    b = torch.tensor([1.0, 2.0, -float("inf")], dtype=torch.float64)
+    i = ints([[1, 0, 3], [0, 0, 5]])
+    return [
+        case("equal", torch.eq, [a, b]),
+        case("not_equal", torch.ne, [a, b]),
+        case("less", torch.lt, [a, b]),
+        case("less_equal", torch.le, [i, ints([0, 0, 4])]),
+        case("greater", torch.gt, [i, b]),
+        case("greater_equal", torch.ge, [a, torch.tensor(0.0, dtype=torch.float64)]),
+        case("isnan", torch.isnan, [a]),
+        case("isinf", torch.isinf, [a]),
+        case("isfinite", torch.isfinite, [a]),
+        case("isfinite", torch.isfinite, [i]),
+        case("logical_and", torch.logical_and, [i, a]),
+        case("logical_or", torch.logical_or, [i, ints([0, 0, 1])]),
+        case("logical_xor", torch.logical_xor, [i, ints([1, 0, 1])]),
+        case("logical_not", torch.logical_not, [a]),
+        case("any", lambda x: torch.any(x != 0, 1), [i], {"axes": [1], "keepdims": False}),
+        case("any", lambda x: torch.any(x != 0), [ints([[0, 0], [0, 0]])], {"axes": [], "keepdims": False}),
+        case("all", lambda x: torch.all(x != 0, 0, keepdim=True), [i], {"axes": [0], "keepdims": True}),
+        case("all", lambda x: torch.all(x != 0), [a], {"axes": [], "keepdims": False}),
+    ]
+
+
 def main():
     cases = (index_cases() + shape_cases() + sorting_cases() + cumulative_cases() + diagonal_cases() + math_cases()
-             + einsum_cases() + creation_cases() + linalg_cases())
+             + einsum_cases() + creation_cases() + linalg_cases() + logic_cases())
     with open(os.path.join(OUT, "ops2.json"), "w") as f:
         json.dump({"generator": "tests/golden/make_ops2_golden.py", "torch": torch.__version__, "cases": cases}, f)
 
