@@ -3,6 +3,7 @@
 #include <cstdlib>
 #include <mutex>
 #include <new>
+#include <string>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
@@ -75,12 +76,17 @@ void release(void* ptr, std::size_t bytes) {
 
 }  // namespace
 
-Storage::Storage(std::size_t bytes) : data_(acquire(rounded(bytes))), bytes_(rounded(bytes)), owned_(true) {}
+Storage::Storage(std::size_t bytes) : Storage(acquire(rounded(bytes)), rounded(bytes), Kind::pooled) {}
 
-Storage::Storage(void* external, std::size_t bytes) : data_(external), bytes_(bytes), owned_(false) {}
+Storage::Storage(void* external, std::size_t bytes) : Storage(external, bytes, Kind::external) {}
+
+Storage* Storage::strings(std::size_t count) {
+  return new Storage(new std::string[count], count * sizeof(std::string), Kind::strings);
+}
 
 Storage::~Storage() {
-  if (owned_) release(data_, bytes_);
+  if (kind_ == Kind::pooled) release(data_, bytes_);
+  if (kind_ == Kind::strings) delete[] static_cast<std::string*>(data_);
 }
 
 std::size_t storage_pool_bytes() {

@@ -1,6 +1,7 @@
 #pragma once
 // Raw, 64-byte aligned tensor memory. Freed buffers go back to a pool keyed by exact size,
 // so a training loop that allocates the same shapes every step stops calling the system allocator.
+// String tensors hold std::string objects instead (constructed and destroyed here, never pooled).
 #include <cstddef>
 
 namespace keras {
@@ -10,6 +11,8 @@ class Storage {
   explicit Storage(std::size_t bytes);
   /// Wraps memory owned elsewhere (not freed, not pooled).
   Storage(void* external, std::size_t bytes);
+  /// `count` empty std::strings (the storage of a string tensor).
+  static Storage* strings(std::size_t count);
   ~Storage();
   Storage(const Storage&) = delete;
   Storage& operator=(const Storage&) = delete;
@@ -18,9 +21,11 @@ class Storage {
   std::size_t bytes() const { return bytes_; }
 
  private:
+  enum class Kind : unsigned char { pooled, external, strings };
+  Storage(void* data, std::size_t bytes, Kind kind) : data_(data), bytes_(bytes), kind_(kind) {}
   void* data_;
   std::size_t bytes_;
-  bool owned_;
+  Kind kind_;
 };
 
 /// Bytes currently parked in the buffer pool (for tests and memory reports).

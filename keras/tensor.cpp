@@ -1,37 +1,59 @@
 #include "keras/tensor.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <sstream>
+#include <type_traits>
 
 namespace keras {
 
-std::size_t dtype_size(DType d) {
+namespace {
+struct DTypeInfo {
+  DType dtype;
+  const char* name;
+  std::size_t size;
+};
+constexpr DTypeInfo kDTypes[] = {
+    {DType::float32, "float32", 4}, {DType::int32, "int32", 4},   {DType::int64, "int64", 8},
+    {DType::uint8, "uint8", 1},     {DType::bool_, "bool", 1},     {DType::float64, "float64", 8},
+    {DType::string, "string", sizeof(std::string)},
+};
+
+// Calls f(T{}) with T the C++ type of numeric dtype d; string throws (it has no numeric value).
+template <class F>
+decltype(auto) visit_numeric(DType d, const char* what, F&& f) {
   switch (d) {
-    case DType::float32: return 4;
-    case DType::int32: return 4;
-    case DType::int64: return 8;
-    case DType::uint8: return 1;
+    case DType::float32: return f(float{});
+    case DType::int32: return f(std::int32_t{});
+    case DType::int64: return f(std::int64_t{});
+    case DType::uint8: return f(std::uint8_t{});
+    case DType::bool_: return f(bool{});
+    case DType::float64: return f(double{});
+    case DType::string: break;
   }
+  throw ValueError(std::string(what) + " needs a numeric tensor, got a string tensor; map strings to numbers first "
+                   "(a StringLookup or Hashing layer)");
+}
+}  // namespace
+
+std::size_t dtype_size(DType d) {
+  for (const auto& info : kDTypes)
+    if (info.dtype == d) return info.size;
   return 4;
 }
 
 std::string dtype_name(DType d) {
-  switch (d) {
-    case DType::float32: return "float32";
-    case DType::int32: return "int32";
-    case DType::int64: return "int64";
-    case DType::uint8: return "uint8";
-  }
+  for (const auto& info : kDTypes)
+    if (info.dtype == d) return info.name;
   return "?";
 }
 
 DType dtype_from_name(const std::string& name) {
-  if (name == "float32") return DType::float32;
-  if (name == "int32") return DType::int32;
-  if (name == "int64") return DType::int64;
-  if (name == "uint8") return DType::uint8;
-  throw ValueError("Unknown dtype '" + name + "'; expected one of float32, int32, int64, uint8");
+  for (const auto& info : kDTypes)
+    if (name == info.name) return info.dtype;
+  if (name == "double") return DType::float64;
+  throw ValueError("Unknown dtype '" + name + "'; expected one of float32, float64, int32, int64, uint8, bool, string");
 }
 
 std::string shape_str(const Shape& shape) {
@@ -55,7 +77,9 @@ Tensor Tensor::empty(const Shape& shape, DType dtype) {
     if (d < 0) throw ValueError("Cannot allocate a tensor of shape " + shape_str(shape) + ": dimensions must be >= 0");
   Tensor t;
   t.impl_ = std::make_shared<Impl>();
-  t.impl_->storage = std::make_shared<Storage>(static_cast<std::size_t>(shape_size(shape)) * dtype_size(dtype));
+  const auto count = static_cast<std::size_t>(shape_size(shape));
+  t.impl_->storage = dtype == DType::string ? std::shared_ptr<Storage>(Storage::strings(count))
+                                            : std::make_shared<Storage>(count * dtype_size(dtype));
   t.impl_->shape = shape;
   t.impl_->dtype = dtype;
   return t;
@@ -63,7 +87,7 @@ Tensor Tensor::empty(const Shape& shape, DType dtype) {
 
 Tensor Tensor::zeros(const Shape& shape, DType dtype) {
   Tensor t = empty(shape, dtype);
-  if (t.nbytes()) std::memset(t.raw_data(), 0, t.nbytes());
+  if (dtype != DType::string && t.nbytes()) std::memset(t.raw_data(), 0, t.nbytes());
   return t;
 }
 
@@ -71,13 +95,10 @@ Tensor Tensor::ones(const Shape& shape, DType dtype) { return full(shape, 1.0, d
 
 Tensor Tensor::full(const Shape& shape, double value, DType dtype) {
   Tensor t = empty(shape, dtype);
-  const auto n = t.size();
-  switch (dtype) {
-    case DType::float32: std::fill_n(t.data<float>(), n, static_cast<float>(value)); break;
-    case DType::int32: std::fill_n(t.data<std::int32_t>(), n, static_cast<std::int32_t>(value)); break;
-    case DType::int64: std::fill_n(t.data<std::int64_t>(), n, static_cast<std::int64_t>(value)); break;
-    case DType::uint8: std::fill_n(t.data<std::uint8_t>(), n, static_cast<std::uint8_t>(value)); break;
-  }
+  visit_numeric(dtype, "Tensor::full", [&](auto zero) {
+    using T = decltype(zero);
+    std::fill_n(t.data<T>(), t.size(), static_cast<T>(value));
+  });
   return t;
 }
 
@@ -156,38 +177,35 @@ Tensor Tensor::reshape(const Shape& new_shape) const {
 
 Tensor Tensor::clone() const {
   Tensor t = empty(shape(), dtype());
-  if (nbytes()) std::memcpy(t.raw_data(), raw_data(), nbytes());
+  if (dtype() == DType::string)
+    std::copy_n(data<std::string>(), size(), t.data<std::string>());
+  else if (nbytes())
+    std::memcpy(t.raw_data(), raw_data(), nbytes());
   return t;
 }
 
-namespace {
-template <class From, class To>
-void convert(const Tensor& src, Tensor& dst) {
-  const From* s = src.data<From>();
-  To* d = dst.data<To>();
-  const auto n = src.size();
-  for (std::int64_t i = 0; i < n; ++i) d[i] = static_cast<To>(s[i]);
-}
-template <class From>
-void convert_from(const Tensor& src, Tensor& dst) {
-  switch (dst.dtype()) {
-    case DType::float32: convert<From, float>(src, dst); break;
-    case DType::int32: convert<From, std::int32_t>(src, dst); break;
-    case DType::int64: convert<From, std::int64_t>(src, dst); break;
-    case DType::uint8: convert<From, std::uint8_t>(src, dst); break;
-  }
-}
-}  // namespace
-
 Tensor Tensor::astype(DType d) const {
   if (d == dtype()) return *this;
+  if (d == DType::string || dtype() == DType::string)
+    throw ValueError("Cannot convert a " + dtype_name(dtype()) + " tensor of shape " + shape_str(shape()) + " to " +
+                     dtype_name(d) + ": strings and numbers do not convert into each other (use a StringLookup, "
+                     "Hashing or TextVectorization layer)");
   Tensor t = empty(shape(), d);
-  switch (dtype()) {
-    case DType::float32: convert_from<float>(*this, t); break;
-    case DType::int32: convert_from<std::int32_t>(*this, t); break;
-    case DType::int64: convert_from<std::int64_t>(*this, t); break;
-    case DType::uint8: convert_from<std::uint8_t>(*this, t); break;
-  }
+  const auto n = size();
+  visit_numeric(dtype(), "astype", [&](auto from) {
+    using From = decltype(from);
+    const From* src = data<From>();
+    visit_numeric(d, "astype", [&](auto to) {
+      using To = decltype(to);
+      To* dst = t.data<To>();
+      for (std::int64_t i = 0; i < n; ++i) {
+        if constexpr (std::is_same_v<To, bool>)
+          dst[i] = src[i] != From{};
+        else
+          dst[i] = static_cast<To>(src[i]);
+      }
+    });
+  });
   return t;
 }
 
@@ -196,18 +214,16 @@ void Tensor::assign(const Tensor& other) {
     throw ValueError("Cannot assign a tensor of shape " + shape_str(other.shape()) + " to one of shape " +
                      shape_str(shape()));
   Tensor src = other.astype(dtype());
-  if (src.raw_data() != raw_data() && nbytes()) std::memmove(raw_data(), src.raw_data(), nbytes());
+  if (src.raw_data() == raw_data()) return;
+  if (dtype() == DType::string)
+    std::copy_n(src.data<std::string>(), size(), data<std::string>());
+  else if (nbytes())
+    std::memmove(raw_data(), src.raw_data(), nbytes());
 }
 
 double Tensor::item() const {
   if (size() != 1) throw ValueError("item() needs a tensor with one value, got shape " + shape_str(shape()));
-  switch (dtype()) {
-    case DType::float32: return *data<float>();
-    case DType::int32: return *data<std::int32_t>();
-    case DType::int64: return static_cast<double>(*data<std::int64_t>());
-    case DType::uint8: return *data<std::uint8_t>();
-  }
-  return 0;
+  return visit_numeric(dtype(), "item()", [&](auto zero) { return static_cast<double>(*data<decltype(zero)>()); });
 }
 
 void Tensor::mark_variable(bool trainable) {

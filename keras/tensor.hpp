@@ -13,18 +13,26 @@
 
 namespace keras {
 
-enum class DType : std::uint8_t { float32, int32, int64, uint8 };
+/// Element types. bool_ is one byte per value (0 or 1); string holds UTF-8 byte strings (tf.string), whose
+/// values are std::string objects: data<std::string>() reads and writes them.
+enum class DType : std::uint8_t { float32, int32, int64, uint8, bool_, float64, string };
 
 using Shape = std::vector<std::int64_t>;
 
 std::size_t dtype_size(DType);
-std::string dtype_name(DType);  // "float32", "int32", ...
+std::string dtype_name(DType);  // "float32", "int32", ..., "bool", "float64", "string"
 DType dtype_from_name(const std::string&);
 template <class T> constexpr DType dtype_of();
 template <> constexpr DType dtype_of<float>() { return DType::float32; }
 template <> constexpr DType dtype_of<std::int32_t>() { return DType::int32; }
 template <> constexpr DType dtype_of<std::int64_t>() { return DType::int64; }
 template <> constexpr DType dtype_of<std::uint8_t>() { return DType::uint8; }
+template <> constexpr DType dtype_of<bool>() { return DType::bool_; }
+template <> constexpr DType dtype_of<double>() { return DType::float64; }
+template <> constexpr DType dtype_of<std::string>() { return DType::string; }
+/// True for every dtype but string.
+constexpr bool is_numeric(DType d) { return d != DType::string; }
+constexpr bool is_floating(DType d) { return d == DType::float32 || d == DType::float64; }
 
 /// "(128, 784)"; unknown (-1) dimensions print as None, as Keras does.
 std::string shape_str(const Shape&);
@@ -34,13 +42,14 @@ class Tensor {
  public:
   /// An undefined tensor (defined() is false).
   Tensor() = default;
-  /// Uninitialized memory of the given shape.
+  /// Uninitialized memory of the given shape (empty strings for DType::string).
   static Tensor empty(const Shape& shape, DType dtype = DType::float32);
   static Tensor zeros(const Shape& shape, DType dtype = DType::float32);
   static Tensor ones(const Shape& shape, DType dtype = DType::float32);
   static Tensor full(const Shape& shape, double value, DType dtype = DType::float32);
   static Tensor scalar(float value) { return full({}, value); }
 
+  /// (std::vector<bool> is packed: build a bool tensor from a std::vector<std::uint8_t> and astype(DType::bool_).)
   template <class T>
   static Tensor from_vector(const std::vector<T>& values, const Shape& shape);
   template <class T>
@@ -75,11 +84,12 @@ class Tensor {
   Tensor reshape(const Shape& shape) const;
   /// A deep copy.
   Tensor clone() const;
-  /// A converted copy (or *this when the dtype already matches).
+  /// A converted copy (or *this when the dtype already matches). Numeric dtypes convert among themselves
+  /// (to bool: value != 0); string and numeric do not convert into each other (ValueError).
   Tensor astype(DType dtype) const;
   /// Copies other's values into this tensor (same size required).
   void assign(const Tensor& other);
-  /// The single value of a size-1 tensor, as a double.
+  /// The single value of a size-1 numeric tensor, as a double.
   double item() const;
 
   /// Identity used by GradientTape: copies of a Tensor share it, views and reshapes do not.

@@ -1,6 +1,8 @@
 #pragma once
 // Template definitions for keras/tensor.hpp.
+#include <algorithm>
 #include <cstring>
+#include <type_traits>
 
 namespace keras {
 
@@ -23,7 +25,11 @@ Tensor Tensor::from_vector(const std::vector<T>& values, const Shape& shape) {
     throw ValueError("from_vector: " + std::to_string(values.size()) + " values do not fill shape " +
                      shape_str(shape));
   Tensor t = empty(shape, dtype_of<T>());
-  if (!values.empty()) std::memcpy(t.raw_data(), values.data(), values.size() * sizeof(T));
+  if constexpr (std::is_trivially_copyable_v<T>) {
+    if (!values.empty()) std::memcpy(t.raw_data(), values.data(), values.size() * sizeof(T));
+  } else {
+    std::copy(values.begin(), values.end(), t.data<T>());
+  }
   return t;
 }
 

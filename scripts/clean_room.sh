@@ -70,6 +70,7 @@ trap cleanup EXIT
 in_root() { chroot "$root" /usr/bin/env -i HOME=/root TERM="${TERM:-dumb}" LANG=C.UTF-8 \
               PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
               ${http_proxy:+http_proxy=$http_proxy} ${https_proxy:+https_proxy=$https_proxy} \
+              ${host_ca:+NODE_EXTRA_CA_CERTS=$host_ca} \
               /bin/bash -c "cd /work/kerascpp && $1"; }
 
 echo "clean room: $root (Debian 12 minbase from $mirror)"
@@ -84,6 +85,13 @@ mounts+=("$root/proc"); mount -t proc proc "$root/proc"
 mounts+=("$root/sys"); mount -t sysfs sysfs "$root/sys"
 mounts+=("$root/dev"); mount --bind /dev "$root/dev"
 cp /etc/resolv.conf "$root/etc/resolv.conf"
+# The network around this machine, like its proxies, comes along: when Node is told to trust an extra CA
+# here (an intercepting proxy's), npm inside the clean room trusts it too. The system's CA store stays pristine.
+host_ca=
+if [ -n "${NODE_EXTRA_CA_CERTS:-}" ] && [ -f "$NODE_EXTRA_CA_CERTS" ]; then
+  host_ca=/etc/kerascpp-host-extra-ca.crt
+  cp "$NODE_EXTRA_CA_CERTS" "$root$host_ca"
+fi
 
 # A clean clone of what is committed: nothing untracked or built here leaks in.
 mkdir -p "$root/work"

@@ -264,7 +264,10 @@ void Group::write_dataset(const std::string& name, const Tensor& value) {
     case DType::float32: break;
     case DType::int32: file_type = H5T_STD_I32LE; mem_type = H5T_NATIVE_INT32; break;
     case DType::int64: file_type = H5T_STD_I64LE; mem_type = H5T_NATIVE_INT64; break;
-    case DType::uint8: file_type = H5T_STD_U8LE; mem_type = H5T_NATIVE_UINT8; break;
+    case DType::uint8:
+    case DType::bool_: file_type = H5T_STD_U8LE; mem_type = H5T_NATIVE_UINT8; break;
+    case DType::float64: file_type = H5T_IEEE_F64LE; mem_type = H5T_NATIVE_DOUBLE; break;
+    case DType::string: fail("string tensors are not written as HDF5 datasets", where);
   }
   Handle lcpl = make(H5Pcreate(H5P_LINK_CREATE), "cannot make a property list", where);
   H5Pset_create_intermediate_group(lcpl.id(), 1);

@@ -189,6 +189,9 @@ std::string descr_of(DType d) {
     case DType::int32: return "<i4";
     case DType::int64: return "<i8";
     case DType::uint8: return "|u1";
+    case DType::bool_: return "|b1";
+    case DType::float64: return "<f8";
+    case DType::string: break;
   }
   return "?";
 }
@@ -255,6 +258,7 @@ Tensor load_npy(const std::string& path) {
 
 void save_npy(const std::string& path, const Tensor& t) {
   if (!t.defined()) throw ValueError("save_npy('" + path + "'): the tensor is undefined; pass a tensor with data");
+  if (t.dtype() == DType::string) throw ValueError("save_npy('" + path + "'): string tensors are not supported yet");
   std::string header = "{'descr': '" + descr_of(t.dtype()) + "', 'fortran_order': False, 'shape': " +
                        shape_str(t.shape()) + ", }";
   // Pad with spaces and a final newline so the data starts on a 64-byte boundary, as NumPy does.

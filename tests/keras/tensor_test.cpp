@@ -86,3 +86,35 @@ TEST_CASE("storage parks a buffer over 16 MiB only once its size recurs") {
   Tensor third = Tensor::empty({big});
   CHECK(storage_pool_bytes() == 0);  // and reused
 }
+
+TEST_CASE("bool, float64 and string tensors") {
+  auto d = Tensor::from_vector<double>({0.5, -2.0, 0.0}, {3});
+  CHECK(d.dtype() == DType::float64);
+  CHECK(dtype_name(d.dtype()) == "float64");
+  auto b = d.astype(DType::bool_);
+  CHECK(dtype_name(b.dtype()) == "bool");
+  CHECK(b.nbytes() == 3);
+  CHECK(b.data<bool>()[0]);
+  CHECK(b.data<bool>()[1]);
+  CHECK_FALSE(b.data<bool>()[2]);
+  CHECK(b.astype(DType::float32).to_vector<float>() == std::vector<float>{1, 1, 0});
+  CHECK(Tensor::full({1}, 3.0, DType::float64).item() == 3.0);
+  CHECK(dtype_from_name("bool") == DType::bool_);
+
+  auto s = Tensor::from_vector<std::string>({"a", "bé", "", "long string beyond small-string size"}, {2, 2});
+  CHECK(s.dtype() == DType::string);
+  CHECK(dtype_from_name("string") == DType::string);
+  CHECK(s.slice(1, 2).to_vector<std::string>() == std::vector<std::string>{"", "long string beyond small-string size"});
+  auto c = s.clone();
+  c.data<std::string>()[0] = "changed";
+  CHECK(s.data<std::string>()[0] == "a");
+  CHECK(Tensor::zeros({2}, DType::string).to_vector<std::string>() == std::vector<std::string>{"", ""});
+  CHECK(s.reshape({4}).to_vector<std::string>()[1] == "bé");
+  auto dst = Tensor::empty({2, 2}, DType::string);
+  dst.assign(s);
+  CHECK(dst.to_vector<std::string>()[3] == "long string beyond small-string size");
+  CHECK_THROWS_AS(s.astype(DType::float32), ValueError);
+  CHECK_THROWS_AS(d.astype(DType::string), ValueError);
+  CHECK_THROWS_AS(s.slice(0, 1).item(), ValueError);
+  CHECK_THROWS_AS(s.data<float>(), ValueError);
+}

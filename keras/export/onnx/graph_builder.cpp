@@ -67,6 +67,9 @@ int element_type(DType dtype) {
     case DType::int32: return ::onnx::TensorProto::INT32;
     case DType::int64: return ::onnx::TensorProto::INT64;
     case DType::uint8: return ::onnx::TensorProto::UINT8;
+    case DType::bool_: return ::onnx::TensorProto::BOOL;
+    case DType::float64: return ::onnx::TensorProto::DOUBLE;
+    case DType::string: return ::onnx::TensorProto::STRING;
   }
   return ::onnx::TensorProto::UNDEFINED;
 }
