@@ -12,7 +12,8 @@ namespace {
 
 DType common(const Tensor& a, const Tensor& b, const char* op) {
   if (!a.defined() || !b.defined()) throw ValueError(std::string(op) + " received an undefined tensor");
-  return detail::result_dtype(a.dtype(), b.dtype());
+  const DType dt = detail::result_dtype(a.dtype(), b.dtype());
+  return dt == DType::bool_ ? DType::int32 : dt;  // arithmetic on bools is integer arithmetic
 }
 
 template <class T>
@@ -30,7 +31,9 @@ Tensor power(const Tensor& x10, const Tensor& x20) {
   const DType dt = common(x10, x20, "power");
   const Tensor x1 = x10.dtype() == dt ? x10 : cast(x10, dt), x2 = x20.dtype() == dt ? x20 : cast(x20, dt);
   Tensor out = detail::binary_loop(x1, x2, dt, "power", [](auto a, auto b) {
-    if constexpr (std::is_floating_point_v<decltype(a)>) return std::pow(a, b);
+    using T = decltype(a);
+    if constexpr (std::is_floating_point_v<T>) return std::pow(a, b);
+    else if constexpr (std::is_same_v<T, bool>) return a || !b;  // unreachable: bools become int32
     else return int_pow(a, b);
   });
   if (detail::is_float(dt) && autodiff::recording())
@@ -56,7 +59,9 @@ Tensor mod(const Tensor& x10, const Tensor& x20) {
   const Tensor x1 = x10.dtype() == dt ? x10 : cast(x10, dt), x2 = x20.dtype() == dt ? x20 : cast(x20, dt);
   Tensor out = detail::binary_loop(x1, x2, dt, "mod", [](auto a, auto b) {
     using T = decltype(a);
-    if constexpr (std::is_floating_point_v<T>) {
+    if constexpr (std::is_same_v<T, bool>) {
+      return false;  // unreachable: bools become int32
+    } else if constexpr (std::is_floating_point_v<T>) {
       T r = std::fmod(a, b);
       if (r != T{0} && ((r < T{0}) != (b < T{0}))) r += b;
       return r;
@@ -81,7 +86,9 @@ Tensor floor_divide(const Tensor& x1, const Tensor& x2) {
   const DType dt = common(x1, x2, "floor_divide");
   return detail::binary_loop(x1, x2, dt, "floor_divide", [](auto a, auto b) {
     using T = decltype(a);
-    if constexpr (std::is_floating_point_v<T>) {
+    if constexpr (std::is_same_v<T, bool>) {
+      return a;  // unreachable: bools become int32
+    } else if constexpr (std::is_floating_point_v<T>) {
       return std::floor(a / b);
     } else {
       if (b == T{0}) return T{0};

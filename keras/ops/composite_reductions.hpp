@@ -9,9 +9,6 @@ namespace keras::ops {
 
 /// The smallest value over `axes` (all axes when empty); the gradient goes to the minimum.
 Tensor min(const Tensor& x, std::vector<int> axes = {}, bool keepdims = false);
-/// Index (int32, as Keras) of the first smallest value along `axis`. Not differentiable.
-/// (argmax in math.hpp returns int64, kerascpp's older choice.)
-Tensor argmin(const Tensor& x, int axis = -1);
 /// mean((x - mean(x))^2) over `axes`.
 Tensor var(const Tensor& x, std::vector<int> axes = {}, bool keepdims = false);
 /// sqrt(var(x)).

@@ -16,7 +16,7 @@ namespace {
 
 Tensor numeric_input(const Tensor& x, const char* op) {
   if (!x.defined()) throw ValueError(fmt::format("{} received an undefined tensor", op));
-  return x.dtype() == DType::uint8 ? x.astype(DType::int32) : x;
+  return x.dtype() == DType::uint8 || x.dtype() == DType::bool_ ? x.astype(DType::int32) : x;
 }
 
 struct Lines {

@@ -1,5 +1,5 @@
 #pragma once
-// keras.ops cumsum and cumprod, and prod. Numeric dtypes (int32/int64 stay integer, uint8 becomes int32, as
+// keras.ops cumsum and cumprod, and prod. Numeric dtypes (int32/int64 stay integer, uint8 and bool become int32, as
 // Keras widens small integers); float inputs are differentiable. cumsum's gradient is a reversed cumsum, so it
 // differentiates to any order; cumprod's and prod's gradients are computed in loops (exact with zeros in the
 // input) and are first-order only.

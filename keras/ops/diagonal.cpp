@@ -50,7 +50,7 @@ Tensor trace(const Tensor& x, std::int64_t offset, int axis1, int axis2) {
   const Tensor d = diagonal(x, offset, axis1, axis2);
   if (detail::is_float(d.dtype())) return sum(d, {-1});
   // Integer traces stay integer, as NumPy's (uint8 widens to int32).
-  const DType dt = d.dtype() == DType::uint8 ? DType::int32 : d.dtype();
+  const DType dt = d.dtype() == DType::uint8 || d.dtype() == DType::bool_ ? DType::int32 : d.dtype();
   const Tensor di = d.astype(dt);
   Shape shape(d.shape().begin(), d.shape().end() - 1);
   Tensor out = Tensor::zeros(shape, dt);

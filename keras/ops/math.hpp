@@ -3,7 +3,6 @@
 // does; integer inputs are converted to float32. Each op records its backward on active tapes.
 #include <vector>
 
-#include "keras/ops/comparison.hpp"  // equal, greater, ... (bool results)
 #include "keras/tensor.hpp"
 
 namespace keras::ops {
@@ -32,9 +31,12 @@ Tensor sum(const Tensor& x, std::vector<int> axes = {}, bool keepdims = false);
 Tensor mean(const Tensor& x, std::vector<int> axes = {}, bool keepdims = false);
 Tensor max(const Tensor& x, std::vector<int> axes = {}, bool keepdims = false);
 
-// Not differentiable (no gradient flows through indices and casts between dtypes).
+// Not differentiable (no gradient flows through comparisons and indices).
 /// Index of the largest value along `axis`, as int64.
 Tensor argmax(const Tensor& x, int axis = -1);
+/// a == b and a > b as bool tensors, broadcasting (the comparisons of keras/ops/comparison.hpp).
+Tensor equal(const Tensor& a, const Tensor& b);
+Tensor greater(const Tensor& a, const Tensor& b);
 Tensor cast(const Tensor& x, DType dtype);
 
 /// Sums `grad` down to `shape`, undoing broadcasting (used by backward functions).

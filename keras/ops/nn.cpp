@@ -6,6 +6,7 @@
 #include "keras/kernels/matmul.hpp"
 #include "keras/kernels/parallel.hpp"
 #include "keras/kernels/softmax.hpp"
+#include "keras/ops/float64_paths.hpp"
 #include "keras/ops/manipulation.hpp"
 #include "keras/ops/math.hpp"
 
@@ -51,6 +52,13 @@ Tensor column_sums(const Tensor& m) {
 }  // namespace
 
 Tensor dense(const Tensor& x0, const Tensor& kernel, const Tensor& bias, Eltwise act) {
+  if (detail::any_float64(x0, kernel) || detail::any_float64(bias)) {
+    if (kernel.ndim() != 2 || x0.ndim() < 1 || x0.dim(-1) != kernel.dim(0))
+      throw ValueError("matmul: incompatible shapes " + shape_str(x0.shape()) + " and " + shape_str(kernel.shape()) +
+                       "; the last axis of the input must equal the first axis of the kernel");
+    const Tensor y = detail::matmul_f64(x0, kernel, bias);
+    return act == Eltwise::linear ? y : detail::eltwise_f64(y, act, 0.0, 0.0);
+  }
   Tensor x = as_float(x0, "dense");
   if (kernel.ndim() != 2 || x.ndim() < 1 || x.dim(-1) != kernel.dim(0))
     throw ValueError("matmul: incompatible shapes " + shape_str(x.shape()) + " and " + shape_str(kernel.shape()) +
@@ -92,6 +100,7 @@ Tensor matmul(const Tensor& a, const Tensor& b) { return dense(a, b, Tensor()); 
 Tensor bias_add(const Tensor& x, const Tensor& bias) { return add(x, bias); }
 
 Tensor eltwise(const Tensor& input, Eltwise f, float alpha, float beta) {
+  if (detail::any_float64(input)) return detail::eltwise_f64(input, f, alpha, beta);
   Tensor x = as_float(input, "activation");
   Tensor out = Tensor::empty(x.shape());
   kernels::eltwise_forward(f, alpha, beta, x.data<float>(), out.data<float>(), x.size());

@@ -5,6 +5,7 @@
 
 #include "keras/autodiff/gradient_tape.hpp"
 #include "keras/ops/math.hpp"
+#include "keras/ops/sorting.hpp"
 
 namespace keras::ops {
 namespace {
@@ -49,8 +50,8 @@ Tensor expand_grad(const Tensor& g, const Shape& input_shape, const std::vector<
 }
 
 // Reduces x over `axes` into out (shaped with keepdims) with op(acc, v), starting from init.
-template <class Op>
-void reduce_into(const Tensor& x, const std::vector<std::size_t>& axes, Tensor& out, float init, Op op) {
+template <class Op, class T = float>
+void reduce_into(const Tensor& x, const std::vector<std::size_t>& axes, Tensor& out, T init, Op op) {
   const Shape& s = x.shape();
   const std::size_t nd = s.size();
   std::vector<std::int64_t> out_stride(nd, 0);
@@ -61,9 +62,9 @@ void reduce_into(const Tensor& x, const std::vector<std::size_t>& axes, Tensor& 
       stride *= s[d];
     }
   }
-  float* po = out.data<float>();
+  T* po = out.data<T>();
   std::fill_n(po, out.size(), init);
-  const float* px = x.data<float>();
+  const T* px = x.data<T>();
   std::vector<std::int64_t> idx(nd, 0);
   std::int64_t o = 0;
   for (std::int64_t i = 0, n = x.size(); i < n; ++i) {
@@ -80,6 +81,12 @@ void reduce_into(const Tensor& x, const std::vector<std::size_t>& axes, Tensor& 
 }  // namespace
 
 Tensor sum(const Tensor& x0, std::vector<int> axes_in, bool keepdims) {
+  if (x0.defined() && x0.dtype() == DType::float64) {  // forward only, in double precision
+    auto axes = normalize_axes(x0, axes_in, "sum");
+    Tensor out = Tensor::empty(reduced_shape(x0.shape(), axes, keepdims), DType::float64);
+    reduce_into(x0, axes, out, 0.0, [](double acc, double v) { return acc + v; });
+    return out;
+  }
   Tensor x = float_input(x0);
   auto axes = normalize_axes(x, axes_in, "sum");
   Tensor out = Tensor::empty(reduced_shape(x.shape(), axes, keepdims));
@@ -94,14 +101,25 @@ Tensor sum(const Tensor& x0, std::vector<int> axes_in, bool keepdims) {
 }
 
 Tensor mean(const Tensor& x0, std::vector<int> axes_in, bool keepdims) {
-  Tensor x = float_input(x0);
+  const bool f64 = x0.defined() && x0.dtype() == DType::float64;
+  Tensor x = f64 ? x0 : float_input(x0);
   auto axes = normalize_axes(x, axes_in, "mean");
   std::int64_t count = 1;
   for (auto a : axes) count *= x.shape()[a];
+  const double scale = count ? 1.0 / static_cast<double>(count) : 0.0;
+  if (f64) return multiply(sum(x, axes_in, keepdims), Tensor::full({}, scale, DType::float64));
   return multiply(sum(x, axes_in, keepdims), Tensor::scalar(count ? 1.f / static_cast<float>(count) : 0.f));
 }
 
 Tensor max(const Tensor& x0, std::vector<int> axes_in, bool keepdims) {
+  if (x0.defined() && x0.dtype() == DType::float64) {  // forward only, in double precision
+    if (x0.size() == 0) throw ValueError("max of an empty tensor of shape " + shape_str(x0.shape()));
+    auto axes = normalize_axes(x0, axes_in, "max");
+    Tensor out = Tensor::empty(reduced_shape(x0.shape(), axes, keepdims), DType::float64);
+    reduce_into(x0, axes, out, -std::numeric_limits<double>::infinity(),
+                [](double acc, double v) { return v > acc ? v : acc; });
+    return out;
+  }
   Tensor x = float_input(x0);
   if (x.size() == 0) throw ValueError("max of an empty tensor of shape " + shape_str(x.shape()));
   auto axes = normalize_axes(x, axes_in, "max");

@@ -13,13 +13,13 @@ Tensor where(const Tensor& condition, const Tensor& x10, const Tensor& x20) {
   const DType dt = detail::result_dtype(x10.dtype(), x20.dtype());
   const Tensor x1 = x10.dtype() == dt ? x10 : cast(x10, dt), x2 = x20.dtype() == dt ? x20 : cast(x20, dt);
   const Shape shape = broadcast_shapes(broadcast_shapes(condition.shape(), x1.shape(), "where"), x2.shape(), "where");
-  // The condition as 0/1 bytes over the output shape (no gradient flows into it).
+  // The condition as bools over the output shape (no gradient flows into it).
   const Tensor c = broadcast_to(condition, shape);
-  Tensor mask = Tensor::empty(shape, DType::uint8);
+  Tensor mask = Tensor::empty(shape, detail::kBool);
   detail::visit_dtype(c.dtype(), [&](auto tag) {
     using T = decltype(tag);
     const T* pc = c.data<T>();
-    std::uint8_t* pm = mask.data<std::uint8_t>();
+    detail::BoolT* pm = mask.data<detail::BoolT>();
     kernels::parallel_for(c.size(), [&](std::int64_t i) { pm[i] = pc[i] != T{0}; });
   });
   Tensor out;
@@ -31,7 +31,7 @@ Tensor where(const Tensor& condition, const Tensor& x10, const Tensor& x20) {
       using T = decltype(tag);
       const T* p1 = b1.data<T>();
       const T* p2 = b2.data<T>();
-      const std::uint8_t* pm = mask.data<std::uint8_t>();
+      const detail::BoolT* pm = mask.data<detail::BoolT>();
       T* po = out.data<T>();
       kernels::parallel_for(out.size(), [&](std::int64_t i) { po[i] = pm[i] ? p1[i] : p2[i]; });
     });

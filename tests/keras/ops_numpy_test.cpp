@@ -123,7 +123,6 @@ Tensor apply(const std::string& op, const Inputs& in, const json& a) {
 }
 
 Tensor load(json t) {
-  if (t["dtype"] == "bool") t["dtype"] = "uint8";  // TEMP until DType::bool_ lands
   for (auto& v : t["data"])  // non-finite values are written as strings
     if (v.is_string()) v = v == "nan" ? std::numeric_limits<double>::quiet_NaN() : (v == "inf" ? 1.0 : -1.0) * std::numeric_limits<double>::infinity();
   return golden_tensor(t);
