@@ -7,6 +7,7 @@
 #include "gradient_check.hpp"
 #include "keras/ops/binary_math.hpp"
 #include "keras/ops/broadcasting.hpp"
+#include "keras/ops/comparison.hpp"
 #include "keras/ops/composite_reductions.hpp"
 #include "keras/ops/creation.hpp"
 #include "keras/ops/decompositions.hpp"
