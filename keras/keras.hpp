@@ -23,6 +23,7 @@
 #include "keras/ops/manipulation.hpp"
 #include "keras/ops/math.hpp"
 #include "keras/ops/nn.hpp"
+#include "keras/ops/numpy_ops.hpp"
 #include "keras/ops/recurrent.hpp"
 #include "keras/ops/sequence.hpp"
 #include "keras/ops/shape.hpp"

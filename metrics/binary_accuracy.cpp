@@ -17,7 +17,7 @@ Tensor binary_accuracy(const Tensor& y_true, const Tensor& y_pred, float thresho
     throw ValueError("binary_accuracy: y_true of shape " + shape_str(y_true.shape()) + " does not match y_pred of shape " +
                      shape_str(y_pred.shape()) + "; give one 0/1 target per prediction");
   Tensor predicted = ops::greater(y_pred, Tensor::scalar(threshold));
-  Tensor matches = ops::equal(t, predicted);
+  Tensor matches = ops::cast(ops::equal(t, ops::cast(predicted, DType::float32)), DType::float32);  // as Keras: floats
   return y_pred.ndim() == 0 ? matches : ops::mean(matches, {-1});
 }
 

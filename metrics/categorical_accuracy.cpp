@@ -13,7 +13,7 @@ Tensor categorical_accuracy(const Tensor& y_true, const Tensor& y_pred) {
                      " does not match y_pred of shape " + shape_str(y_pred.shape()) +
                      "; targets must be one-hot with the shape of the predictions. For integer class ids use "
                      "sparse_categorical_accuracy");
-  return ops::equal(ops::argmax(y_true, -1), ops::argmax(y_pred, -1));
+  return ops::cast(ops::equal(ops::argmax(y_true, -1), ops::argmax(y_pred, -1)), DType::float32);  // as Keras: a float
 }
 
 KERAS_FIELDS(CategoricalAccuracyOptions)

@@ -18,7 +18,7 @@ Tensor sparse_categorical_accuracy(const Tensor& y_true, const Tensor& y_pred) {
                      " does not match y_pred of shape " + shape_str(y_pred.shape()) + "; expected one class id per "
                      "prediction row, shaped " + shape_str(row_shape) + ". For one-hot targets use categorical_accuracy");
   Tensor labels = y_true.reshape(row_shape).astype(DType::float32);
-  return ops::equal(labels, ops::argmax(y_pred, -1));
+  return ops::cast(ops::equal(labels, ops::argmax(y_pred, -1)), DType::float32);  // as Keras: a float
 }
 
 KERAS_FIELDS(SparseCategoricalAccuracyOptions)

@@ -9,6 +9,8 @@
 #include "keras/kernels/eltwise.hpp"
 #include "keras/kernels/parallel.hpp"
 #include "keras/ops/map_elements.hpp"
+#include "keras/ops/comparison.hpp"
+#include "keras/ops/float64_paths.hpp"
 #include "keras/ops/math.hpp"
 #include "keras/ops/nn.hpp"
 
@@ -96,6 +98,7 @@ Tensor map_unary(const Tensor& x, F f) {
 }  // namespace
 
 Tensor add(const Tensor& a0, const Tensor& b0) {
+  if (detail::any_float64(a0, b0)) return detail::binary_f64(a0, b0, detail::BinaryF64::add);
   Tensor a = as_float(a0), b = as_float(b0);
   Tensor out = broadcast_apply(a, b, [](float x, float y) { return x + y; },
                                [](auto&& x, auto&& y) { return x + y; }, "add",
@@ -106,6 +109,7 @@ Tensor add(const Tensor& a0, const Tensor& b0) {
 }
 
 Tensor subtract(const Tensor& a0, const Tensor& b0) {
+  if (detail::any_float64(a0, b0)) return detail::binary_f64(a0, b0, detail::BinaryF64::subtract);
   Tensor a = as_float(a0), b = as_float(b0);
   Tensor out = broadcast_apply(a, b, [](float x, float y) { return x - y; },
                                [](auto&& x, auto&& y) { return x - y; }, "subtract",
@@ -116,6 +120,7 @@ Tensor subtract(const Tensor& a0, const Tensor& b0) {
 }
 
 Tensor multiply(const Tensor& a0, const Tensor& b0) {
+  if (detail::any_float64(a0, b0)) return detail::binary_f64(a0, b0, detail::BinaryF64::multiply);
   Tensor a = as_float(a0), b = as_float(b0);
   Tensor out = broadcast_apply(a, b, [](float x, float y) { return x * y; },
                                [](auto&& x, auto&& y) { return x * y; }, "multiply",
@@ -126,6 +131,7 @@ Tensor multiply(const Tensor& a0, const Tensor& b0) {
 }
 
 Tensor divide(const Tensor& a0, const Tensor& b0) {
+  if (detail::any_float64(a0, b0)) return detail::binary_f64(a0, b0, detail::BinaryF64::divide);
   Tensor a = as_float(a0), b = as_float(b0);
   Tensor out = broadcast_apply(a, b, [](float x, float y) { return x / y; },
                                [](auto&& x, auto&& y) { return x / y; }, "divide",
@@ -136,39 +142,30 @@ Tensor divide(const Tensor& a0, const Tensor& b0) {
 }
 
 Tensor maximum(const Tensor& a0, const Tensor& b0) {
+  if (detail::any_float64(a0, b0)) return detail::binary_f64(a0, b0, detail::BinaryF64::maximum);
   Tensor a = as_float(a0), b = as_float(b0);
   Tensor out = broadcast_apply(a, b, [](float x, float y) { return x >= y ? x : y; },
                                [](auto&& x, auto&& y) { return xt::maximum(x, y); }, "maximum");
-  record_binary("maximum", out, a, b, [](auto& g, auto& a, auto& b, auto&) { return multiply(g, ops::greater(a, b) + ops::equal(a, b)); },
+  record_binary("maximum", out, a, b, [](auto& g, auto& a, auto& b, auto&) { return multiply(g, ops::greater_equal(a, b)); },
                 [](auto& g, auto& a, auto& b, auto&) { return multiply(g, ops::greater(b, a)); });
   return out;
 }
 
 Tensor minimum(const Tensor& a0, const Tensor& b0) {
+  if (detail::any_float64(a0, b0)) return detail::binary_f64(a0, b0, detail::BinaryF64::minimum);
   Tensor a = as_float(a0), b = as_float(b0);
   Tensor out = broadcast_apply(a, b, [](float x, float y) { return x <= y ? x : y; },
                                [](auto&& x, auto&& y) { return xt::minimum(x, y); }, "minimum");
-  record_binary("minimum", out, a, b, [](auto& g, auto& a, auto& b, auto&) { return multiply(g, ops::greater(b, a) + ops::equal(a, b)); },
+  record_binary("minimum", out, a, b, [](auto& g, auto& a, auto& b, auto&) { return multiply(g, ops::less_equal(a, b)); },
                 [](auto& g, auto& a, auto& b, auto&) { return multiply(g, ops::greater(a, b)); });
   return out;
-}
-
-Tensor equal(const Tensor& a0, const Tensor& b0) {
-  Tensor a = as_float(a0), b = as_float(b0);
-  return broadcast_apply(a, b, [](float x, float y) { return x == y ? 1.f : 0.f; },
-                         [](auto&& x, auto&& y) { return xt::cast<float>(xt::equal(x, y)); }, "equal");
-}
-
-Tensor greater(const Tensor& a0, const Tensor& b0) {
-  Tensor a = as_float(a0), b = as_float(b0);
-  return broadcast_apply(a, b, [](float x, float y) { return x > y ? 1.f : 0.f; },
-                         [](auto&& x, auto&& y) { return xt::cast<float>(x > y); }, "greater");
 }
 
 Tensor negative(const Tensor& x0) { return eltwise(x0, kernels::Eltwise::linear, -1.f, 0.f); }
 Tensor exp(const Tensor& x) { return eltwise(x, kernels::Eltwise::exp); }
 Tensor log(const Tensor& x0) {
   // Computed with std::log: oneDNN's eltwise log is off by ~1e-6 near 1, which shows in small losses.
+  if (detail::any_float64(x0)) return detail::map_f64(x0, [](double v) { return std::log(v); });
   Tensor x = as_float(x0);
   Tensor out = map_unary(x, [](float v) { return std::log(v); });
   if (autodiff::recording())
@@ -182,6 +179,7 @@ Tensor abs(const Tensor& x) { return eltwise(x, kernels::Eltwise::abs); }
 Tensor clip(const Tensor& x, float lo, float hi) { return eltwise(x, kernels::Eltwise::clip, lo, hi); }
 
 Tensor pow(const Tensor& x0, float exponent) {
+  if (detail::any_float64(x0)) return detail::map_f64(x0, [exponent](double v) { return std::pow(v, double(exponent)); });
   Tensor x = as_float(x0);
   Tensor out = map_unary(x, [exponent](float v) { return std::pow(v, exponent); });
   if (autodiff::recording())

@@ -34,7 +34,7 @@ Tensor max(const Tensor& x, std::vector<int> axes = {}, bool keepdims = false);
 // Not differentiable (no gradient flows through comparisons and indices).
 /// Index of the largest value along `axis`, as int64.
 Tensor argmax(const Tensor& x, int axis = -1);
-/// 1.0 where a == b else 0.0 (float32), broadcasting.
+/// a == b and a > b as bool tensors, broadcasting (the comparisons of keras/ops/comparison.hpp).
 Tensor equal(const Tensor& a, const Tensor& b);
 Tensor greater(const Tensor& a, const Tensor& b);
 Tensor cast(const Tensor& x, DType dtype);

@@ -7,6 +7,7 @@
 #include "keras/kernels/parallel.hpp"
 #include "keras/kernels/softmax.hpp"
 #include "keras/ops/eltwise_derivative.hpp"
+#include "keras/ops/float64_paths.hpp"
 #include "keras/ops/manipulation.hpp"
 #include "keras/ops/math.hpp"
 #include "keras/ops/shape.hpp"
@@ -53,6 +54,13 @@ Tensor column_sums(const Tensor& m) {
 }  // namespace
 
 Tensor dense(const Tensor& x0, const Tensor& kernel, const Tensor& bias, Eltwise act) {
+  if (detail::any_float64(x0, kernel) || detail::any_float64(bias)) {
+    if (kernel.ndim() != 2 || x0.ndim() < 1 || x0.dim(-1) != kernel.dim(0))
+      throw ValueError("matmul: incompatible shapes " + shape_str(x0.shape()) + " and " + shape_str(kernel.shape()) +
+                       "; the last axis of the input must equal the first axis of the kernel");
+    const Tensor y = detail::matmul_f64(x0, kernel, bias);
+    return act == Eltwise::linear ? y : detail::eltwise_f64(y, act, 0.0, 0.0);
+  }
   Tensor x = as_float(x0, "dense");
   if (kernel.ndim() != 2 || x.ndim() < 1 || x.dim(-1) != kernel.dim(0))
     throw ValueError("matmul: incompatible shapes " + shape_str(x.shape()) + " and " + shape_str(kernel.shape()) +
@@ -101,6 +109,7 @@ Tensor matmul(const Tensor& a, const Tensor& b) { return dense(a, b, Tensor()); 
 Tensor bias_add(const Tensor& x, const Tensor& bias) { return add(x, bias); }
 
 Tensor eltwise(const Tensor& input, Eltwise f, float alpha, float beta) {
+  if (detail::any_float64(input)) return detail::eltwise_f64(input, f, alpha, beta);
   Tensor x = as_float(input, "activation");
   Tensor out = Tensor::empty(x.shape());
   kernels::eltwise_forward(f, alpha, beta, x.data<float>(), out.data<float>(), x.size());
@@ -141,8 +150,23 @@ Tensor softmax_op(const Tensor& input, int axis, bool log) {
 }
 }  // namespace
 
-Tensor softmax(const Tensor& x, int axis) { return softmax_op(x, axis, false); }
-Tensor log_softmax(const Tensor& x, int axis) { return softmax_op(x, axis, true); }
+// Over another axis than the last: that axis is swapped last, and back (the transposes carry the gradient).
+Tensor softmax_any_axis(const Tensor& x, int axis, bool log) {
+  const char* op = log ? "log_softmax" : "softmax";
+  if (!x.defined()) throw ValueError(std::string(op) + " received an undefined tensor");
+  const int rank = x.ndim();
+  if (rank == 0 || axis == -1 || axis == rank - 1) return softmax_op(x, axis, log);
+  if (axis < -rank || axis >= rank)
+    throw ValueError(std::string(op) + ": axis " + std::to_string(axis) + " is out of range for shape " +
+                     shape_str(x.shape()));
+  std::vector<int> perm(static_cast<std::size_t>(rank));
+  for (int i = 0; i < rank; ++i) perm[static_cast<std::size_t>(i)] = i;
+  std::swap(perm[static_cast<std::size_t>(axis < 0 ? axis + rank : axis)], perm.back());
+  return transpose(softmax_op(transpose(x, perm), -1, log), perm);
+}
+
+Tensor softmax(const Tensor& x, int axis) { return softmax_any_axis(x, axis, false); }
+Tensor log_softmax(const Tensor& x, int axis) { return softmax_any_axis(x, axis, true); }
 
 Tensor sparse_softmax_cross_entropy(const Tensor& labels, const Tensor& logits0) {
   Tensor logits = as_float(logits0, "sparse_softmax_cross_entropy");

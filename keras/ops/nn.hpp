@@ -22,7 +22,7 @@ Tensor sigmoid(const Tensor& x);
 Tensor tanh(const Tensor& x);
 Tensor softplus(const Tensor& x);
 
-/// Softmax / log-softmax over `axis` (only the last axis is supported).
+/// Softmax / log-softmax over `axis` (any axis; the last one runs on oneDNN directly, others through a transpose).
 Tensor softmax(const Tensor& x, int axis = -1);
 Tensor log_softmax(const Tensor& x, int axis = -1);
 

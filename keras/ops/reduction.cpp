@@ -6,6 +6,7 @@
 #include "keras/autodiff/gradient_tape.hpp"
 #include "keras/ops/math.hpp"
 #include "keras/ops/shape.hpp"
+#include "keras/ops/sorting.hpp"
 
 namespace keras::ops {
 namespace {
@@ -50,8 +51,8 @@ Tensor expand_grad(const Tensor& g, const Shape& input_shape, const std::vector<
 }
 
 // Reduces x over `axes` into out (shaped with keepdims) with op(acc, v), starting from init.
-template <class Op>
-void reduce_into(const Tensor& x, const std::vector<std::size_t>& axes, Tensor& out, float init, Op op) {
+template <class Op, class T = float>
+void reduce_into(const Tensor& x, const std::vector<std::size_t>& axes, Tensor& out, T init, Op op) {
   const Shape& s = x.shape();
   const std::size_t nd = s.size();
   std::vector<std::int64_t> out_stride(nd, 0);
@@ -62,9 +63,9 @@ void reduce_into(const Tensor& x, const std::vector<std::size_t>& axes, Tensor& 
       stride *= s[d];
     }
   }
-  float* po = out.data<float>();
+  T* po = out.data<T>();
   std::fill_n(po, out.size(), init);
-  const float* px = x.data<float>();
+  const T* px = x.data<T>();
   std::vector<std::int64_t> idx(nd, 0);
   std::int64_t o = 0;
   for (std::int64_t i = 0, n = x.size(); i < n; ++i) {
@@ -81,6 +82,12 @@ void reduce_into(const Tensor& x, const std::vector<std::size_t>& axes, Tensor& 
 }  // namespace
 
 Tensor sum(const Tensor& x0, std::vector<int> axes_in, bool keepdims) {
+  if (x0.defined() && x0.dtype() == DType::float64) {  // forward only, in double precision
+    auto axes = normalize_axes(x0, axes_in, "sum");
+    Tensor out = Tensor::empty(reduced_shape(x0.shape(), axes, keepdims), DType::float64);
+    reduce_into(x0, axes, out, 0.0, [](double acc, double v) { return acc + v; });
+    return out;
+  }
   Tensor x = float_input(x0);
   auto axes = normalize_axes(x, axes_in, "sum");
   Tensor out = Tensor::empty(reduced_shape(x.shape(), axes, keepdims));
@@ -95,14 +102,25 @@ Tensor sum(const Tensor& x0, std::vector<int> axes_in, bool keepdims) {
 }
 
 Tensor mean(const Tensor& x0, std::vector<int> axes_in, bool keepdims) {
-  Tensor x = float_input(x0);
+  const bool f64 = x0.defined() && x0.dtype() == DType::float64;
+  Tensor x = f64 ? x0 : float_input(x0);
   auto axes = normalize_axes(x, axes_in, "mean");
   std::int64_t count = 1;
   for (auto a : axes) count *= x.shape()[a];
+  const double scale = count ? 1.0 / static_cast<double>(count) : 0.0;
+  if (f64) return multiply(sum(x, axes_in, keepdims), Tensor::full({}, scale, DType::float64));
   return multiply(sum(x, axes_in, keepdims), Tensor::scalar(count ? 1.f / static_cast<float>(count) : 0.f));
 }
 
 Tensor max(const Tensor& x0, std::vector<int> axes_in, bool keepdims) {
+  if (x0.defined() && x0.dtype() == DType::float64) {  // forward only, in double precision
+    if (x0.size() == 0) throw ValueError("max of an empty tensor of shape " + shape_str(x0.shape()));
+    auto axes = normalize_axes(x0, axes_in, "max");
+    Tensor out = Tensor::empty(reduced_shape(x0.shape(), axes, keepdims), DType::float64);
+    reduce_into(x0, axes, out, -std::numeric_limits<double>::infinity(),
+                [](double acc, double v) { return v > acc ? v : acc; });
+    return out;
+  }
   Tensor x = float_input(x0);
   if (x.size() == 0) throw ValueError("max of an empty tensor of shape " + shape_str(x.shape()));
   auto axes = normalize_axes(x, axes_in, "max");
@@ -121,10 +139,13 @@ Tensor max(const Tensor& x0, std::vector<int> axes_in, bool keepdims) {
   return out;
 }
 
-Tensor argmax(const Tensor& x0, int axis) {
+namespace {
+// Index of the first largest (or smallest) value along `axis`, as `index_dtype`.
+Tensor arg_extremum(const Tensor& x0, int axis, bool largest, DType index_dtype, const char* op) {
   Tensor x = float_input(x0);
-  auto axes = normalize_axes(x, {axis}, "argmax");
-  if (x.dim(static_cast<int>(axes[0])) == 0) throw ValueError("argmax over an empty axis of shape " + shape_str(x.shape()));
+  auto axes = normalize_axes(x, {axis}, op);
+  if (x.dim(static_cast<int>(axes[0])) == 0)
+    throw ValueError(std::string(op) + " over an empty axis of shape " + shape_str(x.shape()));
   const auto a = static_cast<int>(axes[0]);
   std::int64_t outer = 1, inner = 1;
   for (int d = 0; d < a; ++d) outer *= x.dim(d);
@@ -136,12 +157,18 @@ Tensor argmax(const Tensor& x0, int axis) {
   for (std::int64_t o = 0; o < outer; ++o)
     for (std::int64_t i = 0; i < inner; ++i) {
       std::int64_t best = 0;
-      for (std::int64_t k = 1; k < len; ++k)
-        if (px[(o * len + k) * inner + i] > px[(o * len + best) * inner + i]) best = k;
+      for (std::int64_t k = 1; k < len; ++k) {
+        const float v = px[(o * len + k) * inner + i], b = px[(o * len + best) * inner + i];
+        if (largest ? v > b : v < b) best = k;
+      }
       po[o * inner + i] = best;
     }
-  return out;
+  return index_dtype == DType::int64 ? out : out.astype(index_dtype);
 }
+}  // namespace
+
+Tensor argmax(const Tensor& x, int axis) { return arg_extremum(x, axis, true, DType::int64, "argmax"); }
+Tensor argmin(const Tensor& x, int axis) { return arg_extremum(x, axis, false, DType::int32, "argmin"); }
 
 Tensor reduce_to_shape(const Tensor& grad, const Shape& shape) {
   if (grad.shape() == shape) return grad;

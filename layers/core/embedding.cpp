@@ -44,7 +44,7 @@ Tensor Embedding::call(const Tensor& inputs, bool) {
 
 Tensor Embedding::compute_mask(const Tensor& inputs, const Tensor&) const {
   if (!options_.mask_zero) return Tensor();
-  return ops::greater(ops::abs(inputs.astype(DType::float32)), Tensor::scalar(0.f));
+  return ops::cast(ops::greater(ops::abs(inputs.astype(DType::float32)), Tensor::scalar(0.f)), DType::float32);  // 0/1 floats
 }
 
 Shape Embedding::compute_output_shape(const Shape& input_shape) const {

@@ -145,7 +145,7 @@ Tensor power(const OpArguments& a) {
 
 // Comparisons give 1.0 / 0.0 in float32 (TensorFlow gives bools, which models cast to float before use).
 Tensor not_equal(const Tensor& x, const Tensor& y) { return 1.f - ops::equal(x, y); }
-Tensor less(const Tensor& x, const Tensor& y) { return ops::greater(y, x); }
+Tensor less(const Tensor& x, const Tensor& y) { return ops::cast(ops::greater(y, x), DType::float32); }
 Tensor greater_equal(const Tensor& x, const Tensor& y) { return 1.f - ops::greater(y, x); }
 Tensor less_equal(const Tensor& x, const Tensor& y) { return 1.f - ops::greater(x, y); }
 
@@ -206,9 +206,9 @@ const Table& tf_table() {
                             return ops::clip(a.tensor("t"), scalar(a, "clip_value_min", 0.f), scalar(a, "clip_value_max", 0.f));
                           }};
     t["math.l2_normalize"] = t["nn.l2_normalize"] = {{"x", "axis", "epsilon"}, l2_normalize};
-    t["math.equal"] = t["__operators__.eq"] = {{"x", "y"}, [](const OpArguments& a) { return ops::equal(a.tensor("x"), a.tensor("y")); }};
+    t["math.equal"] = t["__operators__.eq"] = {{"x", "y"}, [](const OpArguments& a) { return ops::cast(ops::equal(a.tensor("x"), a.tensor("y")), DType::float32); }};
     t["math.not_equal"] = t["__operators__.ne"] = {{"x", "y"}, [](const OpArguments& a) { return not_equal(a.tensor("x"), a.tensor("y")); }};
-    t["math.greater"] = {{"x", "y"}, [](const OpArguments& a) { return ops::greater(a.tensor("x"), a.tensor("y")); }};
+    t["math.greater"] = {{"x", "y"}, [](const OpArguments& a) { return ops::cast(ops::greater(a.tensor("x"), a.tensor("y")), DType::float32); }};
     t["math.less"] = {{"x", "y"}, [](const OpArguments& a) { return less(a.tensor("x"), a.tensor("y")); }};
     t["math.greater_equal"] = {{"x", "y"}, [](const OpArguments& a) { return greater_equal(a.tensor("x"), a.tensor("y")); }};
     t["math.less_equal"] = {{"x", "y"}, [](const OpArguments& a) { return less_equal(a.tensor("x"), a.tensor("y")); }};
@@ -310,9 +310,9 @@ const Table& keras_table() {
                    return ops::clip(a.tensor("x"), scalar(a, "x_min", 0.f), scalar(a, "x_max", 0.f));
                  }};
     t["Min"] = {{"x"}, [](const OpArguments& a) { return ops::negative(reduce(Reduce::min, a, "x")); }};
-    t["Equal"] = {{"x1", "x2"}, [](const OpArguments& a) { return ops::equal(a.tensor("x1"), a.tensor("x2")); }};
+    t["Equal"] = {{"x1", "x2"}, [](const OpArguments& a) { return ops::cast(ops::equal(a.tensor("x1"), a.tensor("x2")), DType::float32); }};
     t["NotEqual"] = {{"x1", "x2"}, [](const OpArguments& a) { return not_equal(a.tensor("x1"), a.tensor("x2")); }};
-    t["Greater"] = {{"x1", "x2"}, [](const OpArguments& a) { return ops::greater(a.tensor("x1"), a.tensor("x2")); }};
+    t["Greater"] = {{"x1", "x2"}, [](const OpArguments& a) { return ops::cast(ops::greater(a.tensor("x1"), a.tensor("x2")), DType::float32); }};
     t["Less"] = {{"x1", "x2"}, [](const OpArguments& a) { return less(a.tensor("x1"), a.tensor("x2")); }};
     t["GreaterEqual"] = {{"x1", "x2"}, [](const OpArguments& a) { return greater_equal(a.tensor("x1"), a.tensor("x2")); }};
     t["LessEqual"] = {{"x1", "x2"}, [](const OpArguments& a) { return less_equal(a.tensor("x1"), a.tensor("x2")); }};
