@@ -107,6 +107,10 @@ void Model::build(const std::vector<Shape>& input_shapes) {
 std::vector<KerasTensor> Model::inputs() const { return graph_ ? graph_->inputs() : std::vector<KerasTensor>{}; }
 std::vector<KerasTensor> Model::outputs() const { return graph_ ? graph_->outputs() : std::vector<KerasTensor>{}; }
 
+DType Model::compute_output_dtype(const std::vector<DType>& /*input_dtypes*/) const {
+  return graph_ && !graph_->outputs().empty() ? graph_->outputs().front().dtype() : DType::float32;
+}
+
 std::vector<std::string> Model::input_names() const {
   if (!graph_) return {"input_1"};
   std::vector<std::string> out;
