@@ -1,5 +1,7 @@
 #include "keras/layer.hpp"
 
+#include "keras/string_layers.hpp"
+
 #include <algorithm>
 #include <cctype>
 #include <map>
@@ -127,21 +129,12 @@ Tensor Layer::operator()(const std::vector<Tensor>& inputs, bool training) {
   return only_output(*this, call_all(inputs, CallContext{.training = training}));
 }
 
-namespace {
-void refuse_strings(const Layer& layer, DType dtype, std::size_t index) {
-  if (dtype == DType::string && !layer.accepts_strings())
-    throw ValueError("Layer \"" + layer.name() + "\" (" + layer.class_name() + ") received input " + std::to_string(index) +
-                     " of dtype string, but it computes on numbers; turn the strings into numbers first (StringLookup, "
-                     "TextVectorization or Hashing)");
-}
-}  // namespace
-
 std::vector<Tensor> Layer::call_all(const std::vector<Tensor>& inputs, const CallContext& context) {
   if (inputs.empty()) throw ValueError("Layer '" + name_ + "' was called on an empty list of tensors");
   std::vector<Shape> shapes;
   for (const auto& t : inputs) {
     if (!t.defined()) throw ValueError("Layer '" + name_ + "' was called on an undefined tensor");
-    refuse_strings(*this, t.dtype(), shapes.size());
+    check_string_input(*this, t.dtype(), shapes.size());
     shapes.push_back(t.shape());
   }
   if (built_ && shapes.size() == 1) check_built_shape(shapes[0]);
@@ -184,13 +177,13 @@ std::vector<KerasTensor> Layer::call_all(const std::vector<KerasTensor>& inputs)
   std::vector<DType> dtypes;
   for (const auto& t : inputs) {
     if (!t.defined()) throw ValueError("Layer '" + name_ + "' was called on an undefined KerasTensor");
-    refuse_strings(*this, t.dtype(), shapes.size());
+    check_string_input(*this, t.dtype(), shapes.size());
     shapes.push_back(t.shape());
     dtypes.push_back(t.dtype());
   }
   ensure_built(shapes);
   auto node = std::make_shared<Node>(Node{self, inputs, compute_output_shape(shapes)});
-  const DType dtype = compute_output_dtype(dtypes);
+  const DType dtype = symbolic_output_dtype(*this, dtypes);
   std::vector<KerasTensor> out;
   for (std::size_t i = 0; i < node->output_shapes.size(); ++i)
     out.emplace_back(node->output_shapes[i], dtype, node, static_cast<int>(i));

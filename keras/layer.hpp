@@ -85,11 +85,6 @@ class Layer : public std::enable_shared_from_this<Layer> {
   virtual Shape compute_output_shape(const Shape& input_shape) const { return input_shape; }
   /// One shape per output of call().
   virtual std::vector<Shape> compute_output_shape(const std::vector<Shape>& input_shapes) const;
-  /// Whether string tensors may enter the layer (inputs, models, the text and lookup layers); any other
-  /// layer called on strings is a ValueError naming it.
-  virtual bool accepts_strings() const { return false; }
-  /// The dtype of the symbolic outputs for inputs of `input_dtypes`; float32 unless the layer says otherwise.
-  virtual DType compute_output_dtype(const std::vector<DType>& input_dtypes) const { return DType::float32; }
   /// The Keras mask of the output for `inputs` and their `mask` (undefined: no mask). The default passes
   /// the mask on when the layer supports masking and drops it otherwise.
   virtual Tensor compute_mask(const Tensor& inputs, const Tensor& mask) const;

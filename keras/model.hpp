@@ -80,10 +80,6 @@ class Model : public Layer {
   void build(const std::vector<Shape>& input_shapes) override;
   Shape compute_output_shape(const Shape& input_shape) const override;
   std::vector<Shape> compute_output_shape(const std::vector<Shape>& input_shapes) const override;
-  /// Strings may enter a model: its own layers accept or refuse them.
-  bool accepts_strings() const override { return true; }
-  /// The dtype of the functional graph's first output (float32 for other models).
-  DType compute_output_dtype(const std::vector<DType>& input_dtypes) const override;
   /// Keras's model.input_names: the input layers' names ("input_1" for a model without a graph).
   std::vector<std::string> input_names() const;
   /// Keras's model.output_names: the output layers' names, made unique as tf.keras 2.x does

@@ -14,7 +14,6 @@ class InputLayer : public Layer {
  public:
   explicit InputLayer(const Shape& shape, InputLayerOptions options = {});
   Tensor call(const Tensor& inputs, bool /*training*/) override { return inputs; }
-  bool accepts_strings() const override { return true; }
   /// The dtype the input declares ("float32" unless given: "int64", "string", ...).
   DType input_dtype() const { return dtype_; }
   json get_config() const override;

@@ -8,6 +8,7 @@
 
 #include "keras/config/fields.hpp"
 #include "keras/config/layer_config.hpp"
+#include "keras/string_layers.hpp"
 #include "layers/preprocessing/categorical/category_encoding.hpp"
 #include "layers/preprocessing/categorical/string_adapt.hpp"
 #include "layers/preprocessing/categorical/string_hash.hpp"
@@ -240,7 +241,7 @@ Shape StringLookup::compute_output_shape(const Shape& s) const {
   return {s.empty() ? 1 : s[0], depth()};
 }
 
-DType StringLookup::compute_output_dtype(const std::vector<DType>&) const {
+DType StringLookup::output_dtype() const {
   if (options_.invert) return DType::string;
   return options_.output_mode == "int" ? DType::int64 : DType::float32;
 }
@@ -312,7 +313,10 @@ json StringLookup::get_config() const {
   o.vocabulary = tokens_.empty() ? std::nullopt : std::optional(tokens_);
   if (options_.output_mode == "tf_idf" && !idf_.empty())
     o.idf_weights = std::vector<float>(idf_.begin(), idf_.begin() + std::ptrdiff_t(vocabulary_size()));
-  if (o.vocabulary && o.idf_weights) o.vocabulary->insert(o.vocabulary->begin(), special_tokens().begin(), special_tokens().end());
+  if (o.vocabulary && o.idf_weights) {  // the weights cover the special tokens too: so does the vocabulary
+    const auto special = special_tokens();
+    o.vocabulary->insert(o.vocabulary->begin(), special.begin(), special.end());
+  }
   json c = layer_config(*this, o);
   c["vocabulary_size"] = vocabulary_size();
   return c;
@@ -334,5 +338,8 @@ std::shared_ptr<Layer> StringLookup::from_config(const json& c) {
 }
 
 KERAS_REGISTER_LAYER(StringLookup)
+KERAS_STRING_LAYER(StringLookup, [](const Layer& l, const std::vector<DType>&) {
+  return static_cast<const StringLookup&>(l).output_dtype();
+})
 
 }  // namespace keras::layers

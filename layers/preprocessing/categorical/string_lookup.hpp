@@ -51,8 +51,8 @@ class StringLookup : public Layer {
   explicit StringLookup(StringLookupOptions options = {});
   Tensor call(const Tensor& inputs, bool training) override;
   Shape compute_output_shape(const Shape& input_shape) const override;
-  bool accepts_strings() const override { return !options_.invert; }
-  DType compute_output_dtype(const std::vector<DType>& input_dtypes) const override;
+  /// int64 indices (output_mode "int"), float32 encodings, or strings with invert=true.
+  DType output_dtype() const;
   json get_config() const override;
   static std::shared_ptr<Layer> from_config(const json& config);
 

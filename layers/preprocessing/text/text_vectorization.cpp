@@ -4,6 +4,7 @@
 
 #include "keras/config/fields.hpp"
 #include "keras/config/layer_config.hpp"
+#include "keras/string_layers.hpp"
 #include "layers/preprocessing/categorical/string_adapt.hpp"
 #include "layers/preprocessing/text/text_ops.hpp"
 
@@ -150,7 +151,7 @@ Shape TextVectorization::compute_output_shape(const Shape& s) const {
   return {batch, lookup_.depth()};
 }
 
-DType TextVectorization::compute_output_dtype(const std::vector<DType>&) const {
+DType TextVectorization::output_dtype() const {
   return options_.output_mode == "int" ? DType::int64 : DType::float32;
 }
 
@@ -219,5 +220,8 @@ std::shared_ptr<Layer> TextVectorization::from_config(const json& c) {
 }
 
 KERAS_REGISTER_LAYER(TextVectorization)
+KERAS_STRING_LAYER(TextVectorization, [](const Layer& l, const std::vector<DType>&) {
+  return static_cast<const TextVectorization&>(l).output_dtype();
+})
 
 }  // namespace keras::layers

@@ -51,8 +51,8 @@ class TextVectorization : public Layer {
   explicit TextVectorization(TextVectorizationOptions options = {});
   Tensor call(const Tensor& inputs, bool training) override;
   Shape compute_output_shape(const Shape& input_shape) const override;
-  bool accepts_strings() const override { return true; }
-  DType compute_output_dtype(const std::vector<DType>& input_dtypes) const override;
+  /// int64 indices (output_mode "int") or float32 encodings.
+  DType output_dtype() const;
   json get_config() const override;
   static std::shared_ptr<Layer> from_config(const json& config);
 
