@@ -17,7 +17,10 @@ struct HashedCrossingOptions {
 class HashedCrossing : public Layer {
  public:
   explicit HashedCrossing(std::int64_t num_bins, HashedCrossingOptions options = {});
+  using Layer::build;
   using Layer::call;
+  /// Nothing to build; it takes two or more inputs.
+  void build(const std::vector<Shape>& /*input_shapes*/) override {}
   std::vector<Tensor> call(const std::vector<Tensor>& inputs, const CallContext& context) override;
   std::vector<Shape> compute_output_shape(const std::vector<Shape>& input_shapes) const override;
   /// int64 bins (output_mode "int") or float32 encodings.

@@ -279,7 +279,8 @@ void StringLookup::adapt(const Tensor& data) {
 void StringLookup::adapt(const data::Dataset& dataset) {
   reset_state();
   preprocessing::for_each_string_batch(dataset, who(), [&](const Tensor& batch) {
-    preprocessing::for_each_document(batch, who(), [&](const std::vector<std::string_view>& doc) { update_state(doc); });
+    preprocessing::for_each_document(
+        batch, who(), [&](const std::vector<std::string_view>& doc) { update_state(doc); }, true);
   });
   finalize_state();
 }

@@ -51,17 +51,17 @@ TEST_CASE("TextVectorization standardizes and splits as Keras's options say", "[
   CHECK(values(chars(column({"A\xC3\xA9!a"}))) == std::vector<float>{2, 3, 2});
   layers::TextVectorization whole({.split = std::nullopt, .vocabulary = Strings{"new york", "paris"}});
   CHECK(values(whole(column({"New York", "Paris!", "rome"}))) == std::vector<float>{2, 3, 1});
-  layers::TextVectorization custom({.split_fn = [](const std::string& s) {
-                                      Strings out;
-                                      std::size_t start = 0, at;
-                                      while ((at = s.find('|', start)) != std::string::npos) {
-                                        out.push_back(s.substr(start, at - start));
-                                        start = at + 1;
-                                      }
-                                      out.push_back(s.substr(start));
-                                      return out;
-                                    },
-                                    .vocabulary = Strings{"a b", "c"}});
+  auto bars = [](const std::string& s) {  // splits on '|' only
+    Strings out;
+    std::size_t start = 0, at;
+    while ((at = s.find('|', start)) != std::string::npos) {
+      out.push_back(s.substr(start, at - start));
+      start = at + 1;
+    }
+    out.push_back(s.substr(start));
+    return out;
+  };
+  layers::TextVectorization custom({.standardize = "lower", .vocabulary = Strings{"a b", "c"}, .split_fn = bars});
   CHECK(values(custom(column({"a b|c|d"}))) == std::vector<float>{2, 3, 1});
 }
 
