@@ -196,3 +196,22 @@ TEST_CASE("A model maps indices back to strings: StringLookup(invert=true) as it
   model.save(dir / "invert.keras");
   CHECK(models::load_model(dir / "invert.keras")->predict(ids).to_vector<std::string>() == words.to_vector<std::string>());
 }
+
+TEST_CASE("A Dataset of strings feeds fit, evaluate and predict of a string model", "[preprocessing][strings]") {
+  utils::set_random_seed(2);
+  auto lookup = std::make_shared<layers::StringLookup>(layers::StringLookupOptions{.vocabulary = kVocab,
+                                                                                   .output_mode = "one_hot"});
+  auto in = Input({1}, {.dtype = DType::string});
+  Model model(in, layers::Dense(1, {.activation = "sigmoid"})((*lookup)(in)));
+  model.compile({.optimizer = "adam", .loss = "binary_crossentropy", .metrics = {"accuracy"}});
+  const Tensor x = strings({"a", "b", "c", "d", "a", "b", "c", "d"}, {8, 1});
+  const Tensor y = Tensor::from_vector<float>({1, 0, 1, 0, 1, 0, 1, 0}, {8, 1});
+  const auto ds = data::Dataset::from_tensor_slices(x, y).batch(4);
+  CHECK(data::spec_str(ds.element_spec()).find("dtype=string") != std::string::npos);
+  model.fit(ds, {.epochs = 2, .verbose = 0});
+  const auto logs = model.evaluate(ds, {.verbose = 0});
+  CHECK(logs.contains("accuracy"));
+  // predict on the Dataset equals predict on the arrays, and the arrays' shuffled fit runs too.
+  CHECK(model.predict(data::Dataset::from_tensor_slices(x).batch(3)).to_vector<float>() == model.predict(x).to_vector<float>());
+  model.fit(x, y, {.batch_size = 3, .epochs = 1, .verbose = 0});
+}
