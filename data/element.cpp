@@ -18,74 +18,68 @@ std::vector<std::size_t> sorted_order(const std::vector<std::string>& keys) {
 Element tuple(std::vector<Element> items) { return Element::tuple(std::move(items)); }
 Element named(std::vector<std::pair<std::string, Element>> items) { return Element::dict(std::move(items)); }
 
+namespace {
+// Copies n elements of src from element `from` to dst at element `to` (strings one by one, numbers as bytes).
+void copy_elements(const Tensor& src, std::int64_t from, const Tensor& dst, std::int64_t to, std::int64_t n) {
+  if (n <= 0) return;
+  if (src.dtype() == DType::string) {
+    std::copy(src.data<std::string>() + from, src.data<std::string>() + from + n, dst.data<std::string>() + to);
+    return;
+  }
+  const std::size_t elem = dtype_size(src.dtype());
+  std::memcpy(static_cast<char*>(dst.raw_data()) + static_cast<std::size_t>(to) * elem,
+              static_cast<const char*>(src.raw_data()) + static_cast<std::size_t>(from) * elem,
+              static_cast<std::size_t>(n) * elem);
+}
+}  // namespace
+
+Component::Component(std::string s) : tensor_(Tensor::from_vector<std::string>({std::move(s)}, Shape{})) {}
+
 Component Component::strings(std::vector<std::string> values, Shape shape) {
   if (shape_size(shape) != static_cast<std::int64_t>(values.size()))
     throw ValueError(fmt::format("{} strings do not fill shape {}", values.size(), shape_str(shape)));
-  Component c;
-  c.strings_ = std::make_shared<const std::vector<std::string>>(std::move(values));
-  c.string_shape_ = std::move(shape);
-  return c;
+  return Tensor::from_vector<std::string>(values, shape);
 }
 
-const Tensor& Component::tensor() const {
-  if (is_string()) throw ValueError("This component holds strings (" + shape_str(shape()) + "), not a numeric tensor");
-  return tensor_;
-}
-
-const std::vector<std::string>& Component::string_values() const {
+std::vector<std::string> Component::string_values() const {
   if (!is_string()) throw ValueError("This component is a numeric tensor (" + dtype_name() + "), not strings");
-  return *strings_;
+  return tensor_.to_vector<std::string>();
 }
 
 const std::string& Component::str() const {
-  const auto& v = string_values();
-  if (v.size() != 1) throw ValueError("str() needs a scalar string component, got shape " + shape_str(shape()));
-  return v[0];
+  if (!is_string()) throw ValueError("This component is a numeric tensor (" + dtype_name() + "), not strings");
+  if (tensor_.size() != 1) throw ValueError("str() needs a scalar string component, got shape " + shape_str(shape()));
+  return *tensor_.data<std::string>();
 }
 
-std::string Component::dtype_name() const { return is_string() ? "string" : keras::dtype_name(tensor_.dtype()); }
+std::string Component::dtype_name() const { return tensor_.defined() ? keras::dtype_name(tensor_.dtype()) : "undefined"; }
 
 Component Component::rows(std::int64_t begin, std::int64_t end) const {
-  const Shape s = shape();
-  if (s.empty()) throw ValueError("Cannot slice a scalar component; slicing needs at least one dimension");
-  if (!is_string()) return tensor_.slice(begin, end);
-  const std::int64_t inner = s[0] ? shape_size(s) / s[0] : 0;
-  Shape out = s;
-  out[0] = end - begin;
-  return strings({strings_->begin() + begin * inner, strings_->begin() + end * inner}, out);
+  if (shape().empty()) throw ValueError("Cannot slice a scalar component; slicing needs at least one dimension");
+  return tensor_.slice(begin, end);
 }
 
 Component Component::row(std::int64_t i) const {
   const Shape s = shape();
   if (s.empty()) throw ValueError("Cannot slice a scalar component; slicing needs at least one dimension");
   if (i < 0 || i >= s[0]) throw ValueError(fmt::format("Row {} out of range for shape {}", i, shape_str(s)));
-  Component r = rows(i, i + 1);
-  const Shape inner(s.begin() + 1, s.end());
-  if (r.is_string()) return strings(*r.strings_, inner);
-  return r.tensor_.reshape(inner);
+  return tensor_.slice(i, i + 1).reshape(Shape(s.begin() + 1, s.end()));
 }
 
 Component Component::stack(const std::vector<Component>& parts, std::size_t component_index) {
   if (parts.empty()) throw ValueError("Cannot stack zero components");
   const Shape s = parts[0].shape();
   for (std::size_t i = 1; i < parts.size(); ++i)
-    if (parts[i].shape() != s || parts[i].is_string() != parts[0].is_string() ||
-        parts[i].dtype_name() != parts[0].dtype_name())
+    if (parts[i].shape() != s || parts[i].dtype_name() != parts[0].dtype_name())
       throw ValueError(fmt::format(
           "Cannot batch tensors with different shapes in component {}. First element had shape {} and element {} had "
           "shape {}; use padded_batch() for variable-length elements",
           component_index, shape_str(s), i, shape_str(parts[i].shape())));
   Shape out = s;
   out.insert(out.begin(), static_cast<std::int64_t>(parts.size()));
-  if (parts[0].is_string()) {
-    std::vector<std::string> all;
-    for (const auto& p : parts) all.insert(all.end(), p.strings_->begin(), p.strings_->end());
-    return strings(std::move(all), out);
-  }
   Tensor t = Tensor::empty(out, parts[0].tensor_.dtype());
-  const std::size_t bytes = parts[0].tensor_.nbytes();
-  char* dst = static_cast<char*>(t.raw_data());
-  for (std::size_t i = 0; i < parts.size(); ++i) std::memcpy(dst + i * bytes, parts[i].tensor_.raw_data(), bytes);
+  const std::int64_t per = shape_size(s);
+  for (std::size_t i = 0; i < parts.size(); ++i) copy_elements(parts[i].tensor_, 0, t, static_cast<std::int64_t>(i) * per, per);
   return t;
 }
 
@@ -132,7 +126,7 @@ Component Component::pad_stack(const std::vector<Component>& parts, Shape shape,
         std::int64_t rem = k, off = 0;
         for (int d = static_cast<int>(rank) - 1; d >= 0; --d) { idx[d] = rem % ps[d]; rem /= ps[d]; }
         for (std::size_t d = 0; d < rank; ++d) off = off * target[d] + idx[d];
-        all[i * per + off] = (*parts[i].strings_)[k];
+        all[i * per + off] = parts[i].tensor_.data<std::string>()[k];
       }
     }
     return strings(std::move(all), out);
@@ -160,16 +154,13 @@ Component Component::concat(const std::vector<Component>& parts) {
       throw ValueError("concat: shapes " + shape_str(parts[0].shape()) + " and " + shape_str(s) + " differ beyond axis 0");
     out[0] += s[0];
   }
-  if (parts[0].is_string()) {
-    std::vector<std::string> all;
-    for (const auto& p : parts) all.insert(all.end(), p.strings_->begin(), p.strings_->end());
-    return strings(std::move(all), out);
-  }
   Tensor t = Tensor::empty(out, parts[0].tensor_.dtype());
-  char* dst = static_cast<char*>(t.raw_data());
+  std::int64_t at = 0;
   for (const auto& p : parts) {
-    std::memcpy(dst, p.tensor_.raw_data(), p.tensor_.nbytes());
-    dst += p.tensor_.nbytes();
+    if (p.tensor_.dtype() != t.dtype())
+      throw ValueError("concat: dtypes " + parts[0].dtype_name() + " and " + p.dtype_name() + " differ");
+    copy_elements(p.tensor_, 0, t, at, p.size());
+    at += p.size();
   }
   return t;
 }

@@ -1,6 +1,6 @@
 #pragma once
 // What a Dataset yields: a nested structure (a single component, a tuple, or named components) whose
-// leaves are Components: numeric Tensors or string arrays (tf.string, which keras::Tensor lacks).
+// leaves are Components: Tensors, numeric or of strings (DType::string, tf.string).
 #include <concepts>
 #include <memory>
 #include <type_traits>
@@ -13,30 +13,30 @@
 
 namespace keras::data {
 
-/// A leaf of an element: a numeric Tensor, or an n-d array of byte strings.
+/// A leaf of an element: a Tensor, numeric or of byte strings (DType::string).
 class Component {
  public:
   Component() = default;
   Component(Tensor t) : tensor_(std::move(t)) {}  // NOLINT: implicit, elements are built from tensors
-  Component(std::string s) : strings_(std::make_shared<std::vector<std::string>>(1, std::move(s))) {}  // NOLINT
+  Component(std::string s);  // NOLINT: a scalar string
   Component(const char* s) : Component(std::string(s)) {}  // NOLINT
   /// Strings of the given shape (row-major).
   static Component strings(std::vector<std::string> values, Shape shape);
 
-  bool is_string() const { return strings_ != nullptr; }
-  bool defined() const { return is_string() || tensor_.defined(); }
-  /// The numeric tensor (throws for a string component).
-  const Tensor& tensor() const;
-  /// The strings, row-major (throws for a numeric component).
-  const std::vector<std::string>& string_values() const;
-  /// The single string of a scalar string component.
+  bool is_string() const { return tensor_.defined() && tensor_.dtype() == DType::string; }
+  bool defined() const { return tensor_.defined(); }
+  /// The tensor (of DType::string for strings).
+  const Tensor& tensor() const { return tensor_; }
+  /// A copy of the strings, row-major (throws for a numeric component).
+  std::vector<std::string> string_values() const;
+  /// The single string of a scalar (or one-element) string component.
   const std::string& str() const;
-  Shape shape() const { return is_string() ? string_shape_ : tensor_.shape(); }
+  Shape shape() const { return tensor_.defined() ? tensor_.shape() : Shape{}; }
   std::int64_t size() const { return shape_size(shape()); }
   /// "float32", "int64", ..., or "string".
   std::string dtype_name() const;
 
-  /// Row i along the first axis (shares storage for tensors).
+  /// Row i along the first axis (shares storage).
   Component row(std::int64_t i) const;
   /// Rows [begin, end) along the first axis.
   Component rows(std::int64_t begin, std::int64_t end) const;
@@ -49,8 +49,6 @@ class Component {
 
  private:
   Tensor tensor_;
-  std::shared_ptr<const std::vector<std::string>> strings_;
-  Shape string_shape_;
 };
 
 /// dtype and shape of a component; -1 marks an unknown dimension.

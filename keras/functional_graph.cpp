@@ -252,7 +252,7 @@ FunctionalGraph::Endpoints FunctionalGraph::from_config(const json& config) {
     layers[name] = layer;
     if (auto* input = dynamic_cast<layers::InputLayer*>(layer.get())) {
       auto node = std::make_shared<Node>(Node{layer, {}, {*input->batch_input_shape()}});
-      outputs[name].push_back({KerasTensor(node->output_shapes[0], DType::float32, node)});
+      outputs[name].push_back({KerasTensor(node->output_shapes[0], input->input_dtype(), node)});
     }
     for (const auto& call : lc.value("inbound_nodes", json::array())) pending.push_back({layer, call});
   }

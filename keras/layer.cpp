@@ -1,5 +1,7 @@
 #include "keras/layer.hpp"
 
+#include "keras/string_layers.hpp"
+
 #include <algorithm>
 #include <cctype>
 #include <map>
@@ -132,6 +134,7 @@ std::vector<Tensor> Layer::call_all(const std::vector<Tensor>& inputs, const Cal
   std::vector<Shape> shapes;
   for (const auto& t : inputs) {
     if (!t.defined()) throw ValueError("Layer '" + name_ + "' was called on an undefined tensor");
+    check_string_input(*this, t.dtype(), shapes.size());
     shapes.push_back(t.shape());
   }
   if (built_ && shapes.size() == 1) check_built_shape(shapes[0]);
@@ -171,15 +174,19 @@ std::vector<KerasTensor> Layer::call_all(const std::vector<KerasTensor>& inputs)
                      "(create it with std::make_shared<...>(...), or call a temporary: layers::Dense(8)(x))");
   if (inputs.empty()) throw ValueError("Layer '" + name_ + "' was called on an empty list of symbolic tensors");
   std::vector<Shape> shapes;
+  std::vector<DType> dtypes;
   for (const auto& t : inputs) {
     if (!t.defined()) throw ValueError("Layer '" + name_ + "' was called on an undefined KerasTensor");
+    check_string_input(*this, t.dtype(), shapes.size());
     shapes.push_back(t.shape());
+    dtypes.push_back(t.dtype());
   }
   ensure_built(shapes);
   auto node = std::make_shared<Node>(Node{self, inputs, compute_output_shape(shapes)});
+  const DType dtype = symbolic_output_dtype(*this, dtypes);
   std::vector<KerasTensor> out;
   for (std::size_t i = 0; i < node->output_shapes.size(); ++i)
-    out.emplace_back(node->output_shapes[i], DType::float32, node, static_cast<int>(i));
+    out.emplace_back(node->output_shapes[i], dtype, node, static_cast<int>(i));
   return out;
 }
 

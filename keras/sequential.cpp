@@ -93,7 +93,7 @@ void Sequential::build_graph(const Shape& shape) {
         features, layers::InputLayerOptions{.name = layers_.front()->name() + "_input", .batch_size = shape.at(0)});
   }
   const Shape& input_shape = *input_layer_->batch_input_shape();
-  const KerasTensor input(input_shape, DType::float32, std::make_shared<Node>(Node{input_layer_, {}, {input_shape}}));
+  const KerasTensor input(input_shape, input_layer_->input_dtype(), std::make_shared<Node>(Node{input_layer_, {}, {input_shape}}));
   KerasTensor x = input;
   for (const auto& l : layers_) {
     const auto outputs = l->call_all({x});

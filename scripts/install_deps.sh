@@ -11,6 +11,7 @@ packages=(
   libstb-dev
   libzip-dev  # .keras archives
   libfarmhash-dev  # the Hashing layer: TensorFlow's FarmHash Fingerprint64
+  libre2-dev  # TextVectorization's punctuation stripping: TensorFlow's regex engine
   ocl-icd-opencl-dev  # oneDNN's dnnl-config.cmake requires OpenCL; libdnnl-dev only recommends it
   python3-h5py python3-numpy  # tools/read_keras_h5.py, the independent reader the tests use
   libprotobuf-dev protobuf-compiler libonnx-dev  # ONNX export: protoc compiles libonnx-dev's onnx.proto

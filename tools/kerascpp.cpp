@@ -104,7 +104,10 @@ int predict(std::vector<std::string> args) {
   if (args.size() < 2) throw UsageError("predict needs MODEL and at least one IN.npy");
   auto model = load_any(args[0]);
   std::vector<k::Tensor> inputs;
-  for (std::size_t i = 1; i < args.size(); ++i) inputs.push_back(k::utils::load_npy(args[i]).astype(k::DType::float32));
+  for (std::size_t i = 1; i < args.size(); ++i) {  // strings stay strings (a model with TextVectorization reads them)
+    const k::Tensor t = k::utils::load_npy(args[i]);
+    inputs.push_back(t.dtype() == k::DType::string ? t : t.astype(k::DType::float32));
+  }
   const std::vector<k::Tensor> outputs = model->predict_outputs(inputs, {.batch_size = batch_size});
   if (outputs.size() == 1) {
     k::utils::save_npy(out, outputs[0]);

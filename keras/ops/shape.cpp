@@ -41,6 +41,18 @@ Tensor take_rows(const Tensor& x, const std::vector<std::int64_t>& idx) {
   Shape shape = x.shape();
   shape[0] = static_cast<std::int64_t>(idx.size());
   Tensor out = Tensor::empty(shape, x.dtype());
+  if (x.dtype() == DType::string) {  // strings are objects: copied one by one
+    const std::int64_t per = rows ? x.size() / rows : 0;
+    const std::string* src = x.data<std::string>();
+    std::string* dst = out.data<std::string>();
+    for (std::size_t i = 0; i < idx.size(); ++i) {
+      if (idx[i] < 0 || idx[i] >= rows)
+        throw ValueError("take_rows: index " + std::to_string(idx[i]) + " is out of range for " + std::to_string(rows) +
+                         " rows");
+      std::copy(src + idx[i] * per, src + (idx[i] + 1) * per, dst + static_cast<std::int64_t>(i) * per);
+    }
+    return out;
+  }
   const std::size_t row_bytes = rows ? x.nbytes() / static_cast<std::size_t>(rows) : 0;
   const char* src = static_cast<const char*>(x.raw_data());
   char* dst = static_cast<char*>(out.raw_data());

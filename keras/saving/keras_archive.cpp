@@ -14,6 +14,7 @@
 #include "keras/saving/config_errors.hpp"
 #include "keras/saving/hdf5_format.hpp"
 #include "keras/saving/keras3_config.hpp"
+#include "keras/saving/layer_assets.hpp"
 #include "keras/saving/object_path_layout.hpp"
 #include "keras/saving/zip_archive.hpp"
 
@@ -128,11 +129,13 @@ void save_keras_archive(const Model& model, const std::string& path, bool includ
   write_atomically(weights.path(), [&](hdf5::File& file) {
     hdf5::Group root = file.root();
     save_object_path_weights(root, model, include_optimizer);
+    save_lookup_variables(root, model);
   });
   ZipWriter zip(path);
   zip.add(kMetadata, metadata.dump());
   zip.add(kConfig, config.dump());
   zip.add_file(kWeights, weights.path());
+  for (auto& [name, content] : layer_assets(model)) zip.add(name, std::move(content));
   zip.commit();
 }
 
@@ -149,6 +152,7 @@ std::shared_ptr<Model> load_keras_archive(const std::string& path, bool compile)
     hdf5::File file = hdf5::File::open(weights.path());
     const hdf5::Group root = file.root();
     load_object_path_weights(root, *model, false);
+    load_layer_assets(zip, root, *model);
     const json cc = config.value("compile_config", json());
     if (compile && cc.is_object()) {
       if (compile_from_archive(*model, cc, path) && root.has("optimizer") && !load_object_path_optimizer(root, *model))

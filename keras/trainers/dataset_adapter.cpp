@@ -11,8 +11,6 @@ Tensor tensor_of(const data::Element& c, const std::string& role) {
   if (!c.is_leaf())
     throw ValueError("A Dataset for fit/evaluate/predict yields " + role + " nested more than one level deep; give each "
                      "model input or output as one tensor in a tuple or in named components");
-  if (c.leaf().is_string())
-    throw ValueError("The Dataset's " + role + " holds strings; map them to numeric tensors before fit/evaluate/predict");
   return c.leaf().tensor();
 }
 

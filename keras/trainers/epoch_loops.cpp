@@ -65,13 +65,20 @@ std::vector<Tensor> concatenate_batches(const std::vector<std::vector<Tensor>>& 
     Shape shape = batches[0][k].shape();
     shape[0] = n;
     Tensor t = Tensor::empty(shape, batches[0][k].dtype());
-    char* dst = static_cast<char*>(t.raw_data());
+    char* dst = t.dtype() == DType::string ? nullptr : static_cast<char*>(t.raw_data());
+    std::int64_t at = 0;  // elements written (strings are objects, copied one by one)
     for (const auto& b : batches) {
-      if (b[k].shape().size() != shape.size() || !std::equal(shape.begin() + 1, shape.end(), b[k].shape().begin() + 1))
-        throw ValueError("predict(): output " + std::to_string(k) + " of model '" + model + "' changes shape between "
-                         "batches (" + shape_str(batches[0][k].shape()) + " then " + shape_str(b[k].shape()) + ")");
-      std::memcpy(dst, b[k].raw_data(), b[k].nbytes());
-      dst += b[k].nbytes();
+      if (b[k].shape().size() != shape.size() || !std::equal(shape.begin() + 1, shape.end(), b[k].shape().begin() + 1) ||
+          b[k].dtype() != t.dtype())
+        throw ValueError("predict(): output " + std::to_string(k) + " of model '" + model + "' changes shape or dtype "
+                         "between batches (" + shape_str(batches[0][k].shape()) + " then " + shape_str(b[k].shape()) + ")");
+      if (t.dtype() == DType::string) {
+        std::copy(b[k].data<std::string>(), b[k].data<std::string>() + b[k].size(), t.data<std::string>() + at);
+      } else {
+        std::memcpy(dst, b[k].raw_data(), b[k].nbytes());
+        dst += b[k].nbytes();
+      }
+      at += b[k].size();
     }
     out.push_back(t);
   }

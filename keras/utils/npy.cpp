@@ -1,5 +1,7 @@
 #include "keras/utils/npy.hpp"
 
+#include "keras/utils/utf8.hpp"
+
 #include <bit>
 #include <cctype>
 #include <cerrno>
@@ -7,6 +9,8 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <optional>
+#include <string_view>
 #include <variant>
 #include <vector>
 
@@ -158,6 +162,58 @@ struct Format {
   Convert convert;
 };
 
+void read_exact(std::ifstream& in, void* dst, std::size_t n, const std::string& path, const char* what);
+
+// NumPy's fixed-width strings: '<U<n>' holds n UTF-32 code points, '|S<n>' n bytes, each NUL-padded at the end.
+struct StringFormat {
+  bool unicode = false;
+  std::size_t width = 0;  // characters per element
+};
+std::optional<StringFormat> string_format_of(const std::string& descr, const std::string& path) {
+  std::string_view d = descr;
+  StringFormat f;
+  if (d.starts_with("<U") || d.starts_with("=U")) f.unicode = true;
+  else if (d.starts_with("|S") || d.starts_with("<S") || d.starts_with("=S") || d.starts_with("S")) f.unicode = false;
+  else if (d.starts_with(">U")) fail(path, "big-endian strings ('>U') are not supported; save arr.astype('<U')");
+  else return std::nullopt;
+  d.remove_prefix(d[0] == 'S' ? 1 : 2);
+  if (d.empty() || d.size() > 9 || d.find_first_not_of("0123456789") != std::string_view::npos)
+    fail(path, "corrupt header: string dtype '" + descr + "' has no valid width");
+  f.width = std::stoull(std::string(d));
+  return f;
+}
+
+Tensor read_strings(std::ifstream& in, const Shape& shape, std::int64_t count, const StringFormat& f,
+                    const std::string& path) {
+  const std::size_t item = f.unicode ? 4 * f.width : f.width;
+  std::vector<char> buf(static_cast<std::size_t>(count) * item);
+  read_exact(in, buf.data(), buf.size(), path, "data");
+  Tensor t = Tensor::empty(shape, DType::string);
+  auto* out = t.data<std::string>();
+  for (std::int64_t i = 0; i < count; ++i) {
+    const char* p = buf.data() + static_cast<std::size_t>(i) * item;
+    std::string& s = out[i];
+    if (!f.unicode) {
+      std::size_t n = f.width;
+      while (n > 0 && p[n - 1] == '\0') --n;  // NumPy drops trailing NULs
+      s.assign(p, n);
+      continue;
+    }
+    std::size_t n = f.width;
+    auto code = [&](std::size_t k) {
+      char32_t c = 0;
+      for (int b = 3; b >= 0; --b) c = (c << 8) | static_cast<unsigned char>(p[4 * k + static_cast<std::size_t>(b)]);
+      return c;
+    };
+    while (n > 0 && code(n - 1) == 0) --n;
+    for (std::size_t k = 0; k < n; ++k)
+      if (!utils::append_utf8(s, code(k)))
+        fail(path, "element " + std::to_string(i) + " holds the invalid code point " + std::to_string(code(k)) +
+                       "; a '<U' array must hold Unicode text");
+  }
+  return t;
+}
+
 Format format_of(const std::string& descr, const std::string& path) {
   if (descr == "<f4") return {4, DType::float32, Convert::none};
   if (descr == "<f8") return {8, DType::float32, Convert::f8_to_f4};
@@ -167,7 +223,7 @@ Format format_of(const std::string& descr, const std::string& path) {
   if (descr == "|b1" || descr == "b1") return {1, DType::uint8, Convert::bool_to_u1};
   std::string fix = "convert it in NumPy, e.g. arr.astype('float32'), and save again";
   if (!descr.empty() && descr[0] == '>') fix = "it is big-endian: save arr.astype(arr.dtype.newbyteorder('<'))";
-  fail(path, "dtype '" + descr + "' is not supported (supported: '<f4', '<f8', '<i4', '<i8', '|u1', '|b1'); " + fix);
+  fail(path, "dtype '" + descr + "' is not supported (supported: '<f4', '<f8', '<i4', '<i8', '|u1', '|b1', '<U', '|S'); " + fix);
 }
 
 std::uint32_t read_le(const unsigned char* p, int n) {
@@ -224,7 +280,9 @@ Tensor load_npy(const std::string& path) {
   read_exact(in, text.data(), header_len, path, "header");
 
   const Header h = parse_header(text, path);
-  const Format fmt = format_of(h.descr, path);
+  const auto strings = string_format_of(h.descr, path);
+  const Format fmt = strings ? Format{strings->unicode ? 4 * strings->width : strings->width, DType::string, Convert::none}
+                             : format_of(h.descr, path);
   if (h.fortran_order)
     fail(path, "Fortran-ordered arrays are not supported; save np.ascontiguousarray(arr) instead");
   std::int64_t count = 1;
@@ -240,6 +298,7 @@ Tensor load_npy(const std::string& path) {
     fail(path, "file is truncated: shape " + shape_str(h.shape) + " of '" + h.descr + "' needs " +
                    std::to_string(data_bytes) + " data bytes but only " + std::to_string(available) + " remain");
 
+  if (strings) return read_strings(in, h.shape, count, *strings, path);
   Tensor t = Tensor::empty(h.shape, fmt.dtype);
   if (fmt.convert == Convert::f8_to_f4) {
     std::vector<double> buf(static_cast<std::size_t>(count));
@@ -256,10 +315,41 @@ Tensor load_npy(const std::string& path) {
   return t;
 }
 
+namespace {
+// A string tensor as NumPy stores it: '<U' (UTF-32) when every string is valid UTF-8, else '|S' bytes; the
+// width is the longest element (at least 1, as NumPy's).
+std::pair<std::string, std::string> string_data(const Tensor& t) {
+  const auto* p = t.data<std::string>();
+  std::vector<std::u32string> text;
+  bool unicode = true;
+  std::size_t width = 1;
+  for (std::int64_t i = 0; i < t.size() && unicode; ++i) {
+    auto u = utils::utf8_to_utf32(p[i]);
+    if (!u) unicode = false;
+    else text.push_back(std::move(*u));
+  }
+  std::string data;
+  if (unicode) {
+    for (const auto& u : text) width = std::max(width, u.size());
+    data.assign(text.size() * width * 4, '\0');
+    for (std::size_t i = 0; i < text.size(); ++i)
+      for (std::size_t k = 0; k < text[i].size(); ++k)
+        for (int b = 0; b < 4; ++b) data[(i * width + k) * 4 + static_cast<std::size_t>(b)] = static_cast<char>((text[i][k] >> (8 * b)) & 0xFF);
+    return {"<U" + std::to_string(width), data};
+  }
+  for (std::int64_t i = 0; i < t.size(); ++i) width = std::max(width, p[i].size());
+  data.assign(static_cast<std::size_t>(t.size()) * width, '\0');
+  for (std::int64_t i = 0; i < t.size(); ++i) data.replace(static_cast<std::size_t>(i) * width, p[i].size(), p[i]);
+  return {"|S" + std::to_string(width), data};
+}
+}  // namespace
+
 void save_npy(const std::string& path, const Tensor& t) {
   if (!t.defined()) throw ValueError("save_npy('" + path + "'): the tensor is undefined; pass a tensor with data");
-  if (t.dtype() == DType::string) throw ValueError("save_npy('" + path + "'): string tensors are not supported yet");
-  std::string header = "{'descr': '" + descr_of(t.dtype()) + "', 'fortran_order': False, 'shape': " +
+  std::pair<std::string, std::string> strings;
+  if (t.dtype() == DType::string) strings = string_data(t);
+  const std::string descr = t.dtype() == DType::string ? strings.first : descr_of(t.dtype());
+  std::string header = "{'descr': '" + descr + "', 'fortran_order': False, 'shape': " +
                        shape_str(t.shape()) + ", }";
   // Pad with spaces and a final newline so the data starts on a 64-byte boundary, as NumPy does.
   const std::size_t prefix = kMagicLen + 2 + 2;
@@ -280,7 +370,8 @@ void save_npy(const std::string& path, const Tensor& t) {
     out.write(kMagic, kMagicLen);
     out.write(reinterpret_cast<const char*>(pre), sizeof pre);
     out.write(header.data(), static_cast<std::streamsize>(header.size()));
-    if (t.nbytes()) out.write(static_cast<const char*>(t.raw_data()), static_cast<std::streamsize>(t.nbytes()));
+    if (t.dtype() == DType::string) out.write(strings.second.data(), static_cast<std::streamsize>(strings.second.size()));
+    else if (t.nbytes()) out.write(static_cast<const char*>(t.raw_data()), static_cast<std::streamsize>(t.nbytes()));
     out.close();
     if (!out) {
       std::error_code ignored;

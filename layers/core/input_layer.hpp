@@ -14,10 +14,15 @@ class InputLayer : public Layer {
  public:
   explicit InputLayer(const Shape& shape, InputLayerOptions options = {});
   Tensor call(const Tensor& inputs, bool /*training*/) override { return inputs; }
+  /// The dtype the input declares ("float32" unless given: "int64", "string", ...).
+  DType input_dtype() const { return dtype_; }
   json get_config() const override;
   static std::shared_ptr<Layer> from_config(const json& config);
 
   KERAS_LAYER(InputLayer)
+
+ private:
+  DType dtype_ = DType::float32;
 };
 
 /// keras.layers.Input is keras.Input: a symbolic input (batch dimension excluded). As the first

@@ -1,8 +1,10 @@
 #pragma once
 // The preprocessing layers.
 #include "layers/preprocessing/categorical/category_encoding.hpp"
+#include "layers/preprocessing/categorical/hashed_crossing.hpp"
 #include "layers/preprocessing/categorical/hashing.hpp"
 #include "layers/preprocessing/categorical/integer_lookup.hpp"
+#include "layers/preprocessing/categorical/string_lookup.hpp"
 #include "layers/preprocessing/image/center_crop.hpp"
 #include "layers/preprocessing/image/random_brightness.hpp"
 #include "layers/preprocessing/image/random_contrast.hpp"
@@ -15,3 +17,4 @@
 #include "layers/preprocessing/image/resizing.hpp"
 #include "layers/preprocessing/numeric/discretization.hpp"
 #include "layers/preprocessing/numeric/normalization.hpp"
+#include "layers/preprocessing/text/text_vectorization.hpp"

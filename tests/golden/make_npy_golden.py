@@ -34,6 +34,11 @@ def main():
     save("f4_fortran", np.asfortranarray(np.arange(6, dtype="<f4").reshape(2, 3)))
     save("f4_bigendian", np.arange(3, dtype=">f4"))
     save("i2_3", np.arange(3, dtype="<i2"))
+    # Strings: '<U' (UTF-32: 1-, 2-, 3- and 4-byte UTF-8 characters, and a shorter element padded with NULs)
+    # and '|S' bytes (not UTF-8; an inner NUL is kept, trailing ones are padding).
+    save("U5_2x2", np.array([["a", "h\u00e9llo"], ["\u65e5\u672c", "\U0001F600x"]]))
+    save("S3_3", np.array([b"ab", b"", b"\xff\x00z"]))
+    save("U1_empty_0", np.array([], dtype="<U1"))
 
 
 if __name__ == "__main__":

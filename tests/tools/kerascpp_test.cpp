@@ -96,6 +96,25 @@ TEST_CASE("kerascpp predict takes one IN.npy per input and writes OUT_0.npy, OUT
   CHECK(bad.output.find("expects 2 x") != std::string::npos);
 }
 
+TEST_CASE("kerascpp predict reads a string .npy into a model that takes raw text") {
+  keras_test::TempDir dir("cli_predict_strings");
+  backend::clear_session();
+  utils::set_random_seed(5);
+  auto vectorize = std::make_shared<layers::TextVectorization>(
+      layers::TextVectorizationOptions{.output_mode = "multi_hot"});
+  vectorize->adapt(Tensor::from_vector<std::string>({"good film", "bad film", "very good"}, {3}));
+  KerasTensor in = Input({1}, {.dtype = DType::string});
+  Model model(in, layers::Dense(1, {.activation = "sigmoid"})((*vectorize)(in)));
+  model.save(dir / "text.keras");
+  // NumPy's '<U' text (written as numpy.save writes it), one review per row.
+  const Tensor x = Tensor::from_vector<std::string>({"Good film!", "bad", "tr\xC3\xA8s bon"}, {3, 1});
+  utils::save_npy(dir / "x.npy", x);
+  REQUIRE(utils::load_npy(dir / "x.npy").dtype() == DType::string);
+  Run r = kerascpp("predict " + dir / "text.keras " + dir / "x.npy -o " + dir / "y.npy");
+  REQUIRE(r.status == 0);
+  CHECK(utils::load_npy(dir / "y.npy").to_vector<float>() == model.predict(x).to_vector<float>());
+}
+
 TEST_CASE("kerascpp evaluate reproduces a real Keras model's Fashion-MNIST accuracy") {
   if (!fs::exists(kFixtures) || !fs::exists("/usr/share/datasets/fashion-mnist")) {
     WARN("skipped: the fixtures or Fashion-MNIST are absent");

@@ -245,3 +245,44 @@ TEST_CASE("a failed save_npy keeps the existing file", "[npy]") {
   CHECK_THAT(io_error([&] { save_npy(dir.file("no/such/folder/x.npy"), first); }), Contains("x.npy"));
   CHECK_THROWS_AS(save_npy(dir.file("u.npy"), Tensor()), keras::ValueError);
 }
+
+TEST_CASE("load_npy reads NumPy's '<U' strings as UTF-8 and '|S' strings as bytes", "[npy][strings]") {
+  const Tensor u = load_npy(golden("U5_2x2"));
+  CHECK(u.dtype() == DType::string);
+  CHECK(u.shape() == Shape{2, 2});
+  CHECK(u.to_vector<std::string>() ==
+        std::vector<std::string>{"a", "h\xC3\xA9llo", "\xE6\x97\xA5\xE6\x9C\xAC", "\xF0\x9F\x98\x80x"});
+  const Tensor s = load_npy(golden("S3_3"));
+  CHECK(s.shape() == Shape{3});
+  CHECK(s.to_vector<std::string>() == std::vector<std::string>{"ab", "", std::string("\xFF\0z", 3)});
+  const Tensor e = load_npy(golden("U1_empty_0"));
+  CHECK(e.dtype() == DType::string);
+  CHECK(e.shape() == Shape{0});
+}
+
+TEST_CASE("save_npy writes string tensors byte for byte as numpy.save does", "[npy][strings]") {
+  TempDir dir;
+  for (const char* name : {"U5_2x2", "S3_3", "U1_empty_0"}) {
+    const Tensor t = load_npy(golden(name));
+    const std::string out = dir.file(std::string(name) + ".npy");
+    save_npy(out, t);
+    CHECK(read_bytes(out) == read_bytes(golden(name)));
+    CHECK(load_npy(out).to_vector<std::string>() == t.to_vector<std::string>());
+  }
+}
+
+TEST_CASE("load_npy refuses bad string arrays with the file's name", "[npy][strings]") {
+  TempDir dir;
+  const std::string bad = dir.file("surrogate.npy");
+  std::string data(4, '\0');
+  data[0] = '\x00';
+  data[1] = '\xD8';  // U+D800, a surrogate: no Unicode text
+  write_bytes(bad, npy_bytes("{'descr': '<U1', 'fortran_order': False, 'shape': (1,), }", data));
+  CHECK_THAT(io_error([&] { load_npy(bad); }), Contains("surrogate.npy") && Contains("invalid code point"));
+  const std::string big = dir.file("big.npy");
+  write_bytes(big, npy_bytes("{'descr': '>U1', 'fortran_order': False, 'shape': (1,), }", std::string(4, '\0')));
+  CHECK_THAT(io_error([&] { load_npy(big); }), Contains("big-endian"));
+  const std::string truncated = dir.file("truncated.npy");
+  write_bytes(truncated, npy_bytes("{'descr': '<U3', 'fortran_order': False, 'shape': (2,), }", std::string(12, 'a')));
+  CHECK_THAT(io_error([&] { load_npy(truncated); }), Contains("truncated"));
+}
