@@ -45,7 +45,7 @@ TEST_CASE("random.normal, uniform and truncated_normal have the requested moment
   CHECK(s == Approx(0.8796).margin(0.01));  // the standard deviation of N(0, 1) truncated to [-2, 2]
 }
 
-TEST_CASE("random.randint covers [minval, maxval) uniformly as int32", "[ops2][random]") {
+TEST_CASE("random.randint covers minval up to but excluding maxval uniformly, as int32", "[ops2][random]") {
   const Tensor r = random::randint({60000}, -2, 4, DType::int32, 6);
   CHECK(r.dtype() == DType::int32);
   std::vector<int> counts(6, 0);

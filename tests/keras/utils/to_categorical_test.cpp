@@ -28,7 +28,7 @@ TEST_CASE("to_categorical infers num_classes, drops a last axis of 1 and keeps t
         std::vector<float>{0, 1, 0, 0, 0, 1});
 }
 
-TEST_CASE("to_categorical refuses indices outside [0, num_classes)", "[utils]") {
+TEST_CASE("to_categorical refuses indices below 0 or from num_classes up", "[utils]") {
   CHECK_THROWS_AS(utils::to_categorical({0, 4}, 4), ValueError);
   CHECK_THROWS_WITH(utils::to_categorical({0, -1}, 4), Catch::Contains("class index -1"));
   CHECK_THROWS_WITH(utils::to_categorical(std::vector<std::int64_t>{}), Catch::Contains("give num_classes"));
