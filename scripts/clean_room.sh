@@ -57,6 +57,8 @@ mounts=()
 cleanup() {
   local i
   for ((i = ${#mounts[@]} - 1; i >= 0; i--)); do umount -l "${mounts[i]}" 2>/dev/null || true; done
+  # and whatever the steps mounted inside (`ip netns add` mounts /run/netns), deepest first
+  for m in $(awk -v r="$root/" 'index($2, r) == 1 {print $2}' /proc/mounts | sort -r); do umount -l "$m" 2>/dev/null || true; done
   if [ "${KEEP_CLEAN_ROOT:-0}" = 1 ]; then
     echo "==> clean room kept at $root"
   elif ! grep -q " $root/" /proc/mounts; then  # never delete through a mount that is still there
