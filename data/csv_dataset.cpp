@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "data/auto_shard.hpp"
 #include "data/file_stream.hpp"
 
 namespace keras::data {
@@ -103,6 +104,7 @@ class CsvNode : public DatasetNode {
   }
   IteratorPtr make_iterator() const override {
     struct It : IteratorBase {
+      std::vector<std::string> files;  // this replica's (data/auto_shard.hpp)
       const CsvNode* n;
       std::size_t file = 0;
       std::int64_t line_no = 0;
@@ -110,9 +112,9 @@ class CsvNode : public DatasetNode {
       const char* kind() const override { return "CsvDataset"; }
       std::optional<Element> next() override {
         std::string line;
-        while (file < n->files_.size()) {
+        while (file < files.size()) {
           if (!in) {
-            in = std::make_unique<detail::FileStream>(n->files_[file], n->o_.compression_type);
+            in = std::make_unique<detail::FileStream>(files[file], n->o_.compression_type);
             line_no = 0;
             if (n->o_.header && in->getline(line)) ++line_no;
           }
@@ -124,7 +126,7 @@ class CsvNode : public DatasetNode {
               line += "\n" + more;
             }
             if (line.empty()) continue;
-            return n->parse(line, fmt::format("{}:{}", n->files_[file], line_no));
+            return n->parse(line, fmt::format("{}:{}", files[file], line_no));
           }
           in.reset();
           ++file;
@@ -134,6 +136,7 @@ class CsvNode : public DatasetNode {
     };
     auto it = std::make_unique<It>();
     it->n = this;
+    it->files = files_of_this_replica(files_, "CsvDataset");
     return it;
   }
 

@@ -1,5 +1,6 @@
 #include "data/text_line_dataset.hpp"
 
+#include "data/auto_shard.hpp"
 #include "data/file_stream.hpp"
 #include "keras/json.hpp"
 
@@ -15,15 +16,16 @@ class TextLineNode : public DatasetNode {
   ElementSpec element_spec() const override { return TensorSpec{{}, "string"}; }
   IteratorPtr make_iterator() const override {
     struct It : IteratorBase {
+      std::vector<std::string> files;  // this replica's (data/auto_shard.hpp)
       const TextLineNode* n;
       std::size_t file = 0;
       std::int64_t line_no = 0;
       std::unique_ptr<detail::FileStream> in;
       std::optional<Element> next() override {
         std::string line;
-        while (file < n->files_.size()) {
+        while (file < files.size()) {
           if (!in) {
-            in = std::make_unique<detail::FileStream>(n->files_[file], n->o_.compression_type);
+            in = std::make_unique<detail::FileStream>(files[file], n->o_.compression_type);
             line_no = 0;
           }
           if (in->getline(line)) {
@@ -40,14 +42,15 @@ class TextLineNode : public DatasetNode {
         file = s.at("file");
         const std::int64_t lines = s.at("line");
         in.reset();
-        if (file >= n->files_.size()) return;
-        in = std::make_unique<detail::FileStream>(n->files_[file], n->o_.compression_type);
+        if (file >= files.size()) return;
+        in = std::make_unique<detail::FileStream>(files[file], n->o_.compression_type);
         std::string skip;
         for (line_no = 0; line_no < lines && in->getline(skip);) ++line_no;
       }
     };
     auto it = std::make_unique<It>();
     it->n = this;
+    it->files = files_of_this_replica(files_, "TextLineDataset");
     return it;
   }
 

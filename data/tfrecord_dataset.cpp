@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "data/auto_shard.hpp"
 #include "data/file_stream.hpp"
 #include "keras/json.hpp"
 
@@ -50,14 +51,15 @@ class TFRecordNode : public DatasetNode {
   ElementSpec element_spec() const override { return TensorSpec{{}, "string"}; }
   IteratorPtr make_iterator() const override {
     struct It : IteratorBase {
+      std::vector<std::string> files;  // this replica's (data/auto_shard.hpp)
       const TFRecordNode* n;
       std::size_t file = 0;
       std::uint64_t offset = 0, record = 0;
       std::unique_ptr<detail::FileStream> in;
       std::optional<Element> next() override {
-        while (file < n->files_.size()) {
+        while (file < files.size()) {
           if (!in) {
-            in = std::make_unique<detail::FileStream>(n->files_[file], n->o_.compression_type);
+            in = std::make_unique<detail::FileStream>(files[file], n->o_.compression_type);
             offset = record = 0;
           }
           if (auto r = read_record()) return Element(Component(std::move(*r)));
@@ -70,7 +72,7 @@ class TFRecordNode : public DatasetNode {
         unsigned char head[12];
         const std::size_t got = in->read(head, sizeof head);
         if (got == 0) return std::nullopt;
-        const std::string where = fmt::format("'{}' record {} (byte offset {})", n->files_[file], record, offset);
+        const std::string where = fmt::format("'{}' record {} (byte offset {})", files[file], record, offset);
         if (got < sizeof head) throw IOError("Truncated TFRecord file: " + where + " ends inside its header");
         if (masked_crc32c(head, 8) != load_le32(head + 8))
           throw IOError("Corrupted TFRecord: " + where + " has a bad length CRC (is it a TFRecord file, and is the "
@@ -100,14 +102,15 @@ class TFRecordNode : public DatasetNode {
         file = s.at("file");
         const std::uint64_t want = s.at("record");
         in.reset();
-        if (file >= n->files_.size()) return;
-        in = std::make_unique<detail::FileStream>(n->files_[file], n->o_.compression_type);
+        if (file >= files.size()) return;
+        in = std::make_unique<detail::FileStream>(files[file], n->o_.compression_type);
         offset = record = 0;
         while (record < want && read_record()) {}
       }
     };
     auto it = std::make_unique<It>();
     it->n = this;
+    it->files = files_of_this_replica(files_, "TFRecordDataset");
     return it;
   }
 

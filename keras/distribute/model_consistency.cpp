@@ -32,11 +32,11 @@ std::string first_difference(const std::string& mine, const std::string& chief) 
 
 }  // namespace
 
-std::string model_signature(const Model& model, const optimizers::Optimizer& optimizer) {
+std::string model_signature(const Model& model, const optimizers::Optimizer* optimizer) {
   std::string s;
   for (const auto& w : model.weights())
     s += fmt::format("weight {} {} {}\n", w->name(), shape_str(w->shape()), w->trainable() ? "trainable" : "frozen");
-  s += "optimizer " + optimizer.class_name() + " " + optimizer.get_config().dump() + "\n";
+  if (optimizer) s += "optimizer " + optimizer->class_name() + " " + optimizer->get_config().dump() + "\n";
   return s;
 }
 

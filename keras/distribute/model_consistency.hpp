@@ -18,8 +18,8 @@ class Optimizer;
 
 namespace keras::distribute {
 
-/// One line per weight (name, shape, trainable) and one for the optimizer's class and config.
-std::string model_signature(const Model& model, const optimizers::Optimizer& optimizer);
+/// One line per weight (name, shape, trainable) and one for the optimizer's class and config (if any).
+std::string model_signature(const Model& model, const optimizers::Optimizer* optimizer);
 /// Throws ReplicaError on every rank unless all ranks' signatures equal the chief's.
 void check_same_model(MPI_Comm comm, const std::string& signature);
 /// Copies the chief's values into every rank's variables.

@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <exception>
+#include <limits>
 #include <sstream>
 #include <thread>
 
@@ -59,13 +60,13 @@ MultiWorkerMirroredStrategy::Scope::~Scope() {
 
 void MultiWorkerMirroredStrategy::write_timeline() const { timeline_->write(); }
 
-void MultiWorkerMirroredStrategy::sync_model(Model& model, const optimizers::Optimizer& optimizer) {
+void MultiWorkerMirroredStrategy::sync_model(Model& model, const optimizers::Optimizer* optimizer) {
   const auto weights = model.weights();
-  if (synced_model_ == &model && synced_optimizer_ == &optimizer && synced_weights_ == weights.size()) return;
+  if (synced_model_ == &model && synced_optimizer_ == optimizer && synced_weights_ == weights.size()) return;
   check_same_model(mpi::world(), model_signature(model, optimizer));
   broadcast_weights(mpi::world(), weights);
   synced_model_ = &model;
-  synced_optimizer_ = &optimizer;
+  synced_optimizer_ = optimizer;
   synced_weights_ = weights.size();
   has_gradient_.clear();
 }
@@ -107,6 +108,29 @@ std::vector<Tensor> MultiWorkerMirroredStrategy::gradients(GradientTape& tape, c
 void MultiWorkerMirroredStrategy::allreduce_sum(std::vector<double>& values) {
   mpi::check(MPI_Allreduce(MPI_IN_PLACE, values.data(), static_cast<int>(values.size()), MPI_DOUBLE, MPI_SUM, mpi::world()),
              "MPI_Allreduce of the losses and metrics");
+}
+
+std::vector<std::string> MultiWorkerMirroredStrategy::allgather(const std::string& bytes) {
+  std::vector<int> counts(static_cast<std::size_t>(size_)), offsets(static_cast<std::size_t>(size_));
+  if (bytes.size() > static_cast<std::size_t>(std::numeric_limits<int>::max()))
+    throw ValueError(fmt::format("rank {}: predict's outputs for one batch ({} bytes) exceed MPI's 2 GiB message; use a "
+                                 "smaller batch_size", rank_, bytes.size()));
+  const int count = static_cast<int>(bytes.size());
+  mpi::check(MPI_Allgather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, mpi::world()), "MPI_Allgather of predict's sizes");
+  std::int64_t total = 0;
+  for (std::size_t r = 0; r < counts.size(); ++r) {
+    if (total + counts[r] > std::numeric_limits<int>::max())
+      throw ValueError(fmt::format("rank {}: predict's outputs for one global batch exceed MPI's 2 GiB message; use a "
+                                   "smaller batch_size", rank_));
+    offsets[r] = static_cast<int>(total);
+    total += counts[r];
+  }
+  std::string all(static_cast<std::size_t>(total), '\0');
+  mpi::check(MPI_Allgatherv(bytes.data(), count, MPI_CHAR, all.data(), counts.data(), offsets.data(), MPI_CHAR, mpi::world()),
+             "MPI_Allgatherv of predict's outputs");
+  std::vector<std::string> out;
+  for (std::size_t r = 0; r < counts.size(); ++r) out.push_back(all.substr(static_cast<std::size_t>(offsets[r]), static_cast<std::size_t>(counts[r])));
+  return out;
 }
 
 void MultiWorkerMirroredStrategy::agree_random_state() {

@@ -13,7 +13,9 @@
 // gradients are averaged over replicas (bucketed, non-blocking allreduces that overlap the backward
 // pass) before the optimizer step; the logged losses and metrics are aggregated over replicas. Arrays and
 // Datasets are sharded by data: every replica reads the same global batches (same shuffle) and keeps its
-// rows. Only the chief prints and writes ModelCheckpoint, CSVLogger and TensorBoard files.
+// rows. predict runs each replica on its rows and gives every replica all the outputs, in order (as
+// tf.keras does under a multi-worker strategy). Only the chief prints and writes ModelCheckpoint,
+// CSVLogger and TensorBoard files.
 #include <cstddef>
 #include <memory>
 #include <optional>
@@ -77,10 +79,11 @@ class MultiWorkerMirroredStrategy : public ReplicaSync {
   void write_timeline() const;
 
   // ReplicaSync, used by the trainer.
-  void sync_model(Model& model, const optimizers::Optimizer& optimizer) override;
+  void sync_model(Model& model, const optimizers::Optimizer* optimizer) override;
   std::vector<Tensor> gradients(GradientTape& tape, const Tensor& loss, const std::vector<std::shared_ptr<Variable>>& vars,
                                 double share) override;
   void allreduce_sum(std::vector<double>& values) override;
+  std::vector<std::string> allgather(const std::string& bytes) override;
   void agree_random_state() override;
   void diverge_random_state() override;
   void on_step_begin() override;

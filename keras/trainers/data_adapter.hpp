@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 
+#include "data/auto_shard.hpp"
 #include "keras/trainers/batch.hpp"
 
 namespace keras {
@@ -22,6 +23,8 @@ class DataAdapter {
   virtual std::optional<Batch> next() = 0;
   /// True when the data ended before the steps asked for (fit then stops, as Keras does).
   virtual bool ran_out() const { return false; }
+  /// How a distribution strategy splits this data among replicas (arrays: by data).
+  virtual data::AutoShardPolicy auto_shard_policy() const { return data::AutoShardPolicy::DATA; }
 };
 
 }  // namespace keras

@@ -24,6 +24,7 @@ class DatasetAdapter : public DataAdapter {
   void start_epoch() override;
   std::optional<Batch> next() override;
   bool ran_out() const override { return ran_out_; }
+  data::AutoShardPolicy auto_shard_policy() const override { return data::AutoShardPolicy::AUTO; }
 
  private:
   data::Dataset dataset_;

@@ -10,6 +10,7 @@
 #include "keras/ops/math.hpp"
 #include "keras/trainers/array_data_adapter.hpp"
 #include "keras/trainers/dataset_adapter.hpp"
+#include "keras/trainers/replica_batches.hpp"
 #include "keras/trainers/replica_sync.hpp"
 #include "keras/trainers/trainer.hpp"
 #include "keras/trainers/worker_callbacks.hpp"
@@ -44,15 +45,6 @@ void apply_class_weight(Batch& b, const std::map<std::int64_t, double>& class_we
     w.data<float>()[i] *= static_cast<float>(it->second);
   }
   b.sample_weight = {w};
-}
-
-Batch rows(const Batch& b, std::int64_t begin, std::int64_t end) {
-  auto slice = [&](const std::vector<Tensor>& ts) {
-    std::vector<Tensor> out;
-    for (const auto& t : ts) out.push_back(t.defined() ? t.slice(begin, end) : Tensor());
-    return out;
-  };
-  return {slice(b.x), slice(b.y), slice(b.sample_weight)};
 }
 
 // Each output's batches stacked along the batch dimension.
@@ -91,14 +83,12 @@ int replica_verbose(int verbose) {
   return sync && !sync->is_chief() ? 0 : verbose;
 }
 
-// One step of a loop on this replica's rows of the global batch `b`, its logs aggregated over the
-// replicas (`rows_seen`: the rows this replica has seen in this pass, the weight of its running means).
+// One step of a loop on this replica's part of a global batch (from ReplicaBatches, which set the step's
+// rows), its logs aggregated over the replicas (`rows_seen`: the rows this replica has seen in this
+// pass, the weight of its running means).
 template <class Step>
-Logs replica_step(ReplicaSync& sync, const Batch& b, std::int64_t& rows_seen, bool& stop, Step step) {
-  const std::int64_t global = b.x.empty() || !b.x[0].defined() ? 0 : b.x[0].dim(0);
-  Batch local = sync.shard(b);
-  const std::int64_t rows = local.x.empty() || !local.x[0].defined() ? 0 : local.x[0].dim(0);
-  sync.set_step_rows(global, rows);
+Logs replica_step(ReplicaSync& sync, const Batch& local, std::int64_t& rows_seen, bool& stop, Step step) {
+  const std::int64_t rows = batch_rows(local);
   sync.on_step_begin();
   Logs logs = step(local);
   sync.on_step_end();
@@ -135,8 +125,8 @@ callbacks::History Trainer::fit(Model& model, const Arrays& x, const Arrays& y, 
     if (split_at == 0 || split_at == n)
       throw ValueError("validation_split=" + std::to_string(o.validation_split) + " leaves no samples for training or "
                        "validation out of " + std::to_string(n));
-    val = std::make_unique<ArrayDataAdapter>(rows(data, split_at, n), o.validation_batch_size.value_or(o.batch_size), false);
-    data = rows(data, 0, split_at);
+    val = std::make_unique<ArrayDataAdapter>(data.rows(split_at, n), o.validation_batch_size.value_or(o.batch_size), false);
+    data = data.rows(0, split_at);
   } else if (o.validation_data) {
     val = validation_adapter(model, *o.validation_data, o);
   }
@@ -156,10 +146,13 @@ callbacks::History Trainer::fit(Model& model, const data::Dataset& dataset, cons
 }
 
 // The epoch loop shared by arrays and Datasets.
-callbacks::History Trainer::run_fit_loop(Model& model, DataAdapter& train, DataAdapter* val, const FitOptions& o) {
+callbacks::History Trainer::run_fit_loop(Model& model, DataAdapter& train_data, DataAdapter* val, const FitOptions& o) {
   if (o.epochs < 0 || o.initial_epoch < 0) throw ValueError("epochs and initial_epoch must be >= 0");
   auto history = std::make_shared<callbacks::History>();
   ReplicaSync* sync = active_replica_sync();
+  std::optional<ReplicaBatches> replica_batches;  // this replica's part of each step
+  if (sync) replica_batches.emplace(train_data, *sync, train_data.auto_shard_policy());
+  DataAdapter& train = sync ? *replica_batches : train_data;
   auto cbs = callbacks::CallbackList::with_defaults(sync && !sync->is_chief() ? worker_callbacks(o.callbacks) : o.callbacks,
                                                     replica_verbose(o.verbose), history);
   cbs.set_model(&model);
@@ -184,8 +177,10 @@ callbacks::History Trainer::run_fit_loop(Model& model, DataAdapter& train, DataA
     for (; step < first_step && train.next(); ++step) {
     }
     for (std::optional<Batch> b; (b = train.next()); ++step) {
-      check_has_targets(*b, "fit");
-      apply_class_weight(*b, o.class_weight, model.name());
+      if (batch_rows(*b) > 0) {  // a replica may have no rows in a step
+        check_has_targets(*b, "fit");
+        apply_class_weight(*b, o.class_weight, model.name());
+      }
       Logs batch_logs;
       cbs.on_train_batch_begin(step, batch_logs);
       if (sync)
@@ -213,23 +208,26 @@ callbacks::History Trainer::run_fit_loop(Model& model, DataAdapter& train, DataA
   return *history;
 }
 
-Logs Trainer::run_test_loop(Model& model, DataAdapter& data, callbacks::CallbackList& cbs) {
+Logs Trainer::run_test_loop(Model& model, DataAdapter& test_data, callbacks::CallbackList& cbs) {
+  ReplicaSync* sync = active_replica_sync();
+  std::optional<ReplicaBatches> replica_batches;  // this replica's part of each step
+  if (sync) replica_batches.emplace(test_data, *sync, test_data.auto_shard_policy());
+  DataAdapter& data = sync ? *replica_batches : test_data;
   data.start_epoch();
   reset_metrics();
   Logs logs;
   cbs.on_test_begin(logs);
-  ReplicaSync* sync = active_replica_sync();
-  if (sync) sync->sync_model(model, *optimizer_);  // evaluate before any fit: the chief's weights too
+  if (sync) sync->sync_model(model, optimizer_.get());  // evaluate before any fit: the chief's weights too
   std::int64_t step = 0, rows_seen = 0;
   bool stop = false;
   for (std::optional<Batch> b; (b = data.next()); ++step) {
-    check_has_targets(*b, "evaluate");
+    if (batch_rows(*b) > 0) check_has_targets(*b, "evaluate");
     Logs batch_logs;
     cbs.on_test_batch_begin(step, batch_logs);
     if (sync)
       batch_logs = replica_step(*sync, *b, rows_seen, stop, [&](const Batch& local) {
         // Fewer rows than replicas: this one has none this step and only takes part in the aggregation.
-        return local.x[0].dim(0) > 0 ? model.test_step(local) : this->logs();
+        return batch_rows(local) > 0 ? model.test_step(local) : this->logs();
       });
     else
       batch_logs = model.test_step(*b);
@@ -272,20 +270,32 @@ std::vector<Tensor> Trainer::predict(Model& model, const data::Dataset& dataset,
   return out;
 }
 
-std::vector<Tensor> Trainer::run_predict_loop(Model& model, DataAdapter& data, const PredictOptions& o) {
+std::vector<Tensor> Trainer::run_predict_loop(Model& model, DataAdapter& predict_data, const PredictOptions& o) {
+  // Under a strategy each replica predicts its rows of every batch (always split by data, as tf.keras
+  // does, so that the outputs come back in order) and every replica gets all of them.
+  ReplicaSync* sync = active_replica_sync();
+  std::optional<ReplicaBatches> replica_batches;
+  if (sync) replica_batches.emplace(predict_data, *sync, data::AutoShardPolicy::DATA);
+  DataAdapter& data = sync ? *replica_batches : predict_data;
   auto cbs = callbacks::CallbackList::with_defaults(o.callbacks, replica_verbose(o.verbose), nullptr);
   cbs.set_model(&model);
   cbs.set_params({.epochs = 1, .steps = data.steps(), .verbose = o.verbose});
   Logs logs;
   cbs.on_predict_begin(logs);
   data.start_epoch();
-  std::vector<std::vector<Tensor>> batches;  // per batch, per output
+  std::vector<std::vector<Tensor>> batches;  // per batch (per replica's rows of it), per output
   autodiff::NoGradScope no_grad;
-  for (std::optional<Batch> b; (b = data.next());) {
-    const auto step = static_cast<std::int64_t>(batches.size());
+  if (sync) sync->sync_model(model, optimizer_.get());  // the chief's weights, as evaluate
+  std::int64_t step = 0;
+  for (std::optional<Batch> b; (b = data.next()); ++step) {
     Logs batch_logs;
     cbs.on_predict_batch_begin(step, batch_logs);
-    batches.push_back(model.predict_step(b->x));
+    if (sync) {
+      const auto parts = sync->gather(batch_rows(*b) > 0 ? model.predict_step(b->x) : std::vector<Tensor>{});
+      batches.insert(batches.end(), parts.begin(), parts.end());
+    } else {
+      batches.push_back(model.predict_step(b->x));
+    }
     cbs.on_predict_batch_end(step, batch_logs);
   }
   cbs.on_predict_end(logs);

@@ -1,10 +1,72 @@
 #include "keras/trainers/replica_sync.hpp"
 
+#include <cstring>
+
+#include "keras/errors.hpp"
+
 namespace keras {
 namespace {
 ReplicaSync* active = nullptr;
-}  // namespace
 
+// Tensors as bytes for allgather: per tensor its dtype, rank, dims and elements (strings length-prefixed).
+template <typename T>
+void put(std::string& out, T value) {
+  out.append(reinterpret_cast<const char*>(&value), sizeof(T));
+}
+
+template <typename T>
+T take(const std::string& in, std::size_t& at) {
+  if (at + sizeof(T) > in.size()) throw ValueError("a replica sent truncated predict outputs");
+  T value;
+  std::memcpy(&value, in.data() + at, sizeof(T));
+  at += sizeof(T);
+  return value;
+}
+
+std::string serialize(const std::vector<Tensor>& tensors) {
+  std::string out;
+  put<std::uint32_t>(out, static_cast<std::uint32_t>(tensors.size()));
+  for (const auto& t : tensors) {
+    put<std::uint8_t>(out, static_cast<std::uint8_t>(t.dtype()));
+    put<std::uint32_t>(out, static_cast<std::uint32_t>(t.shape().size()));
+    for (auto d : t.shape()) put<std::int64_t>(out, d);
+    if (t.dtype() == DType::string) {
+      for (std::int64_t i = 0; i < t.size(); ++i) {
+        const std::string& s = t.data<std::string>()[i];
+        put<std::uint64_t>(out, s.size());
+        out += s;
+      }
+    } else {
+      out.append(static_cast<const char*>(t.raw_data()), t.nbytes());
+    }
+  }
+  return out;
+}
+
+std::vector<Tensor> deserialize(const std::string& in) {
+  std::size_t at = 0;
+  std::vector<Tensor> out(take<std::uint32_t>(in, at));
+  for (auto& t : out) {
+    const auto dtype = static_cast<DType>(take<std::uint8_t>(in, at));
+    Shape shape(take<std::uint32_t>(in, at));
+    for (auto& d : shape) d = take<std::int64_t>(in, at);
+    t = Tensor::empty(shape, dtype);
+    if (dtype == DType::string) {
+      for (std::int64_t i = 0; i < t.size(); ++i) {
+        const auto n = take<std::uint64_t>(in, at);
+        if (at + n > in.size()) throw ValueError("a replica sent truncated predict outputs");
+        t.data<std::string>()[i].assign(in, at, n);
+        at += n;
+      }
+    } else {
+      if (at + t.nbytes() > in.size()) throw ValueError("a replica sent truncated predict outputs");
+      std::memcpy(t.raw_data(), in.data() + at, t.nbytes());
+      at += t.nbytes();
+    }
+  }
+  return out;
+}
+}  // namespace
 ReplicaSync* active_replica_sync() { return active; }
 
 ReplicaSync* set_active_replica_sync(ReplicaSync* sync) { return std::exchange(active, sync); }
@@ -16,13 +78,7 @@ std::pair<std::int64_t, std::int64_t> ReplicaSync::shard(std::int64_t rows) cons
 
 Batch ReplicaSync::shard(const Batch& global) const {
   const auto range = shard(global.x.empty() || !global.x[0].defined() ? 0 : global.x[0].dim(0));
-  const std::int64_t begin = range.first, end = range.second;  // named: clang 14 lambdas cannot capture bindings
-  auto rows = [&](const std::vector<Tensor>& ts) {
-    std::vector<Tensor> out;
-    for (const auto& t : ts) out.push_back(t.defined() ? t.slice(begin, end) : Tensor());
-    return out;
-  };
-  return {rows(global.x), rows(global.y), rows(global.sample_weight)};
+  return global.rows(range.first, range.second);
 }
 
 Logs ReplicaSync::aggregate(const Logs& local, double rows, bool& stop) {
@@ -34,6 +90,13 @@ Logs ReplicaSync::aggregate(const Logs& local, double rows, bool& stop) {
   std::size_t i = 2;
   for (const auto& [key, value] : local) global[key] = values[0] > 0 ? values[i++] / values[0] : value;
   return global;
+}
+
+std::vector<std::vector<Tensor>> ReplicaSync::gather(const std::vector<Tensor>& local) {
+  std::vector<std::vector<Tensor>> out;
+  for (const auto& bytes : allgather(serialize(local)))
+    if (auto tensors = deserialize(bytes); !tensors.empty()) out.push_back(std::move(tensors));
+  return out;
 }
 
 }  // namespace keras

@@ -6,6 +6,7 @@
 // default) the loops do exactly what they do in a single process.
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -31,14 +32,17 @@ class ReplicaSync {
   bool is_chief() const { return replica_id() == 0; }
 
   /// Before a model's first step (again when its weights change): refuses a model or optimizer that
-  /// differs from the chief's, then gives every replica the chief's weights.
-  virtual void sync_model(Model& model, const optimizers::Optimizer& optimizer) = 0;
+  /// differs from the chief's, then gives every replica the chief's weights. `optimizer` is null for a
+  /// model that is not compiled (predict).
+  virtual void sync_model(Model& model, const optimizers::Optimizer* optimizer) = 0;
   /// d loss / d vars averaged over the replicas, each weighted by `share` (its rows over the global
   /// batch's), identical on every replica. `loss` is undefined when this replica has no rows this step.
   virtual std::vector<Tensor> gradients(GradientTape& tape, const Tensor& loss,
                                         const std::vector<std::shared_ptr<Variable>>& vars, double share) = 0;
   /// Sums `values` element-wise over the replicas, in place.
   virtual void allreduce_sum(std::vector<double>& values) = 0;
+  /// Every replica's `bytes`, in replica order, on every replica.
+  virtual std::vector<std::string> allgather(const std::string& bytes) = 0;
   /// Gives every replica the chief's random generator (before drawing what must agree: a shuffle order),
   /// then makes them differ again (dropout masks stay independent).
   virtual void agree_random_state() = 0;
@@ -54,6 +58,9 @@ class ReplicaSync {
   /// Logs aggregated over replicas: each value weighted by the rows the replica has seen (`rows`). Also
   /// agrees on `stop` (true on every replica when true on one).
   Logs aggregate(const Logs& local, double rows, bool& stop);
+  /// Every replica's `local` tensors (predict's outputs for its rows of a global batch), in replica
+  /// order, i.e. the global batch's row order; replicas that had no rows (`local` empty) are left out.
+  std::vector<std::vector<Tensor>> gather(const std::vector<Tensor>& local);
 
   /// The rows of this step's global batch and this replica's (set by the loop for train_step).
   void set_step_rows(std::int64_t global, std::int64_t local) { step_rows_ = {global, local}; }

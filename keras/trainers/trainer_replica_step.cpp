@@ -17,7 +17,7 @@ Logs Trainer::replica_train_step(Model& model, const Batch& data, ReplicaSync& s
     autodiff::NoGradScope no_grad;
     model.call_all(data.x, {.training = false});
   }
-  sync.sync_model(model, *optimizer_);
+  sync.sync_model(model, optimizer_.get());
   auto vars = model.trainable_weights();
   if (local == 0) {  // fewer rows than replicas: this one only takes part in the reduction
     GradientTape tape;
