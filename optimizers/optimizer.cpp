@@ -8,6 +8,7 @@
 #include "keras/config/fields.hpp"
 #include "keras/json.hpp"
 #include "keras/kernels/parallel.hpp"
+#include "keras/trainers/replica_sync.hpp"
 #include "optimizers/optimizer_config.hpp"
 #include "optimizers/schedules/inverse_time_decay.hpp"
 
@@ -66,14 +67,15 @@ Optimizer::Optimizer(std::string name, LearningRate learning_rate, CommonOptions
   }
 }
 
-void Optimizer::apply_gradients(const std::vector<Tensor>& grads_in,
+void Optimizer::apply_gradients(const std::vector<Tensor>& grads_given,
                                 const std::vector<std::shared_ptr<Variable>>& vars) {
-  if (grads_in.size() != vars.size())
-    throw ValueError("apply_gradients: got " + std::to_string(grads_in.size()) + " gradients for " +
+  if (grads_given.size() != vars.size())
+    throw ValueError("apply_gradients: got " + std::to_string(grads_given.size()) + " gradients for " +
                      std::to_string(vars.size()) + " variables");
   for (std::size_t i = 0; i < vars.size(); ++i)
     if (!vars[i]) throw ValueError("apply_gradients: variable " + std::to_string(i) + " is null");
   autodiff::NoGradScope no_grad;
+  const std::vector<Tensor> grads_in = cross_replica_gradients(grads_given, vars);  // under a strategy
   const double lr = learning_rate();
   // Keras builds the optimizer state for every variable passed, before dropping missing gradients.
   for (const auto& v : vars) track(v);

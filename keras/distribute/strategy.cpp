@@ -102,7 +102,20 @@ std::vector<Tensor> MultiWorkerMirroredStrategy::gradients(GradientTape& tape, c
   // the same on every rank, so the last step with rows tells).
   for (std::size_t i = 0; i < grads.size() && i < has_gradient_.size(); ++i)
     if (!has_gradient_[i]) grads[i] = Tensor();
+  reduced_ = true;
   return grads;
+}
+
+std::vector<Tensor> MultiWorkerMirroredStrategy::reduce_gradients(const std::vector<Tensor>& grads,
+                                                                  const std::vector<std::shared_ptr<Variable>>& vars,
+                                                                  double share) {
+  buckets_->begin(vars, static_cast<float>(share));
+  for (std::size_t i = 0; i < grads.size(); ++i)
+    if (grads[i].defined()) buckets_->ready(i, grads[i]);
+  std::vector<Tensor> out = buckets_->finish();
+  for (std::size_t i = 0; i < out.size(); ++i)
+    if (!grads[i].defined()) out[i] = Tensor();
+  return out;
 }
 
 void MultiWorkerMirroredStrategy::allreduce_sum(std::vector<double>& values) {

@@ -82,6 +82,8 @@ class MultiWorkerMirroredStrategy : public ReplicaSync {
   void sync_model(Model& model, const optimizers::Optimizer* optimizer) override;
   std::vector<Tensor> gradients(GradientTape& tape, const Tensor& loss, const std::vector<std::shared_ptr<Variable>>& vars,
                                 double share) override;
+  std::vector<Tensor> reduce_gradients(const std::vector<Tensor>& grads, const std::vector<std::shared_ptr<Variable>>& vars,
+                                       double share) override;
   void allreduce_sum(std::vector<double>& values) override;
   std::vector<std::string> allgather(const std::string& bytes) override;
   void agree_random_state() override;

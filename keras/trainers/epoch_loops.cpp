@@ -184,8 +184,10 @@ callbacks::History Trainer::run_fit_loop(Model& model, DataAdapter& train_data, 
       Logs batch_logs;
       cbs.on_train_batch_begin(step, batch_logs);
       if (sync)
-        batch_logs = replica_step(*sync, *b, rows_seen, model.stop_training,
-                                  [&](const Batch& local) { return model.train_step(local); });
+        batch_logs = replica_step(*sync, *b, rows_seen, model.stop_training, [&](const Batch& local) {
+          sync_replica_model(model, local, *sync);  // before an overridden train_step too
+          return model.train_step(local);
+        });
       else
         batch_logs = model.train_step(*b);
       cbs.on_train_batch_end(step, batch_logs);

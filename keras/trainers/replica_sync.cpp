@@ -92,6 +92,15 @@ Logs ReplicaSync::aggregate(const Logs& local, double rows, bool& stop) {
   return global;
 }
 
+std::vector<Tensor> cross_replica_gradients(const std::vector<Tensor>& grads,
+                                            const std::vector<std::shared_ptr<Variable>>& vars) {
+  ReplicaSync* sync = active;
+  if (!sync || sync->take_reduced()) return grads;
+  const auto [global, local] = sync->step_rows();
+  const double share = global > 0 ? double(local) / double(global) : 1.0 / sync->num_replicas();
+  return sync->reduce_gradients(grads, vars, share);
+}
+
 std::vector<std::vector<Tensor>> ReplicaSync::gather(const std::vector<Tensor>& local) {
   std::vector<std::vector<Tensor>> out;
   for (const auto& bytes : allgather(serialize(local)))

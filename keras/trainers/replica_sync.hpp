@@ -39,6 +39,12 @@ class ReplicaSync {
   /// batch's), identical on every replica. `loss` is undefined when this replica has no rows this step.
   virtual std::vector<Tensor> gradients(GradientTape& tape, const Tensor& loss,
                                         const std::vector<std::shared_ptr<Variable>>& vars, double share) = 0;
+  /// `grads` (this replica's, of vars) averaged over the replicas, each weighted by `share`; undefined
+  /// gradients stay undefined.
+  virtual std::vector<Tensor> reduce_gradients(const std::vector<Tensor>& grads,
+                                               const std::vector<std::shared_ptr<Variable>>& vars, double share) = 0;
+  /// True once after gradients(): the trainer's own step hands apply_gradients reduced gradients.
+  bool take_reduced() { return std::exchange(reduced_, false); }
   /// Sums `values` element-wise over the replicas, in place.
   virtual void allreduce_sum(std::vector<double>& values) = 0;
   /// Every replica's `bytes`, in replica order, on every replica.
@@ -66,6 +72,9 @@ class ReplicaSync {
   void set_step_rows(std::int64_t global, std::int64_t local) { step_rows_ = {global, local}; }
   std::pair<std::int64_t, std::int64_t> step_rows() const { return step_rows_; }
 
+ protected:
+  bool reduced_ = false;
+
  private:
   std::pair<std::int64_t, std::int64_t> step_rows_{0, 0};
 };
@@ -74,5 +83,12 @@ class ReplicaSync {
 ReplicaSync* active_replica_sync();
 /// Used by strategies' scopes; returns the previous one.
 ReplicaSync* set_active_replica_sync(ReplicaSync* sync);
+
+/// What Optimizer::apply_gradients applies: under a strategy, as tf.keras's apply_gradients does, the
+/// gradients averaged over the replicas (weighted by their rows of the step; equally outside fit), unless
+/// the trainer's step already averaged them; without a strategy, `grads` unchanged. So a custom
+/// train_step or training loop under a strategy's scope keeps the replicas identical.
+std::vector<Tensor> cross_replica_gradients(const std::vector<Tensor>& grads,
+                                            const std::vector<std::shared_ptr<Variable>>& vars);
 
 }  // namespace keras

@@ -63,6 +63,8 @@ class Trainer {
   void check_compiled(const Model& model, const char* what) const;
   /// train_step as one replica of a distribution strategy (trainer_replica_step.cpp).
   Logs replica_train_step(Model& model, const Batch& data, ReplicaSync& sync);
+  /// Builds a model that is not yet (from this replica's batch) and gives it the chief's weights (once).
+  void sync_replica_model(Model& model, const Batch& data, ReplicaSync& sync);
   Logs logs() const;
   std::unique_ptr<DataAdapter> adapter(Model& model, const data::Dataset& dataset, std::optional<std::int64_t> steps,
                                        const char* what, bool carry_over) const;

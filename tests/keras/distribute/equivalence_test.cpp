@@ -119,3 +119,50 @@ TEST_CASE("predict under the strategy splits each batch across replicas and give
   const k::Tensor from_dataset = model.predict(k::data::Dataset::from_tensor_slices(d.x).batch(20), {.verbose = 0});
   CHECK(max_abs_diff(from_dataset.to_vector<float>(), chief) < 1e-6);
 }
+
+namespace {
+// A train_step of its own (as README's): tape, compute_loss, apply_gradients. Under a strategy the
+// gradients are averaged in apply_gradients, as tf.keras does.
+class OwnStepModel : public k::Model {
+ public:
+  OwnStepModel() : k::Model("own_step") {
+    k::utils::set_random_seed(16 + static_cast<std::uint64_t>(mpi_rank()));  // different weights per rank
+    hidden_ = track(k::layers::Dense(8, {.activation = "relu"}));
+    out_ = track(k::layers::Dense(3));
+  }
+  k::Tensor call(const k::Tensor& x, bool training) override {
+    return (*out_)((*hidden_)(k::ops::reshape(x, {-1, 36}), training), training);
+  }
+  k::Logs train_step(const k::Batch& data) override {
+    k::GradientTape tape;
+    auto y_pred = call_all(data.x, {.training = true});
+    k::Tensor loss = compute_loss(data.x, data.y, y_pred, data.sample_weight);
+    auto vars = trainable_weights();
+    optimizer().apply_gradients(tape.gradient(loss, vars), vars);
+    return compute_metrics(data.x, data.y, y_pred, data.sample_weight);
+  }
+
+ private:
+  std::shared_ptr<k::layers::Dense> hidden_, out_;
+};
+}  // namespace
+
+TEST_CASE("an overridden train_step under the strategy trains as one process (apply_gradients averages)") {
+  k::distribute::MultiWorkerMirroredStrategy strategy({.threads = 1});
+  const Data d = labelled_images(160, 10);
+  auto train = [&](bool distributed) {
+    std::optional<k::distribute::MultiWorkerMirroredStrategy::Scope> scope;
+    if (distributed) scope.emplace(strategy.scope());
+    OwnStepModel model;
+    model.compile({.optimizer = k::optimizers::Adam({.learning_rate = 1e-2}),
+                   .loss = k::losses::SparseCategoricalCrossentropy({.from_logits = true})});
+    model.fit(d.x, d.y, {.batch_size = batch, .epochs = 1, .verbose = 0, .shuffle = false});
+    return flat_weights(model);
+  };
+  const auto replicas = train(true);
+  CHECK(max_diff_from_chief(replicas) == 0.0);
+  // The single-process reference starts from the chief's initial weights.
+  std::vector<float> single = train(false);
+  MPI_Bcast(single.data(), static_cast<int>(single.size()), MPI_FLOAT, 0, MPI_COMM_WORLD);
+  CHECK(max_abs_diff(replicas, single) < 2e-5);
+}
