@@ -1,6 +1,7 @@
 #pragma once
 // The nine applications by their Keras names, for the tests that run over all of them.
 #include <functional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -34,11 +35,14 @@ inline const std::vector<std::pair<std::string, Builder>>& application_builders(
   return all;
 }
 
-inline std::shared_ptr<Model> build_application(const std::string& name, const applications::ApplicationOptions& o) {
+inline Builder builder(const std::string& name) {
   for (const auto& [n, build] : application_builders())
-    if (n == name) return build(o);
-  FAIL("no application " << name);
-  return nullptr;
+    if (n == name) return build;
+  throw std::out_of_range("no application " + name);
+}
+
+inline std::shared_ptr<Model> build_application(const std::string& name, const applications::ApplicationOptions& o) {
+  return builder(name)(o);
 }
 
 inline std::int64_t count(const std::vector<std::shared_ptr<Variable>>& weights) {

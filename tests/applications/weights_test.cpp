@@ -2,9 +2,12 @@
 // "..._tf_dim_ordering_tf_kernels.h5" files: layer_names, weight_names "conv1/kernel:0") load by layer name into
 // a new model through `weights`; a file whose automatically named layers do not match loads by position, as
 // Keras loads it; a file of the wrong variant is refused; and a whole model saved as .h5 loads back.
+#include <cmath>
+
 #include <catch2/catch.hpp>
 
 #include "application_builders.hpp"
+#include "golden.hpp"
 #include "temp_dir.hpp"
 
 using namespace keras;
@@ -107,4 +110,19 @@ TEST_CASE("Applications refuse arguments Keras refuses", "[applications]") {
                     Catch::Contains("at least 75x75"));
   CHECK_THROWS_WITH(applications::DenseNet121({.include_top = false, .pooling = "mean"}), Catch::Contains("pooling"));
   CHECK_THROWS_WITH(applications::ResNet50({.input_shape = Shape{64, 64}}), Catch::Contains("three integers"));
+}
+
+TEST_CASE("MobileNet loads a weights file h5py wrote in Keras's layout and computes what PyTorch computes", "[applications]") {
+  // tests/golden/make_applications_weights_golden.py: the file, and the output of an independent forward pass.
+  const json golden = keras::testing::load_golden("applications_mobilenet.json");
+  auto model = applications::MobileNet({.include_top = false,
+                                         .weights = std::string(keras_test::golden_dir) + "/applications_mobilenet_0.125_no_top.h5",
+                                         .input_shape = Shape{32, 32, 3}, .pooling = "avg", .alpha = 0.125});
+  const Tensor got = model->predict(keras::testing::golden_tensor(golden["input"]));
+  const Tensor want = keras::testing::golden_tensor(golden["output"]);
+  REQUIRE(got.shape() == want.shape());
+  const auto g = got.to_vector<float>(), w = want.to_vector<float>();
+  double worst = 0;
+  for (std::size_t i = 0; i < g.size(); ++i) worst = std::max(worst, std::abs(g[i] - w[i]) / (1e-3 + std::abs(w[i])));
+  CHECK(worst < 1e-4);
 }
