@@ -35,7 +35,8 @@ TEST_CASE("preprocess_input: caffe, tf and torch modes", "[applications]") {
   CHECK(scaled.dtype() == DType::float32);
   check(scaled, {1.f, -1.f, 128 / 127.5f - 1});
   CHECK_THROWS_AS(A::imagenet_utils::preprocess_input(x, "keras"), ValueError);
-  CHECK_THROWS_WITH(A::imagenet_utils::preprocess_input(Tensor::zeros({1, 4, 4, 1}), "caffe"), Catch::Contains("3 channels"));
+  CHECK_THROWS_WITH(A::imagenet_utils::preprocess_input(Tensor::zeros({1, 4, 4, 1}), "caffe"),
+                    Catch::Contains("3 channels"));
 }
 
 TEST_CASE("Each application's preprocess_input uses Keras's mode", "[applications]") {
@@ -55,13 +56,15 @@ TEST_CASE("decode_predictions names the best classes from Keras's class index fi
   {
     std::ofstream f(dir / "imagenet_class_index.json");
     f << "{";
-    for (int i = 0; i < 1000; ++i) f << (i ? ", " : "") << "\"" << i << "\": [\"n" << 1000000 + i << "\", \"class_" << i << "\"]";
+    for (int i = 0; i < 1000; ++i)
+      f << (i ? ", " : "") << "\"" << i << "\": [\"n" << 1000000 + i << "\", \"class_" << i << "\"]";
     f << "}";
   }
   std::vector<float> p(2 * 1000, 0.f);
   p[7] = 0.5f, p[3] = 0.3f, p[999] = 0.2f;           // row 0
   p[1000 + 42] = 0.9f, p[1000 + 0] = 0.05f;          // row 1
-  const auto decoded = A::imagenet_utils::decode_predictions(Tensor::from_vector(p, {2, 1000}), 3, dir / "imagenet_class_index.json");
+  const auto decoded =
+      A::imagenet_utils::decode_predictions(Tensor::from_vector(p, {2, 1000}), 3, dir / "imagenet_class_index.json");
   REQUIRE(decoded.size() == 2);
   REQUIRE(decoded[0].size() == 3);
   CHECK(decoded[0][0].wnid == "n1000007");

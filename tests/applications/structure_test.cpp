@@ -48,39 +48,21 @@ void check_against_keras(const std::string& name, bool top) {
 
 }  // namespace
 
-TEST_CASE("VGG16 layers and parameters are Keras's", "[applications]") {
-  check_against_keras("VGG16", false);
-  check_against_keras("VGG16", true);
-}
-TEST_CASE("ResNet50 layers and parameters are Keras's", "[applications]") {
-  check_against_keras("ResNet50", false);
-  check_against_keras("ResNet50", true);
-}
-TEST_CASE("ResNet50V2 layers and parameters are Keras's", "[applications]") {
-  check_against_keras("ResNet50V2", false);
-  check_against_keras("ResNet50V2", true);
-}
-TEST_CASE("MobileNet layers and parameters are Keras's", "[applications]") {
-  check_against_keras("MobileNet", false);
-  check_against_keras("MobileNet", true);
-}
-TEST_CASE("MobileNetV2 layers and parameters are Keras's", "[applications]") {
-  check_against_keras("MobileNetV2", false);
-  check_against_keras("MobileNetV2", true);
-}
-TEST_CASE("InceptionV3 layers and parameters are Keras's", "[applications]") {
-  check_against_keras("InceptionV3", false);
-  check_against_keras("InceptionV3", true);
-}
-TEST_CASE("Xception layers and parameters are Keras's", "[applications]") {
-  check_against_keras("Xception", false);
-  check_against_keras("Xception", true);
-}
-TEST_CASE("DenseNet121 layers and parameters are Keras's", "[applications]") {
-  check_against_keras("DenseNet121", false);
-  check_against_keras("DenseNet121", true);
-}
-TEST_CASE("EfficientNetB0 layers and parameters are Keras's", "[applications]") {
-  check_against_keras("EfficientNetB0", false);
-  check_against_keras("EfficientNetB0", true);
-}
+// Two test cases per model (each builds one model at Keras's default size).
+#define KERAS_TEST_STRUCTURE(Model)                                                                        \
+  TEST_CASE(#Model " without top: layers and parameters are Keras's", "[applications]") {                 \
+    check_against_keras(#Model, false);                                                                    \
+  }                                                                                                        \
+  TEST_CASE(#Model " with top: layers and parameters are Keras's", "[applications]") {                    \
+    check_against_keras(#Model, true);                                                                     \
+  }
+
+KERAS_TEST_STRUCTURE(VGG16)
+KERAS_TEST_STRUCTURE(ResNet50)
+KERAS_TEST_STRUCTURE(ResNet50V2)
+KERAS_TEST_STRUCTURE(MobileNet)
+KERAS_TEST_STRUCTURE(MobileNetV2)
+KERAS_TEST_STRUCTURE(InceptionV3)
+KERAS_TEST_STRUCTURE(Xception)
+KERAS_TEST_STRUCTURE(DenseNet121)
+KERAS_TEST_STRUCTURE(EfficientNetB0)
