@@ -7,7 +7,6 @@
 #include "datasets/mnist.hpp"
 #include "datasets/text_directory.hpp"
 #include "keras/activations.hpp"
-#include "keras/applications/applications.hpp"
 #include "keras/autodiff/gradient_tape.hpp"
 #include "keras/autodiff/jacobian.hpp"
 #include "keras/cloning.hpp"

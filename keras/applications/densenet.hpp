@@ -11,6 +11,7 @@ std::shared_ptr<Model> DenseNet121(const ApplicationOptions& options = {});
 namespace densenet {
 /// "torch" mode: pixels / 255, minus the ImageNet mean, over the ImageNet standard deviation of each channel.
 inline Tensor preprocess_input(const Tensor& x) { return imagenet_utils::preprocess_input(x, "torch"); }
+inline KerasTensor preprocess_input(const KerasTensor& x) { return imagenet_utils::preprocess_input(x, "torch"); }
 using imagenet_utils::decode_predictions;
 }  // namespace densenet
 

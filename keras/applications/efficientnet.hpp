@@ -15,6 +15,7 @@ std::shared_ptr<Model> EfficientNetB0(const ApplicationOptions& options = {});
 namespace efficientnet {
 /// The identity: EfficientNet preprocesses inside the model.
 inline Tensor preprocess_input(const Tensor& x) { return x; }
+inline KerasTensor preprocess_input(const KerasTensor& x) { return x; }
 using imagenet_utils::decode_predictions;
 }  // namespace efficientnet
 

@@ -13,6 +13,8 @@
 #include "keras/hdf5/file.hpp"
 #include "keras/json.hpp"
 #include "keras/saving/object_path_layout.hpp"
+#include "layers/core/keras_tensor_ops.hpp"
+#include "layers/merging/concatenate.hpp"
 
 namespace keras::applications {
 
@@ -46,6 +48,26 @@ Tensor preprocess_input(const Tensor& x, const std::string& mode) {
     for (int c = 0; c < 3; ++c) p[i + c] -= mean[c];
   }
   return out;
+}
+
+KerasTensor preprocess_input(const KerasTensor& x, const std::string& mode) {
+  if (mode != "caffe" && mode != "tf" && mode != "torch")
+    throw ValueError("Expected mode to be one of `caffe`, `tf` or `torch`. Received: mode=" + mode);
+  if (mode == "tf") return x / 127.5f - 1.f;
+  if (x.shape().empty() || x.shape().back() != 3)
+    throw ValueError(fmt::format("preprocess_input(mode=\"{}\"): expected channels_last images with 3 channels "
+                                 "(..., rows, cols, 3), got shape {}",
+                                 mode, shape_str(x.shape())));
+  auto channel = [&](std::int64_t c) { return getitem(x, {ellipsis, Slice{.start = c, .stop = c + 1}}); };
+  std::vector<KerasTensor> channels;
+  if (mode == "torch") {
+    const float mean[3] = {0.485f, 0.456f, 0.406f}, std[3] = {0.229f, 0.224f, 0.225f};
+    for (std::int64_t c = 0; c < 3; ++c) channels.push_back((channel(c) / 255.f - mean[c]) / std[c]);
+  } else {
+    const float mean[3] = {103.939f, 116.779f, 123.68f};  // B, G, R
+    for (std::int64_t c = 0; c < 3; ++c) channels.push_back(channel(2 - c) - mean[c]);
+  }
+  return layers::concatenate(channels, -1);
 }
 
 namespace {

@@ -20,6 +20,9 @@ namespace imagenet_utils {
 /// "tf": x / 127.5 - 1; "torch": x / 255, minus (0.485, 0.456, 0.406), divided by (0.229, 0.224, 0.225).
 /// Returns float32 (integer pixels are converted first); the input is not modified.
 Tensor preprocess_input(const Tensor& x, const std::string& mode = "caffe");
+/// The same on a symbolic input, recorded as raw-op nodes (TFOpLambda, SlicingOpLambda) and a Concatenate, so that
+/// the preprocessing is part of a model that takes raw pixels (Keras's usage example with `layers.Input`).
+KerasTensor preprocess_input(const KerasTensor& x, const std::string& mode = "caffe");
 
 /// One decoded prediction: ImageNet's WordNet id, the class name, the score.
 struct Prediction {

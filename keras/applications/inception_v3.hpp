@@ -13,6 +13,7 @@ std::shared_ptr<Model> InceptionV3(const ApplicationOptions& options = {});
 namespace inception_v3 {
 /// "tf" mode: pixels scaled to [-1, 1].
 inline Tensor preprocess_input(const Tensor& x) { return imagenet_utils::preprocess_input(x, "tf"); }
+inline KerasTensor preprocess_input(const KerasTensor& x) { return imagenet_utils::preprocess_input(x, "tf"); }
 using imagenet_utils::decode_predictions;
 }  // namespace inception_v3
 

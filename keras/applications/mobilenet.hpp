@@ -28,12 +28,14 @@ std::shared_ptr<Model> MobileNetV2(const MobileNetV2Options& options = {});
 namespace mobilenet {
 /// "tf" mode: pixels scaled to [-1, 1].
 inline Tensor preprocess_input(const Tensor& x) { return imagenet_utils::preprocess_input(x, "tf"); }
+inline KerasTensor preprocess_input(const KerasTensor& x) { return imagenet_utils::preprocess_input(x, "tf"); }
 using imagenet_utils::decode_predictions;
 }  // namespace mobilenet
 
 namespace mobilenet_v2 {
 /// "tf" mode: pixels scaled to [-1, 1].
 inline Tensor preprocess_input(const Tensor& x) { return imagenet_utils::preprocess_input(x, "tf"); }
+inline KerasTensor preprocess_input(const KerasTensor& x) { return imagenet_utils::preprocess_input(x, "tf"); }
 using imagenet_utils::decode_predictions;
 }  // namespace mobilenet_v2
 

@@ -14,6 +14,7 @@ std::shared_ptr<Model> ResNet50V2(const ApplicationOptions& options = {});
 namespace resnet50 {
 /// "caffe" mode: RGB → BGR, minus the ImageNet channel means.
 inline Tensor preprocess_input(const Tensor& x) { return imagenet_utils::preprocess_input(x, "caffe"); }
+inline KerasTensor preprocess_input(const KerasTensor& x) { return imagenet_utils::preprocess_input(x, "caffe"); }
 using imagenet_utils::decode_predictions;
 }  // namespace resnet50
 namespace resnet = resnet50;
@@ -21,6 +22,7 @@ namespace resnet = resnet50;
 namespace resnet_v2 {
 /// "tf" mode: pixels scaled to [-1, 1].
 inline Tensor preprocess_input(const Tensor& x) { return imagenet_utils::preprocess_input(x, "tf"); }
+inline KerasTensor preprocess_input(const KerasTensor& x) { return imagenet_utils::preprocess_input(x, "tf"); }
 using imagenet_utils::decode_predictions;
 }  // namespace resnet_v2
 

@@ -12,6 +12,7 @@ std::shared_ptr<Model> VGG16(const ApplicationOptions& options = {});
 namespace vgg16 {
 /// "caffe" mode: RGB → BGR, minus the ImageNet channel means.
 inline Tensor preprocess_input(const Tensor& x) { return imagenet_utils::preprocess_input(x, "caffe"); }
+inline KerasTensor preprocess_input(const KerasTensor& x) { return imagenet_utils::preprocess_input(x, "caffe"); }
 using imagenet_utils::decode_predictions;
 }  // namespace vgg16
 

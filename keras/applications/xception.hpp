@@ -12,6 +12,7 @@ std::shared_ptr<Model> Xception(const ApplicationOptions& options = {});
 namespace xception {
 /// "tf" mode: pixels scaled to [-1, 1].
 inline Tensor preprocess_input(const Tensor& x) { return imagenet_utils::preprocess_input(x, "tf"); }
+inline KerasTensor preprocess_input(const KerasTensor& x) { return imagenet_utils::preprocess_input(x, "tf"); }
 using imagenet_utils::decode_predictions;
 }  // namespace xception
 

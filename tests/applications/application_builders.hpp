@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "keras/applications/applications.hpp"
 #include "keras/keras.hpp"
 
 namespace keras::testing {

@@ -4,6 +4,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "keras/applications/applications.hpp"
 #include "keras/keras.hpp"
 #include "temp_dir.hpp"
 
@@ -84,4 +85,21 @@ TEST_CASE("decode_predictions names the best classes from Keras's class index fi
   }
   CHECK_THROWS_WITH(A::imagenet_utils::decode_predictions(Tensor::zeros({1, 1000}), 5, dir / "short.json"),
                     Catch::Contains("\"1\""));
+}
+
+TEST_CASE("preprocess_input on a symbolic input puts the preprocessing in the model", "[applications]") {
+  keras_test::TempDir dir("apps_symbolic_preprocess");
+  const Tensor x = Tensor::from_vector<float>({10, 20, 30, 250, 0, 128, 1, 2, 3, 64, 32, 16}, {1, 2, 2, 3});
+  for (const std::string mode : {"caffe", "tf", "torch"}) {
+    INFO(mode);
+    KerasTensor in = Input({2, 2, 3});
+    Model model(in, A::imagenet_utils::preprocess_input(in, mode));
+    const auto want = A::imagenet_utils::preprocess_input(x, mode).to_vector<float>();
+    check(model.predict(x), want);
+    model.save(dir / (mode + ".h5"));  // raw-op nodes and a Concatenate, as tf.keras writes them
+    check(models::load_model(dir / (mode + ".h5"))->predict(x), want);
+  }
+  KerasTensor in = Input({2, 2, 3});
+  check(Model(in, A::vgg16::preprocess_input(in)).predict(x), A::vgg16::preprocess_input(x).to_vector<float>());
+  check(Model(in, A::densenet::preprocess_input(in)).predict(x), A::densenet::preprocess_input(x).to_vector<float>());
 }
