@@ -29,7 +29,7 @@ void check_finite(const Tensor& t) {
 
 // Without the top on small images, pooled to (batch, channels); with a small top (classes = 7), softmax rows that
 // sum to one (for the larger models only the first, to stay within a few seconds on a loaded machine: their top is
-// the global average pooling and Dense that ResNet50's test runs).
+// the global average pooling and Dense that MobileNetV2's and EfficientNetB0's run, and ResNet50V2's runs below).
 void check_forward(const std::string& name, bool with_top = true) {
   const auto build = keras::testing::builder(name);
   const std::int64_t size = min_size(name);
@@ -56,13 +56,13 @@ void check_forward(const std::string& name, bool with_top = true) {
 }  // namespace
 
 TEST_CASE("VGG16 runs on small images", "[applications]") { check_forward("VGG16"); }
-TEST_CASE("ResNet50 runs on small images", "[applications]") { check_forward("ResNet50"); }
+TEST_CASE("ResNet50 runs on small images", "[applications]") { check_forward("ResNet50", false); }
 TEST_CASE("ResNet50V2 runs on small images", "[applications]") { check_forward("ResNet50V2", false); }
 TEST_CASE("MobileNet runs on small images", "[applications]") { check_forward("MobileNet"); }
 TEST_CASE("MobileNetV2 runs on small images", "[applications]") { check_forward("MobileNetV2"); }
 TEST_CASE("InceptionV3 runs on small images", "[applications]") { check_forward("InceptionV3", false); }
 TEST_CASE("Xception runs on small images", "[applications]") { check_forward("Xception", false); }
-TEST_CASE("DenseNet121 runs on small images", "[applications]") { check_forward("DenseNet121"); }
+TEST_CASE("DenseNet121 runs on small images", "[applications]") { check_forward("DenseNet121", false); }
 TEST_CASE("EfficientNetB0 runs on small images", "[applications]") { check_forward("EfficientNetB0"); }
 
 TEST_CASE("pooling max or none, and logits with classifier_activation linear", "[applications]") {
