@@ -35,6 +35,7 @@ class DatasetNode {
 };
 
 class Dataset;
+class WindowDataset;
 struct Options;
 using MapFn = std::function<Element(const Element&)>;
 using PredicateFn = std::function<bool(const Element&)>;
@@ -181,6 +182,9 @@ class Dataset {
   /// Windows of `size` elements, every `shift`, taking every `stride`-th. Each window comes already
   /// batched (components stacked), i.e. what tf's `window(...).flat_map(lambda w: w.batch(size))` gives.
   Dataset window(std::int64_t size, WindowOptions options = {}) const;
+  /// tf's window proper: a dataset of windows, each a Dataset of the window's elements (tf yields a
+  /// structure of per-component datasets; zipped, they are this one). flat_map/interleave over it as in tf.
+  WindowDataset window_datasets(std::int64_t size, WindowOptions options = {}) const;
   /// (index, element) tuples; the index is an int64 scalar.
   Dataset enumerate(std::int64_t start = 0) const;
   /// tf.data's group_by_window: elements go to the window of their key; a full window (window_size
@@ -240,6 +244,29 @@ class Dataset {
 
  private:
   std::shared_ptr<const DatasetNode> node_;
+};
+
+/// What Dataset::window_datasets returns: a dataset whose elements are datasets (one per window).
+class WindowDataset {
+ public:
+  using WindowFn = std::function<Dataset(const Dataset& window)>;
+  WindowDataset(Dataset gathered, ElementSpec spec) : gathered_(std::move(gathered)), spec_(std::move(spec)) {}
+  /// tf's window(...).flat_map(fn): the elements of fn(window) for each window in turn.
+  Dataset flat_map(WindowFn fn) const;
+  Dataset interleave(WindowFn fn, InterleaveOptions options = {}) const;
+  /// The windows, in order.
+  std::vector<Dataset> windows() const;
+  std::int64_t cardinality() const { return gathered_.cardinality(); }
+  /// The spec of each window's elements (the input's).
+  const ElementSpec& element_spec() const { return spec_; }
+  /// Component `index` (or `name`) of a window's elements: tf's per-component window dataset.
+  static Dataset component(const Dataset& window, std::size_t index);
+  static Dataset component(const Dataset& window, const std::string& name);
+
+ private:
+  Dataset gathered_;
+  ElementSpec spec_;
+  Dataset window_of(const Element& gathered) const;
 };
 
 }  // namespace keras::data

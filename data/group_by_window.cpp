@@ -6,6 +6,7 @@
 
 #include "data/dataset.hpp"
 #include "data/elements_dataset.hpp"
+#include "keras/json.hpp"
 
 namespace keras::data {
 namespace {
@@ -32,14 +33,37 @@ class GroupByWindowNode : public DatasetNode {
       std::map<std::int64_t, std::vector<Element>> groups;
       std::optional<Dataset> current;  // the reduced window being read
       IteratorPtr current_it;
+      std::int64_t current_key = 0;
+      std::shared_ptr<const std::vector<Element>> current_window;  // to remake `current` on restore
       bool input_ended = false;
-      const char* kind() const override { return "group_by_window"; }
 
       void open(std::int64_t key, std::vector<Element> window) {
-        auto ds = n->reduce_(key, detail::elements_dataset(std::make_shared<const std::vector<Element>>(std::move(window)),
-                                                           n->input_.element_spec()));
+        current_key = key;
+        current_window = std::make_shared<const std::vector<Element>>(std::move(window));
+        auto ds = n->reduce_(key, detail::elements_dataset(current_window, n->input_.element_spec()));
         current_it = ds.node()->make_iterator();
         current = std::move(ds);
+      }
+      json save() const override {
+        json g = json::array();
+        for (const auto& [key, v] : groups) g.push_back({{"key", key}, {"elements", State::elements(v)}});
+        json cur;
+        if (current_it) cur = {{"key", current_key}, {"window", State::elements(*current_window)}, {"state", current_it->save()}};
+        return {{"input", input->save()}, {"groups", g}, {"current", cur}, {"input_ended", input_ended}};
+      }
+      void restore(const json& s) override {
+        input->restore(s.at("input"));
+        groups.clear();
+        for (const auto& g : s.at("groups")) groups[g.at("key").get<std::int64_t>()] = State::elements(g.at("elements"));
+        current_it.reset();
+        current.reset();
+        current_window.reset();
+        if (!s.at("current").is_null()) {
+          const auto& c = s["current"];
+          open(c.at("key").get<std::int64_t>(), State::elements(c.at("window")));
+          current_it->restore(c.at("state"));
+        }
+        input_ended = s.at("input_ended");
       }
       std::optional<Element> next() override {
         for (;;) {
@@ -47,6 +71,7 @@ class GroupByWindowNode : public DatasetNode {
             if (auto e = current_it->next()) return e;
             current_it.reset();
             current.reset();
+            current_window.reset();
           }
           if (!input_ended) {
             auto e = input->next();
@@ -81,6 +106,20 @@ class GroupByWindowNode : public DatasetNode {
     it->input = input_.node()->make_iterator();
     return it;
   }
+
+  // The partial windows by key, and the window being read (its elements, key and the reduced dataset's position).
+  struct State {
+    static json elements(const std::vector<Element>& v) {
+      json a = json::array();
+      for (const auto& e : v) a.push_back(element_to_json(e));
+      return a;
+    }
+    static std::vector<Element> elements(const json& a) {
+      std::vector<Element> v;
+      for (const auto& e : a) v.push_back(element_from_json(e));
+      return v;
+    }
+  };
 
  private:
   Dataset input_;

@@ -2,6 +2,7 @@
 #include <deque>
 
 #include "data/dataset.hpp"
+#include "data/elements_dataset.hpp"
 #include "data/worker_threads.hpp"
 #include "keras/json.hpp"
 
@@ -120,8 +121,10 @@ class InterleaveNode : public DatasetNode {
 
 class WindowNode : public DatasetNode {
  public:
-  WindowNode(Dataset input, std::int64_t size, WindowOptions o)
-      : input_(std::move(input)), size_(size), shift_(o.shift.value_or(size)), stride_(o.stride), drop_(o.drop_remainder) {
+  // gather: each window comes as a tuple of its elements (for window_datasets) instead of stacked.
+  WindowNode(Dataset input, std::int64_t size, WindowOptions o, bool gather = false)
+      : input_(std::move(input)), size_(size), shift_(o.shift.value_or(size)), stride_(o.stride), drop_(o.drop_remainder),
+        gather_(gather) {
     if (size_ <= 0 || shift_ <= 0 || stride_ <= 0) throw ValueError("window: size, shift and stride must be positive");
   }
   ElementSpec element_spec() const override { return batched_spec(input_.element_spec(), drop_ ? size_ : -1); }
@@ -157,6 +160,7 @@ class WindowNode : public DatasetNode {
         std::vector<Element> items;
         for (std::int64_t i = start; i <= last && i < have; i += n->stride_) items.push_back(buf[i - buf_start]);
         ++window;
+        if (n->gather_) return Element::tuple(std::move(items));
         const std::size_t k = items[0].flatten().size();
         std::vector<std::vector<Component>> cols(k);
         for (const auto& e : items) {
@@ -190,7 +194,7 @@ class WindowNode : public DatasetNode {
  private:
   Dataset input_;
   std::int64_t size_, shift_, stride_;
-  bool drop_;
+  bool drop_, gather_;
 };
 
 }  // namespace
@@ -202,6 +206,9 @@ Dataset Dataset::interleave(DatasetFn fn, InterleaveOptions o) const {
 }
 Dataset Dataset::window(std::int64_t size, WindowOptions options) const {
   return Dataset(std::make_shared<WindowNode>(*this, size, options));
+}
+Dataset detail::gathered_windows(const Dataset& input, std::int64_t size, WindowOptions options) {
+  return Dataset(std::make_shared<WindowNode>(input, size, options, true));
 }
 
 }  // namespace keras::data

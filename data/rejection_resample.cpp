@@ -6,10 +6,12 @@
 #include <algorithm>
 #include <cmath>
 #include <random>
+#include <sstream>
 
 #include <fmt/format.h>
 
 #include "data/dataset.hpp"
+#include "keras/json.hpp"
 #include "keras/utils/random.hpp"
 
 namespace keras::data {
@@ -59,7 +61,6 @@ class RejectionResampleNode : public DatasetNode {
       IteratorPtr input;
       std::mt19937_64 rng;
       std::vector<double> counts;  // classes seen (from 1 each), when initial_dist is estimated
-      const char* kind() const override { return "rejection_resample"; }
 
       std::optional<std::pair<std::int64_t, Element>> draw() {
         auto e = input->next();
@@ -91,6 +92,17 @@ class RejectionResampleNode : public DatasetNode {
         if (mx > mn)
           for (std::size_t i = 0; i < r.size(); ++i) a[i] = std::max(0.0, (r[i] - mn) / (mx - mn));
         return {mx > mn ? mn : 1.0, a};
+      }
+      json save() const override {
+        std::ostringstream r;
+        r << rng;
+        return {{"input", input->save()}, {"rng", r.str()}, {"counts", counts}};
+      }
+      void restore(const json& s) override {
+        input->restore(s.at("input"));
+        std::istringstream r(s.at("rng").get<std::string>());
+        r >> rng;
+        counts = s.at("counts").get<std::vector<double>>();
       }
       std::optional<Element> next() override {
         std::uniform_real_distribution<double> u(0.0, 1.0);

@@ -1,6 +1,7 @@
 // Iterator checkpoints (save/restore of the position) through prefetch, parallel map, interleave and
 // cache: resuming from a saved state yields exactly what the original iterator yields after it.
 #include <filesystem>
+#include <random>
 
 #include <catch2/catch.hpp>
 
@@ -100,4 +101,23 @@ TEST_CASE("iterator checkpoint through cache, in memory and in a file, filling a
   CHECK(scalars(file) == iota(0, 24, 2));  // read back whole from the file
   check_resume(file, 6, iota(0, 24, 2));   // reading the file
   std::filesystem::remove("ckpt.cache");
+}
+
+TEST_CASE("iterator checkpoint through group_by_window, bucket_by_sequence_length and rejection_resample", "[data][checkpoint]") {
+  auto key = [](const Element& e) { return scalar(e) % 3; };
+  auto grouped = Dataset::range(20).group_by_window(key, [](std::int64_t, const Dataset& w) { return w.map(twice); }, 4);
+  const auto all = scalars(grouped);
+  for (int before : {0, 2, 9, 19}) {
+    INFO("after " << before);
+    check_resume(grouped, before, all);
+  }
+  std::mt19937_64 rng(1);
+  std::vector<std::int64_t> classes;
+  for (int i = 0; i < 200; ++i) classes.push_back(std::uniform_int_distribution<int>(0, 2)(rng));
+  auto resampled = Dataset::from_tensor_slices(Tensor::from_vector<std::int64_t>(classes))
+                       .rejection_resample([](const Element& e) { return scalar(e); }, {0.6, 0.2, 0.2}, {.seed = 4})
+                       .map([](const Element& e) { return e[1]; });
+  const auto drawn = scalars(resampled);
+  CHECK(scalars(resampled) == drawn);  // a seed repeats the draw
+  check_resume(resampled, 15, drawn);
 }
