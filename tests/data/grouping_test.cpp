@@ -65,7 +65,7 @@ TEST_CASE("group_by_window: partial windows come out at the end by ascending key
   CHECK_THROWS_WITH(scalars(zero), Catch::Contains("window size of key 2 must be positive"));
 }
 
-TEST_CASE("bucket_by_sequence_length: tf's first example (buckets [0,3), [3,5), [5,inf), batch 2)", "[data][grouping]") {
+TEST_CASE("bucket_by_sequence_length: tf's first example, lengths below 3, 3 to 4 and 5 up, batch 2", "[data][grouping]") {
   auto ds = ragged_rows().bucket_by_sequence_length(length, {3, 5}, {2, 2, 2});
   CHECK(batches(ds) == std::vector<V>{{{1, 2, 3, 4}, {5, 6, 7, 0}}, {{7, 8, 9, 10, 11, 0}, {13, 14, 15, 16, 19, 20}}, {{0, 0}, {21, 22}}});
 }
