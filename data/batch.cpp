@@ -16,11 +16,12 @@ std::int64_t batched_cardinality(std::int64_t c, std::int64_t n, bool drop) {
 class BatchNode : public DatasetNode {
  public:
   BatchNode(Dataset input, std::int64_t n, bool drop, std::optional<PaddedBatchOptions> pad, std::int64_t threads = 0,
-            bool deterministic = true)
+            std::optional<bool> deterministic = {})
       : input_(std::move(input)), n_(n), drop_(drop), pad_(std::move(pad)), threads_(threads), deterministic_(deterministic) {
     if (n <= 0) throw ValueError("batch_size must be positive, got " + std::to_string(n));
   }
   std::int64_t cardinality() const override { return batched_cardinality(input_.cardinality(), n_, drop_); }
+  std::vector<const DatasetNode*> inputs() const override { return {input_.node().get()}; }
   ElementSpec element_spec() const override {
     ElementSpec s = batched_spec(input_.element_spec(), drop_ ? n_ : -1);
     if (!pad_) return s;
@@ -66,7 +67,7 @@ class BatchNode : public DatasetNode {
   bool drop_;
   std::optional<PaddedBatchOptions> pad_;
   std::int64_t threads_;
-  bool deterministic_;
+  std::optional<bool> deterministic_;
   MapFn stack_ = [this](const Element& gathered) { return combine(gathered.children()); };
 
   Element combine(const std::vector<Element>& items) const {
@@ -94,6 +95,7 @@ class BatchNode : public DatasetNode {
 class UnbatchNode : public DatasetNode {
  public:
   explicit UnbatchNode(Dataset input) : input_(std::move(input)) {}
+  std::vector<const DatasetNode*> inputs() const override { return {input_.node().get()}; }
   ElementSpec element_spec() const override { return unbatched_spec(input_.element_spec()); }
   IteratorPtr make_iterator() const override {
     struct It : IteratorBase {

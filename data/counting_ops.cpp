@@ -9,6 +9,7 @@ namespace {
 class RepeatNode : public DatasetNode {
  public:
   RepeatNode(Dataset input, std::int64_t count) : input_(std::move(input)), count_(count) {}
+  std::vector<const DatasetNode*> inputs() const override { return {input_.node().get()}; }
   std::int64_t cardinality() const override {
     const auto c = input_.cardinality();
     if (count_ == 0 || c == 0) return 0;
@@ -62,6 +63,7 @@ class RepeatNode : public DatasetNode {
 class TakeSkipNode : public DatasetNode {
  public:
   TakeSkipNode(Dataset input, std::int64_t skip, std::int64_t limit) : input_(std::move(input)), skip_(skip), limit_(limit) {}
+  std::vector<const DatasetNode*> inputs() const override { return {input_.node().get()}; }
   std::int64_t cardinality() const override {
     const auto c = input_.cardinality();
     if (c == INFINITE_CARDINALITY) return limit_ >= 0 ? limit_ : c;
@@ -106,6 +108,7 @@ class SelectNode : public DatasetNode {
  public:
   SelectNode(Dataset input, PredicateFn pred, std::int64_t num, std::int64_t index)
       : input_(std::move(input)), pred_(std::move(pred)), num_(num), index_(index) {}
+  std::vector<const DatasetNode*> inputs() const override { return {input_.node().get()}; }
   std::int64_t cardinality() const override {
     const auto c = input_.cardinality();
     if (pred_ || c < 0) return c == INFINITE_CARDINALITY ? c : UNKNOWN_CARDINALITY;
@@ -146,6 +149,7 @@ class SelectNode : public DatasetNode {
 class ConcatenateNode : public DatasetNode {
  public:
   ConcatenateNode(Dataset a, Dataset b) : a_(std::move(a)), b_(std::move(b)) {}
+  std::vector<const DatasetNode*> inputs() const override { return {a_.node().get(), b_.node().get()}; }
   std::int64_t cardinality() const override {
     const auto x = a_.cardinality(), y = b_.cardinality();
     if (x == INFINITE_CARDINALITY || y == INFINITE_CARDINALITY) return INFINITE_CARDINALITY;

@@ -8,7 +8,7 @@ namespace keras::data {
 
 json IteratorBase::save() const {
   throw ValueError(std::string("Cannot save the state of an iterator over ") + kind() +
-                   "; saveable pipelines use sources, map (num_parallel_calls 0), batch, shuffle, repeat, take, skip");
+                   "; saveable pipelines use sources, files, map, batch, shuffle, prefetch, interleave, cache and most other transformations");
 }
 
 void IteratorBase::restore(const json&) {

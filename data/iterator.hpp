@@ -42,7 +42,8 @@ class Iterator {
   Element get_next();
   /// The next element, or nullopt at the end (tf's get_next_as_optional()).
   std::optional<Element> get_next_as_optional();
-  /// The iterator's position, as json (tf's saveable iterator). Throws for prefetch and parallel map.
+  /// The iterator's position, as json (tf's saveable iterator). Throws for the few transformations that
+  /// cannot save (from_generator, a snapshot being written).
   json save() const;
   /// Resumes at a saved position; the iterator must come from the same Dataset.
   void restore(const json& state);

@@ -33,15 +33,9 @@ class MapIterator : public IteratorBase {
 class ParallelMapIterator : public IteratorBase {
  public:
   ParallelMapIterator(IteratorPtr input, const MapFn* fn, std::int64_t threads, bool deterministic)
-      : input_(std::move(input)), fn_(fn), threads_(threads), capacity_(2 * threads), deterministic_(deterministic) {}
-  ~ParallelMapIterator() override {
-    {
-      std::lock_guard lock(mu_);
-      stop_ = true;
-    }
-    room_.notify_all();
-    for (auto& t : workers_) t.join();
-  }
+      : input_(std::move(input)), fn_(fn), threads_(threads), capacity_(2 * threads), deterministic_(deterministic),
+        options_(detail::current_options()) {}
+  ~ParallelMapIterator() override { stop_workers(); }
 
   std::optional<Element> next() override {
     if (workers_.empty())
@@ -66,6 +60,51 @@ class ParallelMapIterator : public IteratorBase {
     return std::move(r.value);
   }
 
+  // The workers pause between elements; the state is the input's position and the results computed
+  // but not yet handed out, in input order.
+  json save() const override {
+    auto* self = const_cast<ParallelMapIterator*>(this);
+    std::unique_lock lock(self->mu_);
+    self->paused_ = true;
+    self->ready_.wait(lock, [&] { return in_flight_ == 0; });
+    auto resume = [&] {
+      self->paused_ = false;
+      lock.unlock();
+      self->room_.notify_all();
+    };
+    json results = json::array();
+    for (const auto& [seq, r] : done_) {
+      if (r.error || !r.value) {
+        resume();
+        throw ValueError("Cannot save a parallel map iterator while a failed element waits to be handed out; call "
+                         "get_next() past the error first");
+      }
+      results.push_back(element_to_json(*r.value));
+    }
+    json state;
+    try {
+      state = {{"input", input_->save()}, {"results", results}, {"input_ended", input_ended_}};
+    } catch (...) {
+      resume();
+      throw;
+    }
+    resume();
+    return state;
+  }
+  void restore(const json& s) override {
+    stop_workers();
+    input_->restore(s.at("input"));
+    std::lock_guard lock(mu_);
+    done_.clear();
+    next_out_ = 0;
+    next_in_ = 0;
+    for (const auto& e : s.at("results")) done_[next_in_++].value = element_from_json(e);
+    input_ended_ = s.at("input_ended");
+    end_seq_ = input_ended_ ? next_in_ : INT64_MAX;
+    in_flight_ = 0;
+    stop_ = paused_ = false;
+  }
+
  protected:
   const char* kind() const override { return "a parallel map"; }
 
@@ -82,16 +121,28 @@ class ParallelMapIterator : public IteratorBase {
   std::condition_variable ready_, room_;
   std::map<std::int64_t, Result> done_;
   std::int64_t next_in_ = 0, next_out_ = 0, end_seq_ = INT64_MAX, in_flight_ = 0;
-  bool input_ended_ = false, stop_ = false;
+  bool input_ended_ = false, stop_ = false, paused_ = false;
   std::vector<std::thread> workers_;
+  Options options_;  // the pipeline's, installed in the workers
+
+  void stop_workers() {
+    {
+      std::lock_guard lock(mu_);
+      stop_ = true;
+    }
+    room_.notify_all();
+    for (auto& t : workers_) t.join();
+    workers_.clear();
+  }
 
   void work() {
+    detail::OptionsScope scope(options_);
     detail::enter_worker_thread();
     for (;;) {
       {
         std::unique_lock lock(mu_);
         room_.wait(lock, [&] {
-          return stop_ || input_ended_ || static_cast<std::int64_t>(done_.size()) + in_flight_ < capacity_;
+          return stop_ || input_ended_ || (!paused_ && static_cast<std::int64_t>(done_.size()) + in_flight_ < capacity_);
         });
         if (stop_ || input_ended_) return;
         ++in_flight_;
@@ -141,6 +192,7 @@ class MapNode : public DatasetNode {
     (void)detail::parallel_calls(o_.num_parallel_calls, "map");
   }
   std::int64_t cardinality() const override { return input_.cardinality(); }
+  std::vector<const DatasetNode*> inputs() const override { return {input_.node().get()}; }
   // tf.data traces the function; here it runs once on the first element.
   ElementSpec element_spec() const override {
     auto it = input_.node()->make_iterator();
@@ -162,8 +214,10 @@ class MapNode : public DatasetNode {
 
 }  // namespace
 
-IteratorPtr detail::make_parallel_map_iterator(IteratorPtr input, const MapFn* fn, std::int64_t threads, bool deterministic) {
-  return std::make_unique<ParallelMapIterator>(std::move(input), fn, threads, deterministic);
+IteratorPtr detail::make_parallel_map_iterator(IteratorPtr input, const MapFn* fn, std::int64_t threads,
+                                              std::optional<bool> deterministic) {
+  return std::make_unique<ParallelMapIterator>(std::move(input), fn, detail::capped_threads(threads),
+                                               detail::resolve_deterministic(deterministic));
 }
 
 Dataset Dataset::map(MapFn fn, MapOptions options) const {

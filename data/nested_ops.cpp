@@ -2,7 +2,9 @@
 #include <deque>
 
 #include "data/dataset.hpp"
+#include "data/elements_dataset.hpp"
 #include "data/worker_threads.hpp"
+#include "keras/json.hpp"
 
 namespace keras::data {
 namespace {
@@ -11,6 +13,7 @@ namespace {
 struct OpenDataset {
   Dataset ds;
   IteratorPtr it;
+  Element source;  // the input element ds was made from (to remake it when a saved position is restored)
 };
 
 class InterleaveNode : public DatasetNode {
@@ -21,6 +24,7 @@ class InterleaveNode : public DatasetNode {
     if (cycle_ == AUTOTUNE) cycle_ = detail::autotune_threads();
     if (cycle_ <= 0 || block_ <= 0) throw ValueError("interleave: cycle_length and block_length must be positive");
   }
+  std::vector<const DatasetNode*> inputs() const override { return {input_.node().get()}; }
   ElementSpec element_spec() const override {
     auto it = input_.node()->make_iterator();
     auto e = it->next();
@@ -41,6 +45,34 @@ class InterleaveNode : public DatasetNode {
       std::int64_t in_block = 0;
       bool input_ended = false;
       const char* kind() const override { return "flat_map/interleave"; }
+      OpenDataset open(Element e) const {
+        Dataset d = n->fn_(e);
+        if (n->read_ahead_) d = d.prefetch(n->block_);
+        IteratorPtr it = d.node()->make_iterator();
+        return OpenDataset{std::move(d), std::move(it), std::move(e)};
+      }
+      json save() const override {
+        json open_slots = json::array();
+        for (const auto& s : slots)
+          open_slots.push_back(s ? json{{"element", element_to_json(s->source)}, {"state", s->it->save()}} : json());
+        return {{"input", input->save()}, {"slots", open_slots}, {"cur", cur}, {"in_block", in_block}, {"input_ended", input_ended}};
+      }
+      void restore(const json& s) override {
+        input->restore(s.at("input"));
+        const auto& saved = s.at("slots");
+        if (saved.size() != slots.size())
+          throw ValueError("interleave: the saved state has " + std::to_string(saved.size()) + " slots, this iterator " +
+                           std::to_string(slots.size()) + "; restore into an iterator of the same dataset");
+        for (std::size_t i = 0; i < slots.size(); ++i) {
+          slots[i].reset();
+          if (saved[i].is_null()) continue;
+          slots[i] = open(element_from_json(saved[i].at("element")));
+          slots[i]->it->restore(saved[i].at("state"));
+        }
+        cur = s.at("cur");
+        in_block = s.at("in_block");
+        input_ended = s.at("input_ended");
+      }
       void advance() {
         cur = (cur + 1) % slots.size();
         in_block = 0;
@@ -51,10 +83,7 @@ class InterleaveNode : public DatasetNode {
           if (!slot) {
             if (!input_ended) {
               if (auto e = input->next()) {
-                Dataset d = n->fn_(*e);
-                if (n->read_ahead_) d = d.prefetch(n->block_);
-                IteratorPtr it = d.node()->make_iterator();
-                slot = OpenDataset{std::move(d), std::move(it)};
+                slot = open(std::move(*e));
               } else {
                 input_ended = true;
               }
@@ -92,11 +121,14 @@ class InterleaveNode : public DatasetNode {
 
 class WindowNode : public DatasetNode {
  public:
-  WindowNode(Dataset input, std::int64_t size, WindowOptions o)
-      : input_(std::move(input)), size_(size), shift_(o.shift.value_or(size)), stride_(o.stride), drop_(o.drop_remainder) {
+  // gather: each window comes as a tuple of its elements (for window_datasets) instead of stacked.
+  WindowNode(Dataset input, std::int64_t size, WindowOptions o, bool gather = false)
+      : input_(std::move(input)), size_(size), shift_(o.shift.value_or(size)), stride_(o.stride), drop_(o.drop_remainder),
+        gather_(gather) {
     if (size_ <= 0 || shift_ <= 0 || stride_ <= 0) throw ValueError("window: size, shift and stride must be positive");
   }
   ElementSpec element_spec() const override { return batched_spec(input_.element_spec(), drop_ ? size_ : -1); }
+  std::vector<const DatasetNode*> inputs() const override { return {input_.node().get()}; }
   std::int64_t cardinality() const override {
     const auto c = input_.cardinality();
     if (c < 0) return c;
@@ -128,6 +160,7 @@ class WindowNode : public DatasetNode {
         std::vector<Element> items;
         for (std::int64_t i = start; i <= last && i < have; i += n->stride_) items.push_back(buf[i - buf_start]);
         ++window;
+        if (n->gather_) return Element::tuple(std::move(items));
         const std::size_t k = items[0].flatten().size();
         std::vector<std::vector<Component>> cols(k);
         for (const auto& e : items) {
@@ -138,7 +171,19 @@ class WindowNode : public DatasetNode {
         for (std::size_t c = 0; c < k; ++c) out.push_back(Component::stack(cols[c], c));
         return items[0].pack(out);
       }
-      const char* kind() const override { return "window"; }
+      json save() const override {
+        json b = json::array();
+        for (const auto& e : buf) b.push_back(element_to_json(e));
+        return {{"input", input->save()}, {"buf", b}, {"buf_start", buf_start}, {"window", window}, {"ended", ended}};
+      }
+      void restore(const json& s) override {
+        input->restore(s.at("input"));
+        buf.clear();
+        for (const auto& e : s.at("buf")) buf.push_back(element_from_json(e));
+        buf_start = s.at("buf_start");
+        window = s.at("window");
+        ended = s.at("ended");
+      }
     };
     auto it = std::make_unique<It>();
     it->n = this;
@@ -149,7 +194,7 @@ class WindowNode : public DatasetNode {
  private:
   Dataset input_;
   std::int64_t size_, shift_, stride_;
-  bool drop_;
+  bool drop_, gather_;
 };
 
 }  // namespace
@@ -161,6 +206,9 @@ Dataset Dataset::interleave(DatasetFn fn, InterleaveOptions o) const {
 }
 Dataset Dataset::window(std::int64_t size, WindowOptions options) const {
   return Dataset(std::make_shared<WindowNode>(*this, size, options));
+}
+Dataset detail::gathered_windows(const Dataset& input, std::int64_t size, WindowOptions options) {
+  return Dataset(std::make_shared<WindowNode>(input, size, options, true));
 }
 
 }  // namespace keras::data

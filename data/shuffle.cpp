@@ -73,6 +73,7 @@ class ShuffleNode : public DatasetNode {
     seed_ = o.seed ? *o.seed : utils::random_generator()();
   }
   std::int64_t cardinality() const override { return input_.cardinality(); }
+  std::vector<const DatasetNode*> inputs() const override { return {input_.node().get()}; }
   ElementSpec element_spec() const override { return input_.element_spec(); }
   IteratorPtr make_iterator() const override {
     // A fixed seed still gives a new order each pass with reshuffle_each_iteration, deterministically.

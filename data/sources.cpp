@@ -145,6 +145,11 @@ class ZipNode : public DatasetNode {
   explicit ZipNode(std::vector<Dataset> ds) : ds_(std::move(ds)) {
     if (ds_.empty()) throw ValueError("zip needs at least one dataset");
   }
+  std::vector<const DatasetNode*> inputs() const override {
+    std::vector<const DatasetNode*> v;
+    for (const auto& d : ds_) v.push_back(d.node().get());
+    return v;
+  }
   std::int64_t cardinality() const override {
     std::int64_t n = INFINITE_CARDINALITY;
     bool unknown = false;

@@ -3,12 +3,14 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 
 #include <fmt/format.h>
 
 #include "data/auto_shard.hpp"
 #include "data/file_stream.hpp"
+#include "data/worker_threads.hpp"
 #include "keras/json.hpp"
 
 namespace keras::data {
@@ -121,12 +123,30 @@ class TFRecordNode : public DatasetNode {
 
 }  // namespace
 
-TFRecordDataset::TFRecordDataset(std::vector<std::string> filenames, TFRecordOptions options)
-    : Dataset(std::make_shared<TFRecordNode>(std::move(filenames), std::move(options))) {}
+namespace {
+std::shared_ptr<const DatasetNode> tfrecord_node(std::vector<std::string> files, TFRecordOptions o) {
+  const std::int64_t reads = detail::parallel_calls(o.num_parallel_reads, "TFRecordDataset");
+  if (reads <= 1 || files.size() <= 1) return std::make_shared<TFRecordNode>(std::move(files), std::move(o));
+  detail::check_compression_type(o.compression_type);
+  for (const auto& f : files)
+    if (!std::filesystem::exists(f)) throw IOError("TFRecordDataset: cannot open '" + f + "': no such file");
+  const std::string compression = o.compression_type;
+  auto one = [compression](const Element& name) {
+    return Dataset(std::make_shared<TFRecordNode>(std::vector<std::string>{name.leaf().str()}, TFRecordOptions{compression}));
+  };
+  auto names = Dataset::from_tensor_slices(Component::strings(files, {static_cast<std::int64_t>(files.size())}));
+  return names.interleave(one, {.cycle_length = reads, .block_length = 1, .num_parallel_calls = reads}).node();
+}
+}  // namespace
 
-TFRecordWriter::TFRecordWriter(const std::string& path)
-    : out_(std::make_unique<std::ofstream>(path, std::ios::binary | std::ios::trunc)), path_(path) {
-  if (!*out_) throw IOError("Cannot write TFRecord file '" + path + "'");
+TFRecordDataset::TFRecordDataset(std::vector<std::string> filenames, TFRecordOptions options)
+    : Dataset(tfrecord_node(std::move(filenames), std::move(options))) {}
+
+TFRecordWriter::TFRecordWriter(const std::string& path, TFRecordWriterOptions options)
+    : out_(std::make_unique<detail::FileSink>(path, options.compression_type)), path_(path) {}
+
+void TFRecordWriter::close() {
+  if (out_) out_->close();
 }
 
 TFRecordWriter::TFRecordWriter(TFRecordWriter&&) noexcept = default;
@@ -144,10 +164,9 @@ void TFRecordWriter::write(const std::string& record) {
   put32(head + 8, masked_crc32c(head, 8));
   unsigned char foot[4];
   put32(foot, masked_crc32c(record.data(), record.size()));
-  out_->write(reinterpret_cast<const char*>(head), 12);
-  out_->write(record.data(), static_cast<std::streamsize>(record.size()));
-  out_->write(reinterpret_cast<const char*>(foot), 4);
-  if (!*out_) throw IOError("Cannot write TFRecord file '" + path_ + "'");
+  out_->write(head, 12);
+  out_->write(record.data(), record.size());
+  out_->write(foot, 4);
 }
 
 }  // namespace keras::data

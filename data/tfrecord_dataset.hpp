@@ -12,7 +12,10 @@
 namespace keras::data {
 
 struct TFRecordOptions {
-  std::string compression_type = "";  // "" or "GZIP"
+  std::string compression_type = "";  // "", "GZIP" or "ZLIB"
+  /// 0 (or 1): the files one after another. n > 1 or AUTOTUNE: n files are read at once, each on its own
+  /// thread, their records interleaved one by one (tf's interleave with cycle_length n, block_length 1).
+  std::int64_t num_parallel_reads = 0;
 };
 
 class TFRecordDataset : public Dataset {
@@ -23,17 +26,27 @@ class TFRecordDataset : public Dataset {
       : TFRecordDataset(std::vector<std::string>{filename}, options) {}
 };
 
-/// Writes uncompressed TFRecord files (tf.io.TFRecordWriter).
+namespace detail {
+class FileSink;
+}
+
+struct TFRecordWriterOptions {
+  std::string compression_type = "";  // "", "GZIP" or "ZLIB"
+};
+
+/// Writes TFRecord files (tf.io.TFRecordWriter), plain or compressed as one GZIP or ZLIB stream.
 class TFRecordWriter {
  public:
-  explicit TFRecordWriter(const std::string& path);
+  explicit TFRecordWriter(const std::string& path, TFRecordWriterOptions options = {});
   TFRecordWriter(TFRecordWriter&&) noexcept;
   TFRecordWriter& operator=(TFRecordWriter&&) noexcept;
   ~TFRecordWriter();
   void write(const std::string& record);
+  /// Finishes the file (the compressed stream's end); the destructor does it too.
+  void close();
 
  private:
-  std::unique_ptr<std::ofstream> out_;
+  std::unique_ptr<detail::FileSink> out_;
   std::string path_;
 };
 

@@ -133,7 +133,7 @@ TEST_CASE("TFRecordDataset reads Examples written by Python protobuf, parse_exam
   const FeatureMap features = {{"image", FixedLenFeature{{2, 3}, "float32"}},
                                {"label", FixedLenFeature{{}, "int64"}},
                                {"name", FixedLenFeature{{}, "string"}},
-                               {"words", VarLenFeature{"string"}},
+                               {"words", VarLenFeature{.dtype = "string", .to_dense = true}},
                                {"missing", FixedLenFeature{{}, "int64", Component(Tensor::full({}, 9, DType::int64))}}};
   for (const std::string& file : {std::string("examples.tfrecord"), std::string("examples.tfrecord.gz")}) {
     TFRecordDataset ds(golden(file), {.compression_type = file.ends_with(".gz") ? "GZIP" : ""});
@@ -153,7 +153,7 @@ TEST_CASE("TFRecordDataset reads Examples written by Python protobuf, parse_exam
   }
   // A batch: FixedLen stacked, VarLen padded to the longest.
   Element batch = TFRecordDataset(golden("examples.tfrecord")).batch(5).make_iterator().get_next();
-  Element parsed = parse_example(batch.leaf(), {{"label", FixedLenFeature{{}, "int64"}}, {"words", VarLenFeature{"string"}}});
+  Element parsed = parse_example(batch.leaf(), {{"label", FixedLenFeature{{}, "int64"}}, {"words", VarLenFeature{.dtype = "string", .to_dense = true}}});
   CHECK(parsed["label"].leaf().tensor().to_vector<std::int64_t>() == std::vector<std::int64_t>{-2, -1, 0, 1, 2});
   CHECK(parsed["words"].leaf().shape() == Shape{5, 4});
   CHECK(parsed["words"].leaf().string_values()[4] == "w0");
