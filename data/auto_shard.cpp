@@ -3,10 +3,48 @@
 #include <fmt/format.h>
 
 #include "keras/errors.hpp"
+#include "keras/json.hpp"
 
 namespace keras::data {
 namespace {
 thread_local FileShardScope* active = nullptr;
+
+// File names of which a replica reads only its own, when a FileShardScope applies.
+class FileListNode : public DatasetNode {
+ public:
+  FileListNode(Dataset names, std::size_t count, const char* source)
+      : names_(std::move(names)), count_(count), source_(source) {}
+  std::int64_t cardinality() const override { return names_.cardinality(); }
+  ElementSpec element_spec() const override { return names_.element_spec(); }
+  std::vector<const DatasetNode*> inputs() const override { return {names_.node().get()}; }
+  IteratorPtr make_iterator() const override {
+    struct It : IteratorBase {
+      IteratorPtr in;
+      FileStride stride;
+      std::size_t at = 0;  // names read from `in`
+      std::optional<Element> next() override {
+        for (auto e = in->next(); e; e = in->next())
+          if (at++ % stride.step == stride.first) return e;
+        return std::nullopt;
+      }
+      json save() const override { return {{"at", at}, {"input", in->save()}}; }
+      void restore(const json& s) override {
+        at = s.at("at");
+        in->restore(s.at("input"));
+      }
+    };
+    auto it = std::make_unique<It>();
+    it->stride = file_stride(count_, source_);
+    it->in = names_.node()->make_iterator();
+    return it;
+  }
+
+ private:
+  Dataset names_;
+  std::size_t count_;
+  const char* source_;
+};
+
 }  // namespace
 
 std::string auto_shard_policy_name(AutoShardPolicy policy) {
@@ -40,6 +78,10 @@ FileStride file_stride(std::size_t num_files, const char* source) {
   }
   scope->applied_ = true;
   return {static_cast<std::size_t>(scope->index_), n};
+}
+
+Dataset shardable_file_names(Dataset names, std::size_t count, const char* source) {
+  return Dataset(std::make_shared<FileListNode>(std::move(names), count, source));
 }
 
 std::vector<std::string> files_of_this_replica(const std::vector<std::string>& files, const char* source) {

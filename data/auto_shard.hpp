@@ -1,5 +1,5 @@
 #pragma once
-// How a Dataset is split among the replicas of a distribution strategy (tf.data.experimental.AutoShardPolicy).
+// How a Dataset is split among the replicas of a distribution strategy (data/auto_shard_policy.hpp).
 // DATA: every replica reads the whole pipeline and keeps its rows of each global batch. FILE: each
 // replica reads only its files (every N-th of the first file list the pipeline opens: list_files,
 // TFRecordDataset, TextLineDataset, CsvDataset/make_csv_dataset) and trains on its own batches, each
@@ -10,12 +10,10 @@
 #include <string>
 #include <vector>
 
+#include "data/auto_shard_policy.hpp"
+#include "data/dataset.hpp"
+
 namespace keras::data {
-
-enum class AutoShardPolicy { AUTO, FILE, DATA, OFF };
-
-/// "AUTO", "FILE", "DATA", "OFF".
-std::string auto_shard_policy_name(AutoShardPolicy policy);
 
 /// While alive, the first file list a file-reading source opens on this thread (when it makes its
 /// iterator) is reduced to this replica's files, if the policy allows (AUTO: only with at least
@@ -47,5 +45,8 @@ struct FileStride {
 FileStride file_stride(std::size_t num_files, const char* source);
 /// `files` reduced by file_stride.
 std::vector<std::string> files_of_this_replica(const std::vector<std::string>& files, const char* source);
+/// `names` (a Dataset of `count` file names, possibly shuffled), of which each replica reads only its
+/// own under a FileShardScope that applies (list_files' output).
+Dataset shardable_file_names(Dataset names, std::size_t count, const char* source);
 
 }  // namespace keras::data

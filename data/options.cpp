@@ -13,6 +13,8 @@ Options Options::merged_with(const Options& later) const {
   if (later.deterministic) o.deterministic = later.deterministic;
   if (later.threading.private_threadpool_size) o.threading.private_threadpool_size = later.threading.private_threadpool_size;
   if (later.threading.max_intra_op_parallelism) o.threading.max_intra_op_parallelism = later.threading.max_intra_op_parallelism;
+  if (later.experimental_distribute.auto_shard_policy)
+    o.experimental_distribute.auto_shard_policy = later.experimental_distribute.auto_shard_policy;
   return o;
 }
 

@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <optional>
 
+#include "data/auto_shard_policy.hpp"
+
 namespace keras::data {
 
 struct ThreadingOptions {
@@ -14,10 +16,18 @@ struct ThreadingOptions {
   bool operator==(const ThreadingOptions&) const = default;
 };
 
+/// tf.data.experimental.DistributeOptions.
+struct DistributeOptions {
+  /// How a distribution strategy splits the pipeline among replicas (unset: AUTO).
+  std::optional<AutoShardPolicy> auto_shard_policy{};
+  bool operator==(const DistributeOptions&) const = default;
+};
+
 struct Options {
   /// false lets parallel transformations whose own `deterministic` is unset yield out of order.
   std::optional<bool> deterministic{};
   ThreadingOptions threading{};
+  DistributeOptions experimental_distribute{};
   /// These options with every option `later` sets overriding them.
   Options merged_with(const Options& later) const;
   bool operator==(const Options&) const = default;

@@ -195,39 +195,6 @@ class ZipNode : public DatasetNode {
   std::vector<Dataset> ds_;
 };
 
-// list_files' names, of which a replica reads only its own under AutoShardPolicy FILE (data/auto_shard.hpp).
-class FileListNode : public DatasetNode {
- public:
-  FileListNode(Dataset names, std::size_t count) : names_(std::move(names)), count_(count) {}
-  std::int64_t cardinality() const override { return names_.cardinality(); }
-  ElementSpec element_spec() const override { return names_.element_spec(); }
-  IteratorPtr make_iterator() const override {
-    struct It : IteratorBase {
-      IteratorPtr in;
-      FileStride stride;
-      std::size_t at = 0;  // names read from `in`
-      std::optional<Element> next() override {
-        for (auto e = in->next(); e; e = in->next())
-          if (at++ % stride.step == stride.first) return e;
-        return std::nullopt;
-      }
-      json save() const override { return {{"at", at}, {"input", in->save()}}; }
-      void restore(const json& s) override {
-        at = s.at("at");
-        in->restore(s.at("input"));
-      }
-    };
-    auto it = std::make_unique<It>();
-    it->stride = file_stride(count_, "list_files");
-    it->in = names_.node()->make_iterator();
-    return it;
-  }
-
- private:
-  Dataset names_;
-  std::size_t count_;
-};
-
 }  // namespace
 
 Dataset Dataset::from_tensor_slices(const Element& c) { return Dataset(std::make_shared<SlicesNode>(c)); }
@@ -251,7 +218,7 @@ Dataset Dataset::list_files(const std::string& pattern, bool shuffle, std::optio
   std::sort(files.begin(), files.end());
   const auto n = static_cast<std::int64_t>(files.size());
   Dataset ds = from_tensor_slices(Component::strings(files, {n}));
-  return Dataset(std::make_shared<FileListNode>(shuffle ? ds.shuffle(n, {.seed = seed}) : ds, files.size()));
+  return shardable_file_names(shuffle ? ds.shuffle(n, {.seed = seed}) : ds, files.size(), "list_files");
 }
 
 }  // namespace keras::data

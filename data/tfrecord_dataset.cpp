@@ -134,7 +134,9 @@ std::shared_ptr<const DatasetNode> tfrecord_node(std::vector<std::string> files,
   auto one = [compression](const Element& name) {
     return Dataset(std::make_shared<TFRecordNode>(std::vector<std::string>{name.leaf().str()}, TFRecordOptions{compression}));
   };
-  auto names = Dataset::from_tensor_slices(Component::strings(files, {static_cast<std::int64_t>(files.size())}));
+  auto names = shardable_file_names(
+      Dataset::from_tensor_slices(Component::strings(files, {static_cast<std::int64_t>(files.size())})), files.size(),
+      "TFRecordDataset");
   return names.interleave(one, {.cycle_length = reads, .block_length = 1, .num_parallel_calls = reads}).node();
 }
 }  // namespace

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <optional>
 
-#include "data/auto_shard.hpp"
+#include "data/auto_shard_policy.hpp"
 #include "keras/trainers/batch.hpp"
 
 namespace keras {

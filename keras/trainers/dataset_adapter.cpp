@@ -3,6 +3,8 @@
 #include <iostream>
 #include <map>
 
+#include "data/options.hpp"
+
 namespace keras {
 
 namespace {
@@ -71,6 +73,10 @@ std::optional<Batch> DatasetAdapter::next() {
   }
   ++taken_;
   return unpack(*e, resolve_);
+}
+
+data::AutoShardPolicy DatasetAdapter::auto_shard_policy() const {
+  return dataset_.options().experimental_distribute.auto_shard_policy.value_or(data::AutoShardPolicy::AUTO);
 }
 
 }  // namespace keras

@@ -24,7 +24,8 @@ class DatasetAdapter : public DataAdapter {
   void start_epoch() override;
   std::optional<Batch> next() override;
   bool ran_out() const override { return ran_out_; }
-  data::AutoShardPolicy auto_shard_policy() const override { return data::AutoShardPolicy::AUTO; }
+  /// The Dataset's options().experimental_distribute.auto_shard_policy (AUTO when unset).
+  data::AutoShardPolicy auto_shard_policy() const override;
 
  private:
   data::Dataset dataset_;

@@ -96,3 +96,44 @@ TEST_CASE("AUTO with fewer files than replicas splits by data, as one process tr
   CHECK(max_diff_from_chief(replicas) == 0.0);
   CHECK(max_abs_diff(replicas, single) < 2e-5);
 }
+
+TEST_CASE("Options' auto_shard_policy: FILE needs a file per replica, DATA and OFF read every file everywhere") {
+  k::distribute::MultiWorkerMirroredStrategy strategy({.threads = 1});
+  const int n = strategy.num_replicas_in_sync();
+  auto policy = [](k::data::AutoShardPolicy p) {
+    k::data::Options o;
+    o.experimental_distribute.auto_shard_policy = p;
+    return o;
+  };
+  auto scope = strategy.scope();
+  auto model = dense_model();
+  std::int64_t read = 0;
+  // One file for N >= 2 replicas: FILE is refused (on every rank alike, so none is left waiting).
+  const auto one_file = write_csv_files("shard_policy_one", 1, [](int) { return 12; });
+  try {
+    model.fit(csv_pipeline(one_file, 4, read).with_options(policy(k::data::AutoShardPolicy::FILE)), {.verbose = 0});
+    FAIL("FILE with one file for " << n << " replicas trained");
+  } catch (const k::ValueError& e) {
+    CHECK_THAT(e.what(), Catch::Contains("CsvDataset reads 1 file(s) for " + std::to_string(n) + " replicas") &&
+                             Catch::Contains("AutoShardPolicy.DATA"));
+  }
+  // 2N files: DATA and OFF read all of them on every replica (DATA keeps each replica's rows of every
+  // batch; OFF trains each replica on everything, in per-replica batches). The model stays one.
+  const auto files = write_csv_files("shard_policy_many", 2 * n, [](int f) { return 5 + f; });
+  std::int64_t all = 0;
+  for (int f = 0; f < 2 * n; ++f) all += 5 + f;
+  for (auto p : {k::data::AutoShardPolicy::DATA, k::data::AutoShardPolicy::OFF}) {
+    INFO("policy " << k::data::auto_shard_policy_name(p));
+    read = 0;
+    model.fit(csv_pipeline(files, 8, read).with_options(policy(p)), {.verbose = 0});
+    CHECK(read == all);
+    CHECK(max_diff_from_chief(flat_weights(model)) == 0.0);
+  }
+  // FILE with enough files: its own files only.
+  read = 0;
+  model.fit(csv_pipeline(files, 8, read).with_options(policy(k::data::AutoShardPolicy::FILE)), {.verbose = 0});
+  CHECK(read < all);
+  std::int64_t total = 0;
+  MPI_Allreduce(&read, &total, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
+  CHECK(total == all);
+}
