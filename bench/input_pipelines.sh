@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# Are the training examples input-bound? In one run: the input pipelines of text_classification (review
-# files read from the folder, then TextVectorization) and structured_data (make_csv_dataset, then the
-# Normalization/StringLookup/IntegerLookup/Hashing/HashedCrossing layers), and the augmentation stack of
-# fashion_mnist_cnn --augment, each in samples per second against what its model consumes in training
-# (samples per second of one epoch of fit, or of train_on_batch, preprocessing included), with the ratio.
-# The goal is a ratio of at least 5. The machine may be shared: the load average is printed first.
+# Are the training examples input-bound? In one run, in samples per second against what the model consumes
+# in training (fit or train_on_batch, its preprocessing layers included), with the ratio (goal: >= 5):
+#   text_classification: the shuffled batches fit cuts from the review arrays each epoch (the files are
+#     read once, rate printed too), and TextVectorization's share of a training step;
+#   structured_data: the make_csv_dataset pipeline fit iterates, and the preprocessing layers' share
+#     (Normalization, StringLookup, IntegerLookup, Hashing, HashedCrossing);
+#   fashion_mnist_cnn --augment: its augmentation stack (RandomFlip, RandomTranslation, Rescaling) in training.
+# The machine may be shared: the load average is printed before and after.
 #   bench/input_pipelines.sh [THREADS=1]
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -224,6 +224,20 @@ void drop_vocabularies(json& j) {
     for (auto& v : j) drop_vocabularies(v);
   }
 }
+// Copies the archive `zip` to `path` with the lookups' configs as Keras 3 writes them (no vocabulary).
+void as_keras3(const saving::ZipReader& zip, const std::string& path) {
+  saving::ZipWriter out(path);
+  for (const auto& name : zip.names()) {
+    if (name != "config.json") {
+      out.add(name, zip.read(name));
+      continue;
+    }
+    json config = json::parse(zip.read(name));
+    drop_vocabularies(config);
+    out.add(name, config.dump());
+  }
+  out.commit();
+}
 }  // namespace
 
 TEST_CASE("IntegerLookup's adapted vocabulary and idf weights go to Keras 3's .keras assets and back", "[preprocessing]") {
@@ -238,19 +252,7 @@ TEST_CASE("IntegerLookup's adapted vocabulary and idf weights go to Keras 3's .k
   REQUIRE(zip.has("assets/layers/integer_lookup/vocabulary.txt"));
   CHECK(zip.read("assets/layers/integer_lookup/vocabulary.txt") == "-1\n4\n3\n9\n8");
   // An archive as Keras 3 writes it: no vocabulary in the config, only the asset and the idf variable.
-  {
-    saving::ZipWriter out(dir / "keras3.keras");
-    for (const auto& name : zip.names()) {
-      if (name != "config.json") {
-        out.add(name, zip.read(name));
-        continue;
-      }
-      json config = json::parse(zip.read(name));
-      drop_vocabularies(config);
-      out.add(name, config.dump());
-    }
-    out.commit();
-  }
+  as_keras3(zip, dir / "keras3.keras");
   auto loaded = models::load_model(dir / "keras3.keras");
   CHECK(loaded->predict(x).to_vector<float>() == want);
   CHECK(models::load_model(dir / "a.keras")->predict(x).to_vector<float>() == want);
@@ -266,18 +268,6 @@ TEST_CASE("StringLookup and TextVectorization load from a Keras 3 archive whose 
   const auto want = model.predict(words).to_vector<float>();
   model.save(dir / "t.keras");
   saving::ZipReader zip(dir / "t.keras");
-  {
-    saving::ZipWriter out(dir / "keras3.keras");
-    for (const auto& name : zip.names()) {
-      if (name != "config.json") {
-        out.add(name, zip.read(name));
-        continue;
-      }
-      json config = json::parse(zip.read(name));
-      drop_vocabularies(config);
-      out.add(name, config.dump());
-    }
-    out.commit();
-  }
+  as_keras3(zip, dir / "keras3.keras");
   CHECK(models::load_model(dir / "keras3.keras")->predict(words).to_vector<float>() == want);
 }
