@@ -4,7 +4,9 @@
 // here; any other is refused with a ValueError naming it. The text and lookup layers and InputLayer register
 // from their own source files:
 //   KERAS_STRING_LAYER(StringLookup, [](const Layer& l, const std::vector<DType>&) { ... return DType::int64; })
-// A class may also register only the dtype of its outputs (models: their first output's).
+// A class that computes on numbers but does not output float32 registers only the dtype of its outputs:
+//   KERAS_LAYER_OUTPUT_DTYPE(IntegerLookup, [](const Layer& l, const std::vector<DType>&) { ... })
+// (models register theirs in model.cpp: their first output's).
 #include <functional>
 #include <string>
 #include <vector>
@@ -27,10 +29,15 @@ DType symbolic_output_dtype(const Layer& layer, const std::vector<DType>& input_
 
 }  // namespace keras
 
-#define KERAS_STRING_LAYER(Class, output_dtype)                                   \
-  namespace {                                                                     \
-  const bool keras_string_layer_##Class = [] {                                    \
-    ::keras::register_string_layer(#Class, true, output_dtype);                   \
-    return true;                                                                  \
-  }();                                                                            \
+/// Registers Class as taking strings, with its output dtype rule (a callable or nullptr).
+#define KERAS_STRING_LAYER(Class, ...) KERAS_DTYPE_REGISTRATION(Class, true, __VA_ARGS__)
+/// Registers only the output dtype rule of Class (it computes on numbers).
+#define KERAS_LAYER_OUTPUT_DTYPE(Class, ...) KERAS_DTYPE_REGISTRATION(Class, false, __VA_ARGS__)
+
+#define KERAS_DTYPE_REGISTRATION(Class, takes_strings, ...)                        \
+  namespace {                                                                      \
+  const bool keras_dtype_registration_##Class = [] {                               \
+    ::keras::register_string_layer(#Class, takes_strings, __VA_ARGS__);            \
+    return true;                                                                   \
+  }();                                                                             \
   }

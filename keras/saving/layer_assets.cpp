@@ -6,14 +6,14 @@
 #include "keras/model.hpp"
 #include "keras/saving/object_path_layout.hpp"
 #include "keras/saving/zip_archive.hpp"
-#include "layers/preprocessing/categorical/string_lookup.hpp"
+#include "layers/preprocessing/categorical/index_lookup.hpp"
 #include "layers/preprocessing/text/text_vectorization.hpp"
 
 namespace keras::saving {
 namespace {
 
 // Each lookup of the model with its object paths (TextVectorization's own and its _lookup_layer's).
-using Visit = std::function<void(layers::StringLookup&, const std::vector<std::string>& paths)>;
+using Visit = std::function<void(layers::IndexLookupBase&, const std::vector<std::string>& paths)>;
 
 void walk(const Model& model, const std::string& prefix, const Visit& visit) {
   std::map<std::string, int> used;
@@ -22,7 +22,7 @@ void walk(const Model& model, const std::string& prefix, const Visit& visit) {
     const int n = used[base]++;
     const std::string path = prefix + "layers/" + (n ? base + "_" + std::to_string(n) : base);
     if (auto* sub = dynamic_cast<const Model*>(l.get())) walk(*sub, path + "/", visit);
-    else if (auto* lookup = dynamic_cast<layers::StringLookup*>(l.get())) visit(*lookup, {path});
+    else if (auto* lookup = dynamic_cast<layers::IndexLookupBase*>(l.get())) visit(*lookup, {path});
     else if (auto* text = dynamic_cast<layers::TextVectorization*>(l.get()))
       visit(text->lookup_layer(), {path, path + "/_lookup_layer"});
   }
@@ -32,7 +32,7 @@ void walk(const Model& model, const std::string& prefix, const Visit& visit) {
 
 std::vector<std::pair<std::string, std::string>> layer_assets(const Model& model) {
   std::vector<std::pair<std::string, std::string>> out;
-  walk(model, "", [&](layers::StringLookup& lookup, const std::vector<std::string>& paths) {
+  walk(model, "", [&](layers::IndexLookupBase& lookup, const std::vector<std::string>& paths) {
     if (const auto text = lookup.save_assets())
       for (const auto& p : paths) out.emplace_back("assets/" + p + "/vocabulary.txt", *text);
   });
@@ -40,7 +40,7 @@ std::vector<std::pair<std::string, std::string>> layer_assets(const Model& model
 }
 
 void save_lookup_variables(hdf5::Group& root, const Model& model) {
-  walk(model, "", [&](layers::StringLookup& lookup, const std::vector<std::string>& paths) {
+  walk(model, "", [&](layers::IndexLookupBase& lookup, const std::vector<std::string>& paths) {
     const auto& idf = lookup.idf_weights();
     if (idf.empty()) return;
     const Tensor weights = Tensor::from_vector<float>(idf);
@@ -49,7 +49,7 @@ void save_lookup_variables(hdf5::Group& root, const Model& model) {
 }
 
 void load_layer_assets(const ZipReader& zip, const hdf5::Group& root, const Model& model) {
-  walk(model, "", [&](layers::StringLookup& lookup, const std::vector<std::string>& paths) {
+  walk(model, "", [&](layers::IndexLookupBase& lookup, const std::vector<std::string>& paths) {
     if (lookup.has_input_vocabulary()) return;
     const std::string name = "assets/" + paths.front() + "/vocabulary.txt";
     if (!zip.has(name)) return;

@@ -1,6 +1,6 @@
 #pragma once
 // What Keras 3 keeps in a .keras archive beside the config and the variables: each lookup layer's
-// vocabulary as `assets/<object path>/vocabulary.txt` (IndexLookup.save_assets, written when the vocabulary
+// (every layers::IndexLookupBase: StringLookup, IntegerLookup) vocabulary as `assets/<object path>/vocabulary.txt` (IndexLookup.save_assets, written when the vocabulary
 // was adapted rather than given) and, in tf_idf mode, its idf weights as the dataset `<object path>/vars/
 // idf_weights` of model.weights.h5 (save_own_variables). TextVectorization writes them at its own path and
 // at `<its path>/_lookup_layer`, the StringLookup attribute Keras 3 also visits. Object paths are those of

@@ -12,7 +12,9 @@ Tensor pad_sequences(const std::vector<Tensor>& sequences, const PadSequencesOpt
   if (o.truncating != "pre" && o.truncating != "post")
     throw ValueError(fmt::format("pad_sequences: truncating must be \"pre\" or \"post\", got \"{}\"", o.truncating));
   if (o.maxlen && *o.maxlen < 0) throw ValueError(fmt::format("pad_sequences: maxlen must be >= 0, got {}", *o.maxlen));
-  const DType dtype = dtype_from_name(o.dtype);
+  // NumPy's names for strings (Keras asks for dtype=object or str with variable-length strings).
+  const bool strings = o.dtype == "object" || o.dtype == "str" || o.dtype == "string" || o.dtype.rfind("<U", 0) == 0;
+  const DType dtype = strings ? DType::string : dtype_from_name(o.dtype);
 
   // The sample shape comes from the first non-empty sequence, as in Keras.
   Shape sample;
@@ -32,8 +34,9 @@ Tensor pad_sequences(const std::vector<Tensor>& sequences, const PadSequencesOpt
   const auto n = static_cast<std::int64_t>(sequences.size());
   Shape out_shape{n, maxlen};
   out_shape.insert(out_shape.end(), sample.begin(), sample.end());
-  // Strings (a string dtype) pad with "" whatever `value` says.
-  Tensor out = dtype_name(dtype) == "string" ? Tensor::empty(out_shape, dtype) : Tensor::full(out_shape, o.value, dtype);
+  Tensor out = strings ? Tensor::empty(out_shape, dtype) : Tensor::full(out_shape, o.value, dtype);
+  if (strings)
+    for (std::int64_t i = 0; i < out.size(); ++i) out.data<std::string>()[i] = o.string_value;
   Shape row_shape{maxlen};
   row_shape.insert(row_shape.end(), sample.begin(), sample.end());
 
@@ -41,6 +44,11 @@ Tensor pad_sequences(const std::vector<Tensor>& sequences, const PadSequencesOpt
     const Tensor& s = sequences[static_cast<std::size_t>(i)];
     const std::int64_t len = s.dim(0);
     if (len == 0) continue;
+    if ((s.dtype() == DType::string) != strings)
+      throw ValueError(fmt::format("pad_sequences: sequence {} holds {} but dtype is \"{}\"; {}", i,
+                                   dtype_name(s.dtype()), o.dtype,
+                                   strings ? "give numeric sequences, or a numeric dtype"
+                                           : "for string sequences set dtype=\"object\" (or \"str\")"));
     if (Shape(s.shape().begin() + 1, s.shape().end()) != sample)
       throw ValueError(fmt::format("pad_sequences: sequence {} has samples of shape {} but the first non-empty sequence "
                                    "has {}; every time step must have the same shape",

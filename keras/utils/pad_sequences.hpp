@@ -12,10 +12,11 @@ namespace keras::utils {
 
 struct PadSequencesOptions {
   std::optional<std::int64_t> maxlen{};  // none: the longest sequence's length
-  std::string dtype = "int32";           // the output's type, by Keras's name
+  std::string dtype = "int32";           // the output's type, by Keras's name ("object"/"str": strings)
   std::string padding = "pre";           // "pre" or "post": where the padding goes
   std::string truncating = "pre";        // "pre" or "post": where values are removed beyond maxlen
   double value = 0;                      // the padding value (cast to dtype, as np.full does)
+  std::string string_value{};            // the padding of string sequences (Keras's `value` given as a string)
 };
 
 /// Each sequence is a tensor [length, ...sample]; every non-empty one must have the same sample shape

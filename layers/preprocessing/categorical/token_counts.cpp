@@ -6,29 +6,36 @@
 
 namespace keras::layers::preprocessing {
 
-void TokenCounts::add_document(const std::vector<std::string_view>& tokens) {
-  std::unordered_set<std::string_view> seen;
+namespace {
+// Counts one more occurrence of `token` (a string is copied into the map only when it is new).
+template <class Map, class View>
+void increment(Map& map, View token) {
+  auto it = map.find(token);
+  if (it == map.end()) it = map.emplace(typename Map::key_type(token), 0).first;
+  ++it->second;
+}
+}  // namespace
+
+template <class Token>
+void TokenCounts<Token>::add_document(const std::vector<View>& tokens) {
+  std::unordered_set<View> seen;
   for (const auto& t : tokens) {
-    auto it = counts_.find(t);
-    if (it == counts_.end()) it = counts_.emplace(std::string(t), 0).first;
-    ++it->second;
-    if (seen.insert(t).second) {
-      auto d = document_counts_.find(t);
-      if (d == document_counts_.end()) d = document_counts_.emplace(std::string(t), 0).first;
-      ++d->second;
-    }
+    increment(counts_, t);
+    if (seen.insert(t).second) increment(document_counts_, t);
   }
   ++documents_;
 }
 
-void TokenCounts::clear() {
+template <class Token>
+void TokenCounts<Token>::clear() {
   counts_.clear();
   document_counts_.clear();
   documents_ = 0;
 }
 
-std::vector<std::string> TokenCounts::ranked(const std::vector<std::string>& excluded, std::int64_t max_tokens) const {
-  std::vector<const std::pair<const std::string, std::int64_t>*> entries;
+template <class Token>
+std::vector<Token> TokenCounts<Token>::ranked(const std::vector<Token>& excluded, std::int64_t max_tokens) const {
+  std::vector<const std::pair<const Token, std::int64_t>*> entries;
   for (const auto& e : counts_)
     if (std::find(excluded.begin(), excluded.end(), e.first) == excluded.end()) entries.push_back(&e);
   std::sort(entries.begin(), entries.end(), [](const auto* a, const auto* b) {
@@ -36,13 +43,14 @@ std::vector<std::string> TokenCounts::ranked(const std::vector<std::string>& exc
     return a->first > b->first;  // std::string compares bytes as unsigned, as NumPy sorts bytes
   });
   if (max_tokens >= 0 && entries.size() > static_cast<std::size_t>(max_tokens)) entries.resize(static_cast<std::size_t>(max_tokens));
-  std::vector<std::string> out;
+  std::vector<Token> out;
   out.reserve(entries.size());
   for (const auto* e : entries) out.push_back(e->first);
   return out;
 }
 
-std::vector<float> TokenCounts::idf(const std::vector<std::string>& tokens) const {
+template <class Token>
+std::vector<float> TokenCounts<Token>::idf(const std::vector<Token>& tokens) const {
   std::vector<float> out;
   out.reserve(tokens.size());
   for (const auto& t : tokens) {
@@ -52,5 +60,8 @@ std::vector<float> TokenCounts::idf(const std::vector<std::string>& tokens) cons
   }
   return out;
 }
+
+template class TokenCounts<std::string>;
+template class TokenCounts<std::int64_t>;
 
 }  // namespace keras::layers::preprocessing

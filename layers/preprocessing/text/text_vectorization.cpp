@@ -5,7 +5,7 @@
 #include "keras/config/fields.hpp"
 #include "keras/config/layer_config.hpp"
 #include "keras/string_layers.hpp"
-#include "layers/preprocessing/categorical/string_adapt.hpp"
+#include "layers/preprocessing/categorical/adapt_documents.hpp"
 #include "layers/preprocessing/text/text_ops.hpp"
 
 namespace keras::layers {
@@ -165,7 +165,7 @@ void TextVectorization::adapt(const Tensor& data) {
 
 void TextVectorization::adapt(const data::Dataset& dataset) {
   lookup_.reset_state();
-  preprocessing::for_each_string_batch(dataset, who(), [&](const Tensor& batch) {
+  preprocessing::for_each_token_batch(dataset, who(), [&](const Tensor& batch) {
     for (const auto& row : tokenize(batch)) lookup_.update_state({row.begin(), row.end()});
   });
   lookup_.finalize_state();
@@ -214,8 +214,11 @@ std::shared_ptr<Layer> TextVectorization::from_config(const json& c) {
     throw ValueError(fmt::format("TextVectorization: the config names the custom standardization \"{}\"; build the layer "
                                  "with standardize_fn and set its vocabulary instead of loading it",
                                  *options.standardize));
+  const bool vocabulary_later = file.empty() && !options.vocabulary;
   auto layer = std::make_shared<TextVectorization>(std::move(options));
   layer->read_base_config(config);
+  if (auto it = config.find("vocabulary_size"); vocabulary_later && it != config.end() && it->is_number_integer())
+    layer->lookup_layer().expect_vocabulary_size(it->get<std::int64_t>());  // from a Keras 3 archive's assets
   return layer;
 }
 

@@ -53,3 +53,29 @@ TEST_CASE("pad_sequences refuses bad options", "[utils]") {
   CHECK_THROWS_WITH(pad_sequences(s, {.truncating = "both"}), Catch::Contains("truncating must be"));
   CHECK_THROWS_AS(pad_sequences(s, {.dtype = "complex64"}), ValueError);
 }
+
+TEST_CASE("pad_sequences pads string sequences (dtype object or str) and keeps float64", "[utils]") {
+  using Strings = std::vector<std::string>;
+  const std::vector<Strings> words{{"a"}, {"b", "c"}, {"d", "e", "f"}};
+  // Keras: pad_sequences(words, dtype=object, value="<pad>", padding="post", maxlen=2, truncating="post").
+  const Tensor t = pad_sequences(words, {.maxlen = 2, .dtype = "object", .padding = "post", .truncating = "post",
+                                         .string_value = "<pad>"});
+  REQUIRE(t.dtype() == DType::string);
+  CHECK(t.shape() == Shape{3, 2});
+  CHECK(t.to_vector<std::string>() == Strings{"a", "<pad>", "b", "c", "d", "e"});
+  CHECK(pad_sequences(words, {.dtype = "str"}).to_vector<std::string>() ==
+        Strings{"", "", "a", "", "b", "c", "d", "e", "f"});
+  // Strings with a numeric dtype (Keras's "dtype is not compatible with value") and numbers with a string dtype.
+  CHECK_THROWS_AS(pad_sequences(words), ValueError);
+  CHECK_THROWS_WITH(pad_sequences(words), Catch::Contains("object"));
+  CHECK_THROWS_WITH(pad_sequences(std::vector<std::vector<int>>{{1}}, {.dtype = "object"}), Catch::Contains("numeric"));
+
+  // float64: values that float32 would round stay exact, and the padding value is a double too.
+  const std::vector<std::vector<double>> reals{{0.1 + 1e-12}, {1.0 / 3, 2e-300}};
+  const Tensor d = pad_sequences(reals, {.dtype = "float64", .value = 0.25});
+  REQUIRE(d.dtype() == DType::float64);
+  CHECK(d.to_vector<double>() == std::vector<double>{0.25, 0.1 + 1e-12, 1.0 / 3, 2e-300});
+  // float64 sequences into Keras's default int32 are cut as NumPy's astype.
+  CHECK(pad_sequences(std::vector<std::vector<double>>{{1.9, -2.7}}).to_vector<std::int32_t>() ==
+        std::vector<std::int32_t>{1, -2});
+}
