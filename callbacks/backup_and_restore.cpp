@@ -83,7 +83,7 @@ void BackupAndRestore::save(int epoch, std::int64_t step) {
     for (std::size_t i = 0; i < weights.size(); ++i) root.write_dataset(fmt::format("weights/{}", i), weights[i]->value());
     if (!m.compiled()) return;
     auto& opt = m.optimizer();
-    root.write_dataset("optimizer/iterations", Tensor::full({}, double(opt.iterations()), DType::int64));
+    root.write_dataset("optimizer/iterations", Tensor::full({}, double(opt.iterations_variable()), DType::int64));
     if (!opt.learning_rate_schedule()) root.set_string_attr("learning_rate", fmt::format("{}", opt.learning_rate()));
     const auto vars = trainable(m);
     for (std::size_t i = 0; i < vars.size(); ++i)
@@ -119,7 +119,7 @@ void BackupAndRestore::restore() {
         const std::string name = fmt::format("{}/{}", i, slot);
         if (o.has(name)) v->assign(o.read_dataset(name).astype(v->value().dtype()));
       }
-    opt.set_iterations(static_cast<std::int64_t>(o.read_dataset("iterations").item()));
+    opt.set_iterations_variable(static_cast<std::int64_t>(o.read_dataset("iterations").item()));
     if (root.has_attr("learning_rate") && !opt.learning_rate_schedule())
       opt.set_learning_rate(std::stod(root.string_attr("learning_rate")));
   }

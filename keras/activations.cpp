@@ -1,5 +1,6 @@
 #include "keras/activations.hpp"
 
+#include <map>
 #include <memory>
 
 #include "keras/json.hpp"
@@ -42,12 +43,19 @@ Tensor exponential(const Tensor& x) { return ops::exp(x); }
 namespace {
 using Fn = std::function<Tensor(const Tensor&)>;
 
+/// The names plain functions were registered under, so that a layer given the function itself writes its name.
+std::map<Tensor (*)(const Tensor&), std::string>& function_names() {
+  static std::map<Tensor (*)(const Tensor&), std::string> names;
+  return names;
+}
+
 /// The activation registry, with the built-in activations registered before its first use.
 Registry<Activation>& registry() {
   static Registry<Activation>& r = []() -> Registry<Activation>& {
     auto& r = Registry<Activation>::instance();
     auto add = [&](const std::string& name, Fn fn, Eltwise fused = Eltwise::linear, bool fusable = false,
                    const std::vector<std::string>& aliases = {}) {
+      if (auto* pointer = fn.target<Tensor (*)(const Tensor&)>()) function_names()[*pointer] = name;
       auto activation = std::make_shared<const Activation>(Activation{name, std::move(fn), fused, fusable});
       r.add(name, [activation](const json&) { return std::make_shared<Activation>(*activation); }, aliases);
     };
@@ -70,16 +78,75 @@ Registry<Activation>& registry() {
   }();
   return r;
 }
+
 }  // namespace
 
-Activation get(const std::string& name) { return *registry().get(name, "activation function"); }
+Activation get(const std::string& name) {
+  if (name == ActivationRef::kLambda)
+    throw ValueError("The activation \"<lambda>\" stands for a C++ callable that was not registered, so no config "
+                     "can rebuild it. Register the function once (activations::register_activation(\"my_act\", fn)) "
+                     "and give the layer .activation = \"my_act\" (or the registered function itself)");
+  return *registry().get(name, "activation function");
+}
 
 bool register_activation(const std::string& name, std::function<Tensor(const Tensor&)> fn) {
   if (name.empty() || !fn) throw ValueError("register_activation needs a name and a callable");
+  if (name == ActivationRef::kLambda)
+    throw ValueError("register_activation: \"<lambda>\" is the name of unregistered callables; choose another name");
+  if (auto* pointer = fn.target<Tensor (*)(const Tensor&)>()) function_names()[*pointer] = name;
   registry().add(name, [name, fn = std::move(fn)](const json&) { return std::make_shared<Activation>(Activation{name, fn}); });
   return true;
 }
 
+std::string ActivationRef::registered_name(Tensor (*fn)(const Tensor&)) {
+  registry();  // the built-ins first
+  auto it = function_names().find(fn);
+  return it == function_names().end() ? kLambda : it->second;
+}
+
 std::vector<std::string> names() { return registry().names(); }
+
+Activation resolve(const ActivationRef& ref) {
+  if (ref.activation_) {
+    if (!ref.activation_->fn) throw ValueError("activation: the callable given as an activation is empty");
+    return *ref.activation_;
+  }
+  return get(ref.name_);
+}
+
+json encode(const ActivationRef& ref) { return ref.name(); }
+
+void decode(const json& j, ActivationRef& ref) {
+  if (j.is_null()) return;
+  if (!j.is_string())
+    throw ValueError("activation: expected an activation name in the config, got " + j.dump());
+  ref = j.get<std::string>();
+}
+
+
+namespace {
+/// Walks a config: `owner` is the innermost {"class_name", "config"} object seen, to name the layer.
+void check_savable(const json& j, const json* owner) {
+  if (j.is_array()) {
+    for (const auto& item : j) check_savable(item, owner);
+    return;
+  }
+  if (!j.is_object()) return;
+  if (j.contains("class_name") && j.contains("config") && j["config"].is_object()) owner = &j;
+  for (const char* key : {"activation", "recurrent_activation"}) {
+    auto it = j.find(key);
+    if (it == j.end() || !it->is_string() || *it != ActivationRef::kLambda) continue;
+    const std::string cls = owner ? owner->value("class_name", std::string("?")) : std::string("?");
+    const std::string name = owner ? (*owner)["config"].value("name", std::string("?")) : std::string("?");
+    throw ValueError(cls + " layer '" + name + "': its `" + key + "` is a C++ callable without a registered name, so "
+                     "the model cannot be saved (a file could not rebuild it). Register the function once with "
+                     "keras::activations::register_activation(\"my_act\", fn) and build the layer with ." + key +
+                     " = \"my_act\" (or the registered function itself).");
+  }
+  for (const auto& [key, value] : j.items()) check_savable(value, owner);
+}
+}  // namespace
+
+void check_savable(const json& model_config) { check_savable(model_config, nullptr); }
 
 }  // namespace keras::activations

@@ -9,9 +9,11 @@
 namespace keras::models {
 
 struct CloneModelOptions {
-  /// Makes the new layer for each layer of the model (Keras's clone_function); default: the layer's class
-  /// from its get_config(), so the new layer has the same name and configuration and fresh weights.
-  /// Supported for Sequential models; a functional model is cloned from its config only.
+  /// Makes the new layer for each layer of the model (Keras's clone_function), called once per layer (a
+  /// shared layer stays shared), never for the Input layers, which are always new; default: the layer's
+  /// class from its get_config(), so the new layer has the same name and configuration and fresh weights.
+  /// Returning the layer itself shares it (and its weights) with the original. Sequential and functional
+  /// models; a subclassed model has no graph to rebuild and refuses it.
   std::function<LayerPtr(const Layer&)> clone_function{};
 };
 

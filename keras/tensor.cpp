@@ -1,4 +1,5 @@
 #include "keras/tensor.hpp"
+#include "keras/visit_dtype.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -20,21 +21,6 @@ constexpr DTypeInfo kDTypes[] = {
     {DType::string, "string", sizeof(std::string)},
 };
 
-// Calls f(T{}) with T the C++ type of numeric dtype d; string throws (it has no numeric value).
-template <class F>
-decltype(auto) visit_numeric(DType d, const char* what, F&& f) {
-  switch (d) {
-    case DType::float32: return f(float{});
-    case DType::int32: return f(std::int32_t{});
-    case DType::int64: return f(std::int64_t{});
-    case DType::uint8: return f(std::uint8_t{});
-    case DType::bool_: return f(bool{});
-    case DType::float64: return f(double{});
-    case DType::string: break;
-  }
-  throw ValueError(std::string(what) + " needs a numeric tensor, got a string tensor; map strings to numbers first "
-                   "(a StringLookup or Hashing layer)");
-}
 }  // namespace
 
 std::size_t dtype_size(DType d) {
@@ -95,10 +81,13 @@ Tensor Tensor::ones(const Shape& shape, DType dtype) { return full(shape, 1.0, d
 
 Tensor Tensor::full(const Shape& shape, double value, DType dtype) {
   Tensor t = empty(shape, dtype);
-  visit_numeric(dtype, "Tensor::full", [&](auto zero) {
-    using T = decltype(zero);
-    std::fill_n(t.data<T>(), t.size(), static_cast<T>(value));
-  });
+  visit_dtype(
+      dtype,
+      [&](auto zero) {
+        using T = decltype(zero);
+        std::fill_n(t.data<T>(), t.size(), static_cast<T>(value));
+      },
+      "Tensor::full");
   return t;
 }
 
@@ -192,20 +181,26 @@ Tensor Tensor::astype(DType d) const {
                      "Hashing or TextVectorization layer)");
   Tensor t = empty(shape(), d);
   const auto n = size();
-  visit_numeric(dtype(), "astype", [&](auto from) {
-    using From = decltype(from);
-    const From* src = data<From>();
-    visit_numeric(d, "astype", [&](auto to) {
-      using To = decltype(to);
-      To* dst = t.data<To>();
-      for (std::int64_t i = 0; i < n; ++i) {
-        if constexpr (std::is_same_v<To, bool>)
-          dst[i] = src[i] != From{};
-        else
-          dst[i] = static_cast<To>(src[i]);
-      }
-    });
-  });
+  visit_dtype(
+      dtype(),
+      [&](auto from) {
+        using From = decltype(from);
+        const From* src = data<From>();
+        visit_dtype(
+            d,
+            [&](auto to) {
+              using To = decltype(to);
+              To* dst = t.data<To>();
+              for (std::int64_t i = 0; i < n; ++i) {
+                if constexpr (std::is_same_v<To, bool>)
+                  dst[i] = src[i] != From{};
+                else
+                  dst[i] = static_cast<To>(src[i]);
+              }
+            },
+            "astype");
+      },
+      "astype");
   return t;
 }
 
@@ -223,7 +218,8 @@ void Tensor::assign(const Tensor& other) {
 
 double Tensor::item() const {
   if (size() != 1) throw ValueError("item() needs a tensor with one value, got shape " + shape_str(shape()));
-  return visit_numeric(dtype(), "item()", [&](auto zero) { return static_cast<double>(*data<decltype(zero)>()); });
+  return visit_dtype(
+      dtype(), [&](auto zero) { return static_cast<double>(*data<decltype(zero)>()); }, "item()");
 }
 
 void Tensor::mark_variable(bool trainable) {

@@ -42,6 +42,7 @@ Tensor clipped(const Tensor& t, double limit) {
 }
 
 constexpr const char* kAverage = "average";
+constexpr const char* kAccumulator = "gradient_accumulator";
 
 // What tf.keras < 2.11 wrote besides "lr" (read by read_learning_rate).
 struct LegacyOptions {
@@ -56,6 +57,9 @@ Optimizer::Optimizer(std::string name, LearningRate learning_rate, CommonOptions
   common_.name = std::move(name);
   if (common_.clipnorm && common_.global_clipnorm)
     throw ValueError("Optimizer '" + common_.name + "': set at most one of clipnorm and global_clipnorm");
+  if (common_.gradient_accumulation_steps && *common_.gradient_accumulation_steps < 2)
+    throw ValueError("Optimizer '" + common_.name + "': `gradient_accumulation_steps` must be an integer >= 2 (or "
+                     "unset for none), got " + std::to_string(*common_.gradient_accumulation_steps));
   if (common_.use_ema) {
     if (common_.ema_momentum < 0 || common_.ema_momentum > 1)
       throw ValueError("Optimizer '" + common_.name + "': `ema_momentum` must be in the range [0, 1], got " +
@@ -91,16 +95,21 @@ void Optimizer::apply_gradients(const std::vector<Tensor>& grads_given,
     active.push_back(vars[i]);
   }
   if (active.empty()) return;
-  clip(grads);
-  if (common_.weight_decay && *common_.weight_decay != 0) {
-    const float k = static_cast<float>(*common_.weight_decay * lr);
-    for (const auto& v : active) {
-      if (!uses_weight_decay(*v)) continue;
-      float* w = v->value().data<float>();
-      kernels::parallel_for(v->value().size(), [=](std::int64_t i) { w[i] -= w[i] * k; });
+  // Keras 3's gradient accumulation: most calls only add to the accumulators (iterations() stays).
+  const bool updates = !common_.gradient_accumulation_steps || accumulate(grads, active);
+  if (updates) {
+    clip(grads);
+    if (common_.weight_decay && *common_.weight_decay != 0) {
+      const float k = static_cast<float>(*common_.weight_decay * lr);
+      for (const auto& v : active) {
+        if (!uses_weight_decay(*v)) continue;
+        float* w = v->value().data<float>();
+        kernels::parallel_for(v->value().size(), [=](std::int64_t i) { w[i] -= w[i] * k; });
+      }
     }
+    const std::int64_t step = iterations() + 1;
+    for (std::size_t i = 0; i < grads.size(); ++i) update_step(grads[i], *active[i], lr, step);
   }
-  for (std::size_t i = 0; i < grads.size(); ++i) update_step(grads[i], *active[i], lr, iterations_ + 1);
   if (common_.use_ema) {
     const float mom = static_cast<float>(common_.ema_momentum), rest = static_cast<float>(1 - common_.ema_momentum);
     for (const auto& v : active) {
@@ -109,12 +118,38 @@ void Optimizer::apply_gradients(const std::vector<Tensor>& grads_given,
       kernels::parallel_for(v->value().size(), [=](std::int64_t i) { a[i] = mom * a[i] + rest * w[i]; });
     }
     const auto freq = common_.ema_overwrite_frequency;
-    if (freq && *freq > 0 && (iterations_ + 1) % *freq == 0) overwrite_with_averages(active);
+    if (freq && *freq > 0 && (iterations() + 1) % *freq == 0) overwrite_with_averages(active);
   }
   // As tf.keras 2.11+: every updated variable with a constraint is projected after the update.
   for (const auto& v : active)
     if (v->constraint()) v->assign((*v->constraint())(v->value()));
   ++iterations_;
+}
+
+bool Optimizer::accumulate(std::vector<Tensor>& grads, const std::vector<std::shared_ptr<Variable>>& vars) {
+  const std::int64_t n = *common_.gradient_accumulation_steps;
+  const bool update = (iterations_ + 1) % n == 0;
+  const float steps = static_cast<float>(n);
+  for (std::size_t i = 0; i < grads.size(); ++i) {
+    float* acc = slot(*vars[i], kAccumulator).value().data<float>();
+    const float* g = grads[i].data<float>();
+    if (!update) {
+      kernels::parallel_for(grads[i].size(), [=](std::int64_t j) { acc[j] += g[j]; });
+      continue;
+    }
+    Tensor mean = Tensor::empty(grads[i].shape());  // the caller's gradients are never written to
+    float* m = mean.data<float>();
+    kernels::parallel_for(grads[i].size(), [=](std::int64_t j) { m[j] = (g[j] + acc[j]) / steps; });
+    grads[i] = mean;
+  }
+  // As Keras: an update empties every accumulator, also those of variables without a gradient this call.
+  if (update)
+    for (auto& t : tracked_)
+      if (auto s = t.slots.find(kAccumulator); s != t.slots.end()) {
+        float* acc = s->second->value().data<float>();
+        std::fill_n(acc, s->second->value().size(), 0.f);
+      }
+  return update;
 }
 
 void Optimizer::minimize(const std::function<Tensor()>& loss, const std::vector<std::shared_ptr<Variable>>& vars) {
@@ -157,10 +192,15 @@ Optimizer::Tracked& Optimizer::track(const std::shared_ptr<Variable>& var) {
   }
   t->ref = var;
   t->has_ref = true;
-  if (common_.use_ema && !t->slots.count(kAverage)) make_slot(*t, *var, kAverage, var->value());
-  for (const auto& group : slot_layout())
-    for (const auto& kind : group)
-      if (!t->slots.count(kind.name)) make_slot(*t, *var, kind.name, Tensor::full(var->shape(), kind.initial_value));
+  for (const auto& group : all_slot_groups())
+    for (const auto& kind : group) {
+      if (t->slots.count(kind.name)) continue;
+      if (kind.name == kAverage) {
+        make_slot(*t, *var, kAverage, var->value());
+      } else if (auto shape = slot_shape(*var, kind.name)) {
+        make_slot(*t, *var, kind.name, Tensor::full(*shape, kind.initial_value));
+      }
+    }
   return *t;
 }
 
@@ -187,7 +227,21 @@ Variable& Optimizer::slot(const Variable& var, const std::string& slot_name) {
   for (const auto& group : slot_layout())
     for (const auto& kind : group)
       if (kind.name == slot_name) initial = kind.initial_value;
-  return make_slot(*t, var, slot_name, Tensor::full(var.shape(), initial));
+  const auto shape = slot_shape(var, slot_name);
+  if (!shape)
+    throw ValueError(class_name() + ": variable '" + var.name() + "' of shape " + shape_str(var.shape()) +
+                     " has no slot '" + slot_name + "'");
+  return make_slot(*t, var, slot_name, Tensor::full(*shape, initial));
+}
+
+std::optional<Shape> Optimizer::slot_shape(const Variable& var, const std::string&) const { return var.shape(); }
+
+std::vector<std::vector<Optimizer::SlotKind>> Optimizer::all_slot_groups() const {
+  std::vector<std::vector<SlotKind>> groups;
+  if (common_.use_ema) groups.push_back({{kAverage}});
+  if (common_.gradient_accumulation_steps) groups.push_back({{kAccumulator}});
+  for (auto& group : slot_layout()) groups.push_back(std::move(group));
+  return groups;
 }
 
 void Optimizer::build(const std::vector<std::shared_ptr<Variable>>& vars) {
@@ -200,8 +254,7 @@ std::vector<std::pair<std::string, std::shared_ptr<Variable>>> Optimizer::slots_
   if (it == index_.end()) return out;
   const Tracked& t = tracked_[it->second];
   std::vector<std::string> order;
-  if (common_.use_ema) order.push_back(kAverage);
-  for (const auto& group : slot_layout())
+  for (const auto& group : all_slot_groups())
     for (const auto& kind : group) order.push_back(kind.name);
   for (const auto& name : slot_names_)
     if (std::find(order.begin(), order.end(), name) == order.end()) order.push_back(name);
@@ -214,8 +267,7 @@ std::vector<std::pair<std::string, std::shared_ptr<Variable>>> Optimizer::slots_
 
 std::vector<std::shared_ptr<Variable>> Optimizer::variables() const {
   std::vector<std::vector<std::string>> groups;
-  if (common_.use_ema) groups.push_back({kAverage});
-  for (const auto& group : slot_layout()) {
+  for (const auto& group : all_slot_groups()) {
     groups.emplace_back();
     for (const auto& kind : group) groups.back().push_back(kind.name);
   }
@@ -290,6 +342,9 @@ void Optimizer::finalize_variable_values() {
 json Optimizer::get_config() const {
   json c{{"jit_compile", false}, {"is_legacy_optimizer", false}};
   config::write_fields(c, config::BaseFields<const CommonOptions>{common_});
+  // Keras 3 writes gradient_accumulation_steps (null by default); tf.keras 2.x refuses any key it does not
+  // know, so the key is written only when set.
+  if (!common_.gradient_accumulation_steps) c.erase("gradient_accumulation_steps");
   // A C++ callable has no config: as Keras does for callables, the rate it gives now is written.
   const bool callable = dynamic_cast<const schedules::LambdaSchedule*>(learning_rate_.schedule().get());
   c["learning_rate"] = encode(callable ? LearningRate(learning_rate()) : learning_rate_);

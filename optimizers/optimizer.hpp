@@ -32,13 +32,15 @@ class Optimizer {
   /// One update of each variable from its gradient (undefined gradients are skipped; if every gradient is
   /// undefined nothing happens and iterations() does not move). In Keras's order: learning rate at
   /// iterations(), clipping (clipnorm, else global_clipnorm, else clipvalue), weight decay, update_step,
-  /// moving averages.
+  /// moving averages, constraints. With gradient_accumulation_steps = n (Keras 3): a call adds the gradients
+  /// to the "gradient_accumulator" slots, and every n-th call updates with (sum of the n gradients) / n,
+  /// clipped, then empties the accumulators; the moving averages and constraints follow every call.
   void apply_gradients(const std::vector<Tensor>& grads, const std::vector<std::shared_ptr<Variable>>& vars);
   /// Computes d loss / d vars with a GradientTape and applies them (the seed's optimizer.minimize(f, [x])).
   void minimize(const std::function<Tensor()>& loss, const std::vector<std::shared_ptr<Variable>>& vars);
 
   /// The learning rate of the next update: the constant, or the schedule at iterations().
-  double learning_rate() const { return learning_rate_.at(iterations_); }
+  double learning_rate() const { return learning_rate_.at(iterations()); }
   /// Sets a constant learning rate (replacing a schedule if there was one).
   void set_learning_rate(double lr) { learning_rate_ = lr; }
   /// Sets a number or a schedule.
@@ -47,9 +49,21 @@ class Optimizer {
   const std::shared_ptr<schedules::LearningRateSchedule>& learning_rate_schedule() const {
     return learning_rate_.schedule();
   }
-  /// Number of apply_gradients calls that updated something.
-  std::int64_t iterations() const { return iterations_; }
-  void set_iterations(std::int64_t n) { iterations_ = n; }
+  /// Number of updates so far (Keras's `optimizer.iterations`): apply_gradients calls that updated
+  /// something, divided by gradient_accumulation_steps when gradients accumulate.
+  std::int64_t iterations() const {
+    return common_.gradient_accumulation_steps ? iterations_ / *common_.gradient_accumulation_steps : iterations_;
+  }
+  /// Sets iterations() (with gradient accumulation: at the start of an accumulation cycle).
+  void set_iterations(std::int64_t n) {
+    iterations_ = common_.gradient_accumulation_steps ? n * *common_.gradient_accumulation_steps : n;
+  }
+  /// The counter files store (Keras's `optimizer._iterations` variable): apply_gradients calls, each
+  /// accumulating call included; equal to iterations() without gradient accumulation.
+  std::int64_t iterations_variable() const { return iterations_; }
+  void set_iterations_variable(std::int64_t n) { iterations_ = n; }
+  /// gradient_accumulation_steps, or 0 when gradients do not accumulate.
+  std::int64_t gradient_accumulation_steps() const { return common_.gradient_accumulation_steps.value_or(0); }
   const std::string& name() const { return common_.name; }
   const CommonOptions& common_options() const { return common_; }
   std::optional<double> weight_decay() const { return common_.weight_decay; }
@@ -95,6 +109,9 @@ class Optimizer {
   /// every variable the first time apply_gradients sees it, and variables() lists them in this order.
   /// Slots asked for through slot() but absent here follow, one kind after another, zero-initialized.
   virtual std::vector<std::vector<SlotKind>> slot_layout() const { return {}; }
+  /// The shape of var's slot `slot_name`, or none when var has no such slot (Adafactor factors the
+  /// second moment of variables of rank >= 2 only). By default every slot has the variable's shape.
+  virtual std::optional<Shape> slot_shape(const Variable& var, const std::string& slot_name) const;
   /// The slot `slot_name` of var (created on first use, named "<slot_name>/<var name>").
   Variable& slot(const Variable& var, const std::string& slot_name);
   /// Throws unless var and grad are float32 (the update loops run on raw floats).
@@ -119,10 +136,15 @@ class Optimizer {
   bool uses_weight_decay(const Variable& var) const;
   void clip(std::vector<Tensor>& grads) const;
   void overwrite_with_averages(const std::vector<std::shared_ptr<Variable>>& vars);
+  /// The base's slots (the EMA average, the gradient accumulator) then slot_layout(), by name.
+  std::vector<std::vector<SlotKind>> all_slot_groups() const;
+  /// Adds the gradients to the accumulators; true when this call updates, the gradients then being the
+  /// mean of the cycle (and the accumulators emptied).
+  bool accumulate(std::vector<Tensor>& grads, const std::vector<std::shared_ptr<Variable>>& vars);
 
   LearningRate learning_rate_;
   CommonOptions common_;
-  std::int64_t iterations_ = 0;
+  std::int64_t iterations_ = 0;  // Keras's _iterations: every call that updated or accumulated
   std::vector<Tracked> tracked_{};  // in the order apply_gradients first saw them
   std::unordered_map<const Variable*, std::size_t> index_{};
   std::vector<std::string> slot_names_{};  // every slot kind, in creation order

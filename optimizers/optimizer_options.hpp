@@ -21,6 +21,8 @@
   double ema_momentum = 0.99; /* average = ema_momentum * average + (1 - ema_momentum) * var */        \
   /* copy the averages into the variables every n steps (unset or 0: only finalize_variable_values) */ \
   std::optional<std::int64_t> ema_overwrite_frequency{};                                              \
+  /* Keras 3: sum the gradients of n calls (n >= 2) and update with their mean on every n-th call */   \
+  std::optional<std::int64_t> gradient_accumulation_steps{};                                          \
   std::string name = default_name;
 
 namespace keras::optimizers {
@@ -44,6 +46,7 @@ void for_each_base_field(Visit&& visit, Options&... options) {
   visit("use_ema", options.use_ema...);
   visit("ema_momentum", options.ema_momentum...);
   visit("ema_overwrite_frequency", options.ema_overwrite_frequency...);
+  visit("gradient_accumulation_steps", options.gradient_accumulation_steps...);  // written only when set
 }
 
 }  // namespace keras::optimizers

@@ -1,6 +1,7 @@
 #pragma once
 // keras::optimizers: the base class, every built-in optimizer and the learning-rate schedules.
 #include "optimizers/adadelta.hpp"
+#include "optimizers/adafactor.hpp"
 #include "optimizers/adagrad.hpp"
 #include "optimizers/adam.hpp"
 #include "optimizers/adamax.hpp"

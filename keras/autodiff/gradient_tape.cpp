@@ -68,8 +68,8 @@ struct FlagScope {
 
 void GradientTape::watch(const Tensor& t) {
   if (!t.defined()) throw ValueError("GradientTape::watch: the tensor is undefined");
-  if (t.dtype() != DType::float32)
-    throw ValueError("GradientTape::watch: only float32 tensors have gradients, got " + t.str());
+  if (t.dtype() != DType::float32 && t.dtype() != DType::float64)
+    throw ValueError("GradientTape::watch: only float32 and float64 tensors have gradients, got " + t.str());
   watched_.insert(t.id());
 }
 
@@ -155,7 +155,9 @@ std::vector<Tensor> GradientTape::gradient(const Tensor& target, const std::vect
     std::sort(source_ids.begin(), source_ids.end());
   }
   std::unordered_map<const void*, Tensor> grads;
-  grads[target.id()] = output_gradient.defined() ? output_gradient : Tensor::ones(target.shape());
+  grads[target.id()] = output_gradient.defined()
+                           ? output_gradient
+                           : Tensor::ones(target.shape(), target.dtype() == DType::float64 ? DType::float64 : DType::float32);
   auto run_backward = [&](Record& record) {
     auto g = grads.find(record.output.id());
     if (g == grads.end()) return;

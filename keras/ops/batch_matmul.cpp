@@ -5,6 +5,7 @@
 #include "keras/autodiff/gradient_tape.hpp"
 #include "keras/errors.hpp"
 #include "keras/kernels/batch_matmul.hpp"
+#include "keras/kernels/parallel.hpp"
 
 namespace keras::ops {
 namespace {
@@ -27,23 +28,43 @@ Tensor product(const Tensor& a, const Tensor& b, bool ta, bool tb) {
   Shape out_shape = a.shape();
   out_shape[r - 2] = m;
   out_shape[r - 1] = n;
-  Tensor c = Tensor::empty(out_shape);
+  const DType dtype = a.dtype();
+  Tensor c = Tensor::empty(out_shape, dtype);
   const std::int64_t batch = m * n == 0 ? 0 : c.size() / (m * n);
-  if (k == 0) return Tensor::zeros(out_shape);
+  if (k == 0) return Tensor::zeros(out_shape, dtype);
+  if (dtype == DType::float64) {  // double precision loops (the float64 path: forward and gradients)
+    const double* pa = a.data<double>();
+    const double* pb = b.data<double>();
+    double* pc = c.data<double>();
+    kernels::parallel_rows(batch * m, n * k, [&](std::int64_t row) {
+      const std::int64_t bi = row / m, i = row % m;
+      const double* A = pa + bi * m * k;
+      const double* B = pb + bi * k * n;
+      for (std::int64_t j = 0; j < n; ++j) {
+        double sum = 0;
+        for (std::int64_t l = 0; l < k; ++l) sum += (ta ? A[l * m + i] : A[i * k + l]) * (tb ? B[j * k + l] : B[l * n + j]);
+        pc[row * n + j] = sum;
+      }
+    });
+    return c;
+  }
   kernels::batch_matmul(a.data<float>(), b.data<float>(), c.data<float>(),
                         {.batch = batch, .m = m, .n = n, .k = k, .trans_a = ta, .trans_b = tb});
   return c;
 }
 
-Tensor as_float(const Tensor& t) {
+// float32, or float64 when either input is float64 (Keras keeps float64).
+Tensor as_float(const Tensor& t, bool f64) {
   if (!t.defined()) throw ValueError("batch_matmul received an undefined tensor");
-  return t.dtype() == DType::float32 ? t : t.astype(DType::float32);
+  const DType want = f64 ? DType::float64 : DType::float32;
+  return t.dtype() == want ? t : t.astype(want);
 }
 
 }  // namespace
 
 Tensor batch_matmul(const Tensor& a0, const Tensor& b0, bool ta, bool tb) {
-  const Tensor a = as_float(a0), b = as_float(b0);
+  const bool f64 = (a0.defined() && a0.dtype() == DType::float64) || (b0.defined() && b0.dtype() == DType::float64);
+  const Tensor a = as_float(a0, f64), b = as_float(b0, f64);
   Tensor c = product(a, b, ta, tb);
   if (autodiff::recording())
     autodiff::record(c, {a, b}, [a, b, ta, tb](const Tensor& g, const std::vector<bool>& needs) {

@@ -44,6 +44,15 @@ void householder_qr(const Matrix& a, std::int64_t m, std::int64_t n, Matrix& q, 
   }
 }
 
+// A Jacobi rotation of columns p and q of the rows x cols matrix m: (p, q) <- (c p - s q, s p + c q).
+void rotate_columns(Matrix& m, std::int64_t rows, std::int64_t cols, std::int64_t p, std::int64_t q, double c, double s) {
+  for (std::int64_t k = 0; k < rows; ++k) {
+    const double mp = m[k * cols + p], mq = m[k * cols + q];
+    m[k * cols + p] = c * mp - s * mq;
+    m[k * cols + q] = s * mp + c * mq;
+  }
+}
+
 // Cyclic Jacobi on a symmetric n x n matrix: eigenvalues w and eigenvectors (columns of v).
 void jacobi_eigh(Matrix a, std::int64_t n, std::vector<double>& w, Matrix& v) {
   v.assign(static_cast<std::size_t>(n * n), 0.0);
@@ -63,21 +72,13 @@ void jacobi_eigh(Matrix a, std::int64_t n, std::vector<double>& w, Matrix& v) {
         const double theta = (a[q * n + q] - a[p * n + p]) / (2 * apq);
         const double t = (theta >= 0 ? 1.0 : -1.0) / (std::abs(theta) + std::sqrt(theta * theta + 1));
         const double c = 1 / std::sqrt(t * t + 1), s = t * c;
-        for (std::int64_t k = 0; k < n; ++k) {  // columns p, q
-          const double akp = a[k * n + p], akq = a[k * n + q];
-          a[k * n + p] = c * akp - s * akq;
-          a[k * n + q] = s * akp + c * akq;
-        }
+        rotate_columns(a, n, n, p, q, c, s);
         for (std::int64_t k = 0; k < n; ++k) {  // rows p, q
           const double apk = a[p * n + k], aqk = a[q * n + k];
           a[p * n + k] = c * apk - s * aqk;
           a[q * n + k] = s * apk + c * aqk;
         }
-        for (std::int64_t k = 0; k < n; ++k) {
-          const double vkp = v[k * n + p], vkq = v[k * n + q];
-          v[k * n + p] = c * vkp - s * vkq;
-          v[k * n + q] = s * vkp + c * vkq;
-        }
+        rotate_columns(v, n, n, p, q, c, s);
       }
   }
   w.resize(static_cast<std::size_t>(n));
@@ -112,7 +113,8 @@ std::pair<Tensor, Tensor> qr(const Tensor& x0, const std::string& mode) {
     throw ValueError("qr: mode must be \"reduced\" or \"complete\", got \"" + mode + "\"");
   const Tensor x = detail::matrix_input(x0, "qr", false);
   const std::int64_t m = x.dim(-2), n = x.dim(-1), k = mode == "reduced" ? std::min(m, n) : m;
-  Tensor q = Tensor::empty(detail::batch_shape_with(x, {m, k})), r = Tensor::empty(detail::batch_shape_with(x, {k, n}));
+  Tensor q = Tensor::empty(detail::batch_shape_with(x, {m, k}), x.dtype()),
+         r = Tensor::empty(detail::batch_shape_with(x, {k, n}), x.dtype());
   for (std::int64_t b = 0; b < detail::batch_count(x); ++b) {
     Matrix qf, rf;
     householder_qr(detail::read_matrix(x, b), m, n, qf, rf);
@@ -130,7 +132,7 @@ std::pair<Tensor, Tensor> qr(const Tensor& x0, const std::string& mode) {
 std::pair<Tensor, Tensor> eigh(const Tensor& x0) {
   const Tensor x = detail::matrix_input(x0, "eigh", true);
   const std::int64_t n = x.dim(-1);
-  Tensor w = Tensor::empty(Shape(x.shape().begin(), x.shape().end() - 1)), v = Tensor::empty(x.shape());
+  Tensor w = Tensor::empty(Shape(x.shape().begin(), x.shape().end() - 1), x.dtype()), v = Tensor::empty(x.shape(), x.dtype());
   for (std::int64_t b = 0; b < detail::batch_count(x); ++b) {
     Matrix a = detail::read_matrix(x, b);
     for (std::int64_t i = 0; i < n; ++i)
@@ -143,7 +145,7 @@ std::pair<Tensor, Tensor> eigh(const Tensor& x0) {
     std::stable_sort(order.begin(), order.end(), [&](auto i, auto j) { return values[i] < values[j]; });
     Matrix sorted(static_cast<std::size_t>(n * n));
     for (std::int64_t j = 0; j < n; ++j) {
-      w.data<float>()[b * n + j] = static_cast<float>(values[order[j]]);
+      detail::write_value(w, b * n + j, values[order[j]]);
       for (std::int64_t i = 0; i < n; ++i) sorted[i * n + j] = vectors[i * n + order[j]];
     }
     detail::write_matrix(v, b, sorted);
@@ -157,11 +159,11 @@ SvdResult svd(const Tensor& x0, bool full_matrices, bool compute_uv) {
   SvdResult res;
   Shape s_shape(x.shape().begin(), x.shape().end() - 2);
   s_shape.push_back(k);
-  res.s = Tensor::empty(s_shape);
+  res.s = Tensor::empty(s_shape, x.dtype());
   const std::int64_t um = full_matrices ? m : k, vn = full_matrices ? n : k;
   if (compute_uv) {
-    res.u = Tensor::empty(detail::batch_shape_with(x, {m, um}));
-    res.vh = Tensor::empty(detail::batch_shape_with(x, {vn, n}));
+    res.u = Tensor::empty(detail::batch_shape_with(x, {m, um}), x.dtype());
+    res.vh = Tensor::empty(detail::batch_shape_with(x, {vn, n}), x.dtype());
   }
   for (std::int64_t b = 0; b < detail::batch_count(x); ++b) {
     Matrix a = detail::read_matrix(x, b);
@@ -188,16 +190,8 @@ SvdResult svd(const Tensor& x0, bool full_matrices, bool compute_uv) {
           const double zeta = (beta - alpha) / (2 * gamma);
           const double t = (zeta >= 0 ? 1.0 : -1.0) / (std::abs(zeta) + std::sqrt(1 + zeta * zeta));
           const double c = 1 / std::sqrt(1 + t * t), s = c * t;
-          for (std::int64_t i = 0; i < rows; ++i) {
-            const double wp = w[i * cols + p], wq = w[i * cols + q];
-            w[i * cols + p] = c * wp - s * wq;
-            w[i * cols + q] = s * wp + c * wq;
-          }
-          for (std::int64_t i = 0; i < cols; ++i) {
-            const double vp = v[i * cols + p], vq = v[i * cols + q];
-            v[i * cols + p] = c * vp - s * vq;
-            v[i * cols + q] = s * vp + c * vq;
-          }
+          rotate_columns(w, rows, cols, p, q, c, s);
+          rotate_columns(v, cols, cols, p, q, c, s);
         }
       if (!rotated) break;
     }
@@ -210,7 +204,7 @@ SvdResult svd(const Tensor& x0, bool full_matrices, bool compute_uv) {
     std::vector<std::int64_t> order(static_cast<std::size_t>(cols));
     std::iota(order.begin(), order.end(), 0);
     std::stable_sort(order.begin(), order.end(), [&](auto i, auto j) { return sigma[i] > sigma[j]; });
-    for (std::int64_t j = 0; j < k; ++j) res.s.data<float>()[b * k + j] = static_cast<float>(sigma[order[j]]);
+    for (std::int64_t j = 0; j < k; ++j) detail::write_value(res.s, b * k + j, sigma[order[j]]);
     if (!compute_uv) continue;
     // Left vectors of the tall matrix (rows x rows, completed), right vectors (cols x cols).
     Matrix left(static_cast<std::size_t>(rows * rows), 0.0), right(static_cast<std::size_t>(cols * cols));

@@ -1,33 +1,23 @@
 #pragma once
-// visit_dtype: calls f with a value of the C++ element type of a DType (float, std::int32_t, ...), so that an
-// op written once as a template runs on every numeric dtype. Internal to the ops.
+// The ops' dtype rules: Keras's type promotion (result_dtype), the boolean result type, which dtypes carry
+// gradients; visit_dtype (keras/visit_dtype.hpp) runs an op written once as a template on every numeric dtype.
 #include <cstdint>
 #include <string>
 
 #include "keras/tensor.hpp"
+#include "keras/visit_dtype.hpp"
 
 namespace keras::ops::detail {
 
-template <class F>
-decltype(auto) visit_dtype(DType dtype, F&& f) {
-  switch (dtype) {
-    case DType::float32: return f(float{});
-    case DType::int32: return f(std::int32_t{});
-    case DType::int64: return f(std::int64_t{});
-    case DType::uint8: return f(std::uint8_t{});
-    case DType::bool_: return f(bool{});
-    case DType::float64: return f(double{});
-    case DType::string: break;
-  }
-  throw ValueError("unsupported dtype " + dtype_name(dtype));
-}
+/// The public helper (keras/visit_dtype.hpp), under the name the ops call it by.
+using keras::visit_dtype;
 
 /// The dtype comparisons and logical ops return, and its element type.
 using BoolT = bool;
 inline constexpr DType kBool = DType::bool_;
 
-/// True for the dtypes a gradient flows through (float32; float64 ops compute forward only, see README).
-inline bool is_float(DType dtype) { return dtype == DType::float32; }
+/// True for the dtypes a gradient flows through (float32 and float64).
+inline bool is_float(DType dtype) { return dtype == DType::float32 || dtype == DType::float64; }
 
 /// Keras's type promotion (backend/common/dtypes.py's lattice) for the dtypes kerascpp has: equal dtypes stay;
 /// bool gives way to anything; a float wins over integers (int64 + float32 is float32); the wider float or

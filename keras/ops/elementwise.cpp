@@ -90,6 +90,37 @@ void record_binary(const char* op, const Tensor& out, const Tensor& a, const Ten
   }, {.name = op, .differentiable_backward = true});
 }
 
+// The float64 path of a binary op: computed in double precision, its backward the same recorded local
+// derivatives as the float32 path (so float64 gradients flow, to any order).
+Tensor binary64(detail::BinaryF64 op, const char* name, const Tensor& a, const Tensor& b) {
+  using B = detail::BinaryF64;
+  Tensor out = detail::binary_f64(a, b, op);
+  auto pass = [](auto& g, auto&, auto&, auto&) { return g; };
+  switch (op) {
+    case B::add: record_binary(name, out, a, b, pass, pass); break;
+    case B::subtract:
+      record_binary(name, out, a, b, pass, [](auto& g, auto&, auto&, auto&) { return negative(g); });
+      break;
+    case B::multiply:
+      record_binary(name, out, a, b, [](auto& g, auto&, auto& b, auto&) { return multiply(g, b); },
+                    [](auto& g, auto& a, auto&, auto&) { return multiply(g, a); });
+      break;
+    case B::divide:
+      record_binary(name, out, a, b, [](auto& g, auto&, auto& b, auto&) { return divide(g, b); },
+                    [](auto& g, auto&, auto& b, auto& out) { return negative(divide(multiply(g, out), b)); });
+      break;
+    case B::maximum:
+      record_binary(name, out, a, b, [](auto& g, auto& a, auto& b, auto&) { return multiply(g, ops::greater_equal(a, b)); },
+                    [](auto& g, auto& a, auto& b, auto&) { return multiply(g, ops::greater(b, a)); });
+      break;
+    case B::minimum:
+      record_binary(name, out, a, b, [](auto& g, auto& a, auto& b, auto&) { return multiply(g, ops::less_equal(a, b)); },
+                    [](auto& g, auto& a, auto& b, auto&) { return multiply(g, ops::greater(a, b)); });
+      break;
+  }
+  return out;
+}
+
 template <class F>
 Tensor map_unary(const Tensor& x, F f) {
   return detail::map_elements(x, f);
@@ -98,7 +129,7 @@ Tensor map_unary(const Tensor& x, F f) {
 }  // namespace
 
 Tensor add(const Tensor& a0, const Tensor& b0) {
-  if (detail::any_float64(a0, b0)) return detail::binary_f64(a0, b0, detail::BinaryF64::add);
+  if (detail::any_float64(a0, b0)) return binary64(detail::BinaryF64::add, "add", a0, b0);
   Tensor a = as_float(a0), b = as_float(b0);
   Tensor out = broadcast_apply(a, b, [](float x, float y) { return x + y; },
                                [](auto&& x, auto&& y) { return x + y; }, "add",
@@ -109,7 +140,7 @@ Tensor add(const Tensor& a0, const Tensor& b0) {
 }
 
 Tensor subtract(const Tensor& a0, const Tensor& b0) {
-  if (detail::any_float64(a0, b0)) return detail::binary_f64(a0, b0, detail::BinaryF64::subtract);
+  if (detail::any_float64(a0, b0)) return binary64(detail::BinaryF64::subtract, "subtract", a0, b0);
   Tensor a = as_float(a0), b = as_float(b0);
   Tensor out = broadcast_apply(a, b, [](float x, float y) { return x - y; },
                                [](auto&& x, auto&& y) { return x - y; }, "subtract",
@@ -120,7 +151,7 @@ Tensor subtract(const Tensor& a0, const Tensor& b0) {
 }
 
 Tensor multiply(const Tensor& a0, const Tensor& b0) {
-  if (detail::any_float64(a0, b0)) return detail::binary_f64(a0, b0, detail::BinaryF64::multiply);
+  if (detail::any_float64(a0, b0)) return binary64(detail::BinaryF64::multiply, "multiply", a0, b0);
   Tensor a = as_float(a0), b = as_float(b0);
   Tensor out = broadcast_apply(a, b, [](float x, float y) { return x * y; },
                                [](auto&& x, auto&& y) { return x * y; }, "multiply",
@@ -131,7 +162,7 @@ Tensor multiply(const Tensor& a0, const Tensor& b0) {
 }
 
 Tensor divide(const Tensor& a0, const Tensor& b0) {
-  if (detail::any_float64(a0, b0)) return detail::binary_f64(a0, b0, detail::BinaryF64::divide);
+  if (detail::any_float64(a0, b0)) return binary64(detail::BinaryF64::divide, "divide", a0, b0);
   Tensor a = as_float(a0), b = as_float(b0);
   Tensor out = broadcast_apply(a, b, [](float x, float y) { return x / y; },
                                [](auto&& x, auto&& y) { return x / y; }, "divide",
@@ -142,7 +173,7 @@ Tensor divide(const Tensor& a0, const Tensor& b0) {
 }
 
 Tensor maximum(const Tensor& a0, const Tensor& b0) {
-  if (detail::any_float64(a0, b0)) return detail::binary_f64(a0, b0, detail::BinaryF64::maximum);
+  if (detail::any_float64(a0, b0)) return binary64(detail::BinaryF64::maximum, "maximum", a0, b0);
   Tensor a = as_float(a0), b = as_float(b0);
   Tensor out = broadcast_apply(a, b, [](float x, float y) { return x >= y ? x : y; },
                                [](auto&& x, auto&& y) { return xt::maximum(x, y); }, "maximum");
@@ -152,7 +183,7 @@ Tensor maximum(const Tensor& a0, const Tensor& b0) {
 }
 
 Tensor minimum(const Tensor& a0, const Tensor& b0) {
-  if (detail::any_float64(a0, b0)) return detail::binary_f64(a0, b0, detail::BinaryF64::minimum);
+  if (detail::any_float64(a0, b0)) return binary64(detail::BinaryF64::minimum, "minimum", a0, b0);
   Tensor a = as_float(a0), b = as_float(b0);
   Tensor out = broadcast_apply(a, b, [](float x, float y) { return x <= y ? x : y; },
                                [](auto&& x, auto&& y) { return xt::minimum(x, y); }, "minimum");
@@ -165,7 +196,13 @@ Tensor negative(const Tensor& x0) { return eltwise(x0, kernels::Eltwise::linear,
 Tensor exp(const Tensor& x) { return eltwise(x, kernels::Eltwise::exp); }
 Tensor log(const Tensor& x0) {
   // Computed with std::log: oneDNN's eltwise log is off by ~1e-6 near 1, which shows in small losses.
-  if (detail::any_float64(x0)) return detail::map_f64(x0, [](double v) { return std::log(v); });
+  if (detail::any_float64(x0)) {
+    Tensor out = detail::map_f64(x0, [](double v) { return std::log(v); });
+    if (autodiff::recording())
+      autodiff::record(out, {x0}, [x0](const Tensor& g, const std::vector<bool>&) { return std::vector<Tensor>{divide(g, x0)}; },
+                       {.name = "log", .differentiable_backward = true});
+    return out;
+  }
   Tensor x = as_float(x0);
   Tensor out = map_unary(x, [](float v) { return std::log(v); });
   if (autodiff::recording())
@@ -179,7 +216,14 @@ Tensor abs(const Tensor& x) { return eltwise(x, kernels::Eltwise::abs); }
 Tensor clip(const Tensor& x, float lo, float hi) { return eltwise(x, kernels::Eltwise::clip, lo, hi); }
 
 Tensor pow(const Tensor& x0, float exponent) {
-  if (detail::any_float64(x0)) return detail::map_f64(x0, [exponent](double v) { return std::pow(v, double(exponent)); });
+  if (detail::any_float64(x0)) {
+    Tensor out = detail::map_f64(x0, [exponent](double v) { return std::pow(v, double(exponent)); });
+    if (autodiff::recording())
+      autodiff::record(out, {x0}, [x0, exponent](const Tensor& g, const std::vector<bool>&) {
+        return std::vector<Tensor>{multiply(g, multiply(pow(x0, exponent - 1.f), Tensor::scalar(exponent)))};
+      }, {.name = "pow", .differentiable_backward = true});
+    return out;
+  }
   Tensor x = as_float(x0);
   Tensor out = map_unary(x, [exponent](float v) { return std::pow(v, exponent); });
   if (autodiff::recording())

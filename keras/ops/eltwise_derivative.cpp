@@ -4,6 +4,7 @@
 #include <numbers>
 
 #include "keras/errors.hpp"
+#include "keras/ops/float64_paths.hpp"
 #include "keras/ops/math.hpp"
 #include "keras/ops/nn.hpp"
 #include "keras/ops/unary_math.hpp"
@@ -15,6 +16,12 @@ using kernels::Eltwise;
 
 // f'(x) from oneDNN's backward kernel, as a constant (for the piecewise-linear activations).
 Tensor kernel_derivative(Eltwise f, float alpha, float beta, const Tensor& x) {
+  if (x.dtype() == DType::float64) {  // the same derivatives in double precision
+    const double a = alpha, b = beta;
+    if (f == Eltwise::relu) return map_f64(x, [a](double v) { return v > 0 ? 1.0 : a; });
+    if (f == Eltwise::clip) return map_f64(x, [a, b](double v) { return v > a && v <= b ? 1.0 : 0.0; });
+    return map_f64(x, [](double v) { return v > 0 ? 1.0 : (v < 0 ? -1.0 : 0.0); });  // abs
+  }
   Tensor ones = Tensor::ones(x.shape()), d = Tensor::empty(x.shape());
   kernels::eltwise_backward(f, alpha, beta, x.data<float>(), ones.data<float>(), d.data<float>(), x.size());
   return d;

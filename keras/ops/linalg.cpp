@@ -1,12 +1,15 @@
 #include "keras/ops/linalg.hpp"
 
 #include <cmath>
+#include <limits>
+#include <memory>
 #include <numeric>
 
 #include "keras/autodiff/gradient_tape.hpp"
 #include "keras/ops/batch_matmul.hpp"
 #include "keras/ops/creation.hpp"
 #include "keras/ops/diagonal.hpp"
+#include "keras/ops/gather.hpp"
 #include "keras/ops/math.hpp"
 #include "keras/ops/matrix_batch.hpp"
 #include "keras/ops/reordering.hpp"
@@ -17,7 +20,9 @@ namespace {
 
 // LU decomposition with partial pivoting of an n x n matrix, in place; returns false when singular.
 // perm[i] is the original row at row i; `sign` the permutation's parity.
-bool lu(std::vector<double>& a, std::int64_t n, std::vector<std::int64_t>& perm, int& sign) {
+// `pivots`, when given, gets LAPACK's getrf pivots: row k was swapped with row pivots[k] at step k.
+bool lu(std::vector<double>& a, std::int64_t n, std::vector<std::int64_t>& perm, int& sign,
+        std::vector<std::int64_t>* pivots = nullptr) {
   perm.resize(static_cast<std::size_t>(n));
   std::iota(perm.begin(), perm.end(), 0);
   sign = 1;
@@ -25,6 +30,7 @@ bool lu(std::vector<double>& a, std::int64_t n, std::vector<std::int64_t>& perm,
     std::int64_t p = k;
     for (std::int64_t i = k + 1; i < n; ++i)
       if (std::abs(a[i * n + k]) > std::abs(a[p * n + k])) p = i;
+    if (pivots) pivots->push_back(p);
     if (a[p * n + k] == 0.0) return false;
     if (p != k) {
       for (std::int64_t j = 0; j < n; ++j) std::swap(a[k * n + j], a[p * n + j]);
@@ -73,7 +79,7 @@ Tensor matrix_transpose(const Tensor& x) {
 Tensor inv(const Tensor& x0) {
   const Tensor x = detail::matrix_input(x0, "inv", true);
   const std::int64_t n = x.dim(-1);
-  Tensor out = Tensor::empty(x.shape());
+  Tensor out = Tensor::empty(x.shape(), x.dtype());
   for (std::int64_t b = 0; b < detail::batch_count(x); ++b) {
     auto a = detail::read_matrix(x, b);
     std::vector<std::int64_t> perm;
@@ -95,7 +101,7 @@ Tensor inv(const Tensor& x0) {
 Tensor det(const Tensor& x0) {
   const Tensor x = detail::matrix_input(x0, "det", true);
   const std::int64_t n = x.dim(-1);
-  Tensor out = Tensor::empty(Shape(x.shape().begin(), x.shape().end() - 2));
+  Tensor out = Tensor::empty(Shape(x.shape().begin(), x.shape().end() - 2), x.dtype());
   for (std::int64_t b = 0; b < detail::batch_count(x); ++b) {
     auto a = detail::read_matrix(x, b);
     std::vector<std::int64_t> perm;
@@ -105,7 +111,7 @@ Tensor det(const Tensor& x0) {
       d = sign;
       for (std::int64_t i = 0; i < n; ++i) d *= a[i * n + i];
     }
-    out.data<float>()[b] = static_cast<float>(d);
+    detail::write_value(out, b, d);
   }
   if (autodiff::recording())
     autodiff::record(out, {x}, [x, out](const Tensor& g, const std::vector<bool>&) {
@@ -123,28 +129,28 @@ Tensor solve(const Tensor& a0, const Tensor& b0) {
   const Tensor a = detail::matrix_input(a0, "solve", true);
   if (!b0.defined()) throw ValueError("solve received an undefined right-hand side");
   const bool vector = b0.ndim() == a.ndim() - 1;
-  const Tensor b = vector ? reshape(b0.dtype() == DType::float32 ? b0 : b0.astype(DType::float32),
-                                    [&] { Shape s = b0.shape(); s.push_back(1); return s; }())
-                          : (b0.dtype() == DType::float32 ? b0 : b0.astype(DType::float32));
+  const DType dtype = b0.dtype() == DType::float64 ? DType::float64 : a.dtype();
+  const Tensor a_cast = a.dtype() == dtype ? a : a.astype(dtype);
+  const Tensor b_cast = b0.dtype() == dtype ? b0 : b0.astype(dtype);
+  const Tensor b = vector ? reshape(b_cast, [&] { Shape s = b0.shape(); s.push_back(1); return s; }()) : b_cast;
   const std::int64_t n = a.dim(-1);
   if (b.ndim() != a.ndim() || b.dim(-2) != n ||
       !std::equal(a.shape().begin(), a.shape().end() - 2, b.shape().begin()))
     throw ValueError(fmt::format("solve: a of shape {} and b of shape {} do not match; b needs shape [..., {}, k] or "
                                  "[..., {}] with a's leading axes", shape_str(a.shape()), shape_str(b0.shape()), n, n));
   const std::int64_t k = b.dim(-1);
-  Tensor x = Tensor::empty(b.shape());
+  Tensor x = Tensor::empty(b.shape(), dtype);
   for (std::int64_t i = 0; i < detail::batch_count(a); ++i) {
-    auto m = detail::read_matrix(a, i);
+    auto m = detail::read_matrix(a_cast, i);
     std::vector<std::int64_t> perm;
     int sign;
     if (!lu(m, n, perm, sign)) singular("solve", i, a);
-    const float* pb = b.data<float>() + i * n * k;
-    std::vector<double> rhs(pb, pb + n * k);
+    std::vector<double> rhs = k ? detail::read_matrix(b, i) : std::vector<double>();
     lu_solve(m, perm, n, k, rhs);
     detail::write_matrix(x, i, rhs);
   }
   if (autodiff::recording())
-    autodiff::record(x, {a, b}, [a, x](const Tensor& g, const std::vector<bool>& needs) {
+    autodiff::record(x, {a_cast, b}, [a = a_cast, x](const Tensor& g, const std::vector<bool>& needs) {
       const Tensor gb = solve(matrix_transpose(a), g);
       std::vector<Tensor> grads(2);
       if (needs[0]) grads[0] = negative(batch_matmul(gb, x, false, true));
@@ -157,7 +163,7 @@ Tensor solve(const Tensor& a0, const Tensor& b0) {
 Tensor cholesky(const Tensor& x0) {
   const Tensor x = detail::matrix_input(x0, "cholesky", true);
   const std::int64_t n = x.dim(-1);
-  Tensor out = Tensor::empty(x.shape());
+  Tensor out = Tensor::empty(x.shape(), x.dtype());
   for (std::int64_t b = 0; b < detail::batch_count(x); ++b) {
     const auto a = detail::read_matrix(x, b);
     std::vector<double> l(a.size(), 0.0);
@@ -186,6 +192,76 @@ Tensor cholesky(const Tensor& x0) {
       return std::vector<Tensor>{multiply(add(s, matrix_transpose(s)), Tensor::scalar(0.5f))};
     });
   return out;
+}
+
+std::pair<Tensor, Tensor> slogdet(const Tensor& x0) {
+  const Tensor x = detail::matrix_input(x0, "slogdet", true);
+  const std::int64_t n = x.dim(-1);
+  const Shape batch(x.shape().begin(), x.shape().end() - 2);
+  Tensor sign_out = Tensor::empty(batch, x.dtype()), log_out = Tensor::empty(batch, x.dtype());
+  for (std::int64_t b = 0; b < detail::batch_count(x); ++b) {
+    auto a = detail::read_matrix(x, b);
+    std::vector<std::int64_t> perm;
+    int sign;
+    double s = 0.0, log_abs = -std::numeric_limits<double>::infinity();
+    if (lu(a, n, perm, sign)) {
+      s = sign;
+      log_abs = 0.0;
+      for (std::int64_t i = 0; i < n; ++i) {
+        const double d = a[i * n + i];
+        if (d < 0) s = -s;
+        log_abs += std::log(std::abs(d));
+      }
+    }
+    detail::write_value(sign_out, b, s);
+    detail::write_value(log_out, b, log_abs);
+  }
+  if (autodiff::recording())
+    autodiff::record(log_out, {x}, [x, batch](const Tensor& g, const std::vector<bool>&) {
+      // d log|det(x)| = inv(x)^T (x must be invertible for the gradient)
+      Shape s = batch;
+      s.push_back(1);
+      s.push_back(1);
+      return std::vector<Tensor>{multiply(reshape(g, s), matrix_transpose(inv(x)))};
+    }, {.name = "slogdet", .differentiable_backward = true});
+  return {sign_out, log_out};
+}
+
+std::pair<Tensor, Tensor> lu_factor(const Tensor& x0) {
+  const Tensor x = detail::matrix_input(x0, "lu_factor", true);
+  const std::int64_t n = x.dim(-1), batches = detail::batch_count(x);
+  Tensor lu_out = Tensor::empty(x.shape(), x.dtype());
+  Tensor pivots = Tensor::empty(Shape(x.shape().begin(), x.shape().end() - 1), DType::int32);
+  // The inverse row permutation of each matrix (x = P^T L U): row perm[i] of x is row i of L U.
+  auto inverse_perm = std::make_shared<std::vector<std::int64_t>>(static_cast<std::size_t>(batches * n));
+  for (std::int64_t b = 0; b < batches; ++b) {
+    auto a = detail::read_matrix(x, b);
+    std::vector<std::int64_t> perm, piv;
+    int sign;
+    if (!lu(a, n, perm, sign, &piv)) singular("lu_factor", b, x);
+    detail::write_matrix(lu_out, b, a);
+    for (std::int64_t i = 0; i < n; ++i) {
+      pivots.data<std::int32_t>()[b * n + i] = static_cast<std::int32_t>(piv[static_cast<std::size_t>(i)]);
+      (*inverse_perm)[static_cast<std::size_t>(b * n + perm[static_cast<std::size_t>(i)])] = i;
+    }
+  }
+  if (autodiff::recording())
+    autodiff::record(lu_out, {x}, [lu_out, inverse_perm, n](const Tensor& g, const std::vector<bool>&) {
+      // P x = L U: x_bar = P^T L^-T (tril(L^T tril(g, -1), -1) + triu(triu(g) U^T)) U^-T (PyTorch's lu backward).
+      const Tensor l = add(tril(lu_out, -1), eye(n)), u = triu(lu_out);
+      const Tensor x_bar_perm =
+          add(tril(batch_matmul(l, tril(g, -1), true, false), -1), triu(batch_matmul(triu(g), u, false, true)));
+      const Tensor inner = batch_matmul(batch_matmul(inv(l), x_bar_perm, true, false), inv(u), false, true);
+      // Row j of P^T y is row inverse_perm[j] of y.
+      Tensor rows = Tensor::empty(inner.shape(), DType::int64);
+      const std::int64_t total = inner.size();
+      for (std::int64_t e = 0; e < total; ++e) {
+        const std::int64_t b = e / (n * n), j = (e / n) % n;
+        rows.data<std::int64_t>()[e] = (*inverse_perm)[static_cast<std::size_t>(b * n + j)];
+      }
+      return std::vector<Tensor>{take_along_axis(inner, rows, -2)};
+    }, {.name = "lu_factor", .differentiable_backward = true});
+  return {lu_out, pivots};
 }
 
 }  // namespace keras::ops

@@ -6,6 +6,7 @@
 #include "keras/kernels/matmul.hpp"
 #include "keras/kernels/parallel.hpp"
 #include "keras/kernels/softmax.hpp"
+#include "keras/ops/batch_matmul.hpp"
 #include "keras/ops/eltwise_derivative.hpp"
 #include "keras/ops/float64_paths.hpp"
 #include "keras/ops/manipulation.hpp"
@@ -59,7 +60,22 @@ Tensor dense(const Tensor& x0, const Tensor& kernel, const Tensor& bias, Eltwise
       throw ValueError("matmul: incompatible shapes " + shape_str(x0.shape()) + " and " + shape_str(kernel.shape()) +
                        "; the last axis of the input must equal the first axis of the kernel");
     const Tensor y = detail::matmul_f64(x0, kernel, bias);
-    return act == Eltwise::linear ? y : detail::eltwise_f64(y, act, 0.0, 0.0);
+    if (autodiff::recording()) {
+      const Tensor x = x0, w = kernel;
+      std::vector<Tensor> inputs{x, w};
+      if (bias.defined()) inputs.push_back(bias);
+      autodiff::record(y, inputs, [x, w](const Tensor& g, const std::vector<bool>& needs) {
+        // Recorded products over the rows: dx = g w^T, dw = x^T g, db = the column sums of g.
+        const std::int64_t k = w.dim(0), n = w.dim(1);
+        const Tensor x2 = reshape(x, {-1, k}), g2 = reshape(g, {-1, n});
+        std::vector<Tensor> grads(needs.size());
+        if (needs[0]) grads[0] = reshape(batch_matmul(g2, w, false, true), x.shape());
+        if (needs[1]) grads[1] = batch_matmul(x2, g2, true, false);
+        if (needs.size() > 2 && needs[2]) grads[2] = sum(g2, {0});
+        return grads;
+      }, {.name = "dense", .differentiable_backward = true});
+    }
+    return act == Eltwise::linear ? y : eltwise(y, act);
   }
   Tensor x = as_float(x0, "dense");
   if (kernel.ndim() != 2 || x.ndim() < 1 || x.dim(-1) != kernel.dim(0))
@@ -109,7 +125,14 @@ Tensor matmul(const Tensor& a, const Tensor& b) { return dense(a, b, Tensor()); 
 Tensor bias_add(const Tensor& x, const Tensor& bias) { return add(x, bias); }
 
 Tensor eltwise(const Tensor& input, Eltwise f, float alpha, float beta) {
-  if (detail::any_float64(input)) return detail::eltwise_f64(input, f, alpha, beta);
+  if (detail::any_float64(input)) {  // double precision; the backward as recorded ops
+    Tensor out = detail::eltwise_f64(input, f, alpha, beta);
+    if (autodiff::recording())
+      autodiff::record(out, {input}, [input, out, f, alpha, beta](const Tensor& g, const std::vector<bool>&) {
+        return std::vector<Tensor>{multiply(g, detail::eltwise_derivative(f, alpha, beta, input, out))};
+      }, {.name = "activation", .differentiable_backward = true});
+    return out;
+  }
   Tensor x = as_float(input, "activation");
   Tensor out = Tensor::empty(x.shape());
   kernels::eltwise_forward(f, alpha, beta, x.data<float>(), out.data<float>(), x.size());

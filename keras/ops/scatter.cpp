@@ -1,10 +1,13 @@
 #include "keras/ops/scatter.hpp"
 
 #include <algorithm>
+#include <limits>
+#include <memory>
 #include <unordered_map>
 
 #include <fmt/format.h>
 
+#include "keras/autodiff/gradient_tape.hpp"
 #include "keras/ops/dtype_dispatch.hpp"
 #include "keras/ops/flat_gather.hpp"
 #include "keras/ops/gather.hpp"
@@ -109,6 +112,65 @@ Tensor segment_sum(const Tensor& data, const Tensor& segment_ids, std::optional<
   out_shape[0] = n;
   const Tensor picked = detail::gather_flat(data, src, {static_cast<std::int64_t>(src->size())});
   return detail::scatter_add_flat(picked, dst, out_shape);
+}
+
+Tensor segment_max(const Tensor& data, const Tensor& segment_ids, std::optional<std::int64_t> num_segments, bool) {
+  if (!data.defined() || !segment_ids.defined()) throw ValueError("segment_max: undefined data or segment_ids");
+  if (data.dtype() == DType::string) throw ValueError("segment_max needs numeric data, got a string tensor");
+  if (data.ndim() == 0 || segment_ids.ndim() != 1 || segment_ids.dim(0) != data.dim(0))
+    throw ValueError(fmt::format("segment_max: segment_ids of shape {} need one id per row of data (shape {})",
+                                 shape_str(segment_ids.shape()), shape_str(data.shape())));
+  const auto ids = segment_ids.astype(DType::int64).to_vector<std::int64_t>();
+  const std::int64_t n = num_segments ? *num_segments
+                                      : (ids.empty() ? 0 : *std::max_element(ids.begin(), ids.end()) + 1);
+  if (n < 0) throw ValueError(fmt::format("segment_max: num_segments is {}; it must be at least 0", n));
+  const std::int64_t inner = data.dim(0) ? data.size() / data.dim(0) : 0;
+  Shape out_shape = data.shape();
+  out_shape[0] = n;
+  Tensor out = Tensor::empty(out_shape, data.dtype());
+  // Each output element's winners (the rows holding its max): their flat offsets in data and in out.
+  auto src = std::make_shared<std::vector<std::int64_t>>(), dst = std::make_shared<std::vector<std::int64_t>>();
+  std::vector<float> share;  // 1 / (number of ties) per winner
+  visit_dtype(
+      data.dtype(),
+      [&](auto zero) {
+        using T = decltype(zero);
+        const T* x = data.data<T>();
+        T* y = out.data<T>();
+        std::fill_n(y, out.size(), std::numeric_limits<T>::lowest());  // an empty segment, as TensorFlow
+        for (std::size_t r = 0; r < ids.size(); ++r) {
+          if (ids[r] < 0 || ids[r] >= n) continue;  // dropped, as unsorted_segment_max
+          for (std::int64_t i = 0; i < inner; ++i) {
+            T& m = y[ids[r] * inner + i];
+            m = std::max(m, x[static_cast<std::int64_t>(r) * inner + i]);
+          }
+        }
+        if (!detail::is_float(data.dtype()) || !autodiff::recording()) return;
+        std::vector<std::int32_t> ties(static_cast<std::size_t>(out.size()), 0);
+        for (std::size_t r = 0; r < ids.size(); ++r) {
+          if (ids[r] < 0 || ids[r] >= n) continue;
+          for (std::int64_t i = 0; i < inner; ++i) {
+            const std::int64_t o = ids[r] * inner + i, at = static_cast<std::int64_t>(r) * inner + i;
+            if (x[at] != y[o]) continue;
+            src->push_back(at);
+            dst->push_back(o);
+            ++ties[static_cast<std::size_t>(o)];
+          }
+        }
+        for (auto o : *dst) share.push_back(1.f / static_cast<float>(ties[static_cast<std::size_t>(o)]));
+      },
+      "segment_max");
+  if (!src->empty()) {
+    const Shape winners{static_cast<std::int64_t>(src->size())};
+    const Tensor weights = Tensor::from_vector(share, winners).astype(data.dtype());
+    const Shape data_shape = data.shape();
+    autodiff::record(out, {data}, [src, dst, weights, data_shape](const Tensor& g, const std::vector<bool>&) {
+      // Each winner receives its output's gradient over the number of ties (gather and scatter record).
+      const Tensor picked = multiply(detail::gather_flat(g, dst, {weights.dim(0)}), weights);
+      return std::vector<Tensor>{detail::scatter_add_flat(picked, src, data_shape)};
+    }, {.name = "segment_max", .differentiable_backward = true});
+  }
+  return out;
 }
 
 }  // namespace keras::ops

@@ -14,10 +14,17 @@ namespace {
 
 // f(x) element-wise; the backward multiplies the incoming gradient by df(x), computed element-wise, or by
 // dop(x, y), the same derivative as recorded ops, while an outer tape differentiates the backward pass.
-// float64 inputs are computed in double precision, forward only.
+// float64 inputs are computed in double precision, their backward with the recorded derivative.
 template <class F, class DF, class DOp>
 Tensor unary(const char* name, const Tensor& x0, F f, DF df, DOp dop) {
-  if (x0.dtype() == DType::float64) return detail::map_f64(x0, f);
+  if (x0.dtype() == DType::float64) {  // double precision; the backward as recorded ops
+    Tensor out = detail::map_f64(x0, f);
+    if (autodiff::recording())
+      autodiff::record(out, {x0}, [x0, out, dop](const Tensor& g, const std::vector<bool>&) {
+        return std::vector<Tensor>{multiply(g, dop(x0, out))};
+      }, {.name = name, .differentiable_backward = true});
+    return out;
+  }
   const Tensor x = x0.dtype() == DType::float32 ? x0 : x0.astype(DType::float32);
   Tensor out = detail::map_elements(x, f);
   if (autodiff::recording())

@@ -9,6 +9,7 @@
 
 #include <unistd.h>
 
+#include "keras/activations.hpp"
 #include "keras/json.hpp"
 #include "keras/model.hpp"
 #include "keras/saving/config_errors.hpp"
@@ -122,6 +123,7 @@ bool compile_from_archive(Model& model, const json& compile_config, const std::s
 
 void save_keras_archive(const Model& model, const std::string& path, bool include_optimizer) {
   json config = keras3_model_config(model);
+  activations::check_savable(config);
   if (include_optimizer && model.compiled()) config["compile_config"] = model.compile_config();
   const json metadata{{"keras_version", kKeras3Version}, {"date_saved", now()}};
 

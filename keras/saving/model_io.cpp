@@ -8,6 +8,7 @@
 #include <iostream>
 #include <map>
 
+#include "keras/activations.hpp"
 #include "keras/json.hpp"
 #include "keras/model.hpp"
 #include "keras/models.hpp"
@@ -26,7 +27,11 @@
 namespace keras {
 namespace {
 
-json model_config(const Model& model) { return serialize_object(model.class_name(), model.get_config()); }
+json model_config(const Model& model) {
+  json config = serialize_object(model.class_name(), model.get_config());
+  activations::check_savable(config);  // a C++ callable as an activation: the layer and the fix
+  return config;
+}
 
 std::shared_ptr<Model> as_model(std::shared_ptr<Layer> layer, const std::string& where) {
   auto model = std::dynamic_pointer_cast<Model>(layer);

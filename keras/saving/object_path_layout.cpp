@@ -190,7 +190,7 @@ std::vector<std::pair<std::string, std::vector<Tensor>>> object_path_values(cons
   // An optimizer that has not been built yet (compiled, never trained) has only its counter and learning
   // rate, as Keras writes it.
   const optimizers::Optimizer& opt = model.optimizer();
-  std::vector<Tensor> values{Tensor::full({}, double(opt.iterations()), DType::int64)};
+  std::vector<Tensor> values{Tensor::full({}, double(opt.iterations_variable()), DType::int64)};
   if (!opt.learning_rate_schedule()) values.push_back(Tensor::full({}, opt.learning_rate()));
   for (const auto& v : opt.variables()) values.push_back(v->value());
   out.emplace_back("optimizer/vars", std::move(values));
@@ -252,7 +252,7 @@ bool load_object_path_optimizer(const hdf5::Group& root, Model& model) {
       if (values[first + i].shape() != slots[i]->shape()) return false;
     for (std::size_t i = 0; i < slots.size(); ++i) slots[i]->assign(values[first + i].astype(DType::float32));
   }
-  opt.set_iterations(static_cast<std::int64_t>(values[0].item()));
+  opt.set_iterations_variable(static_cast<std::int64_t>(values[0].item()));
   if (has_lr) opt.set_learning_rate(double(values[1].item()));
   return true;
 }

@@ -29,7 +29,7 @@ std::vector<std::string> split_path(const std::string& s) {
 void save_optimizer_weights(hdf5::Group& root, optimizers::Optimizer& optimizer, const std::vector<LayerPtr>& layers) {
   hdf5::Group group = root.create_group("optimizer_weights");
   std::vector<std::string> names{"iteration:0"};
-  group.write_dataset("iteration:0", Tensor::full({}, double(optimizer.iterations()), DType::int64));
+  group.write_dataset("iteration:0", Tensor::full({}, double(optimizer.iterations_variable()), DType::int64));
   for (const auto& layer : layers)
     for (const auto& [weight_name, var] : saving::named_weights(*layer))
       for (const auto& [slot_name, slot] : optimizer.slots_of(*var)) {
@@ -169,7 +169,7 @@ bool load_optimizer_weights(const hdf5::Group& root, optimizers::Optimizer& opti
     if (!assign_by_position(group, names, optimizer, trainable, assignments, iterations)) return false;
   }
   for (auto& [slot, value] : assignments) slot->assign(value);
-  if (iterations >= 0) optimizer.set_iterations(iterations);
+  if (iterations >= 0) optimizer.set_iterations_variable(iterations);
   return true;
 }
 

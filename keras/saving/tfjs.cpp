@@ -1,4 +1,5 @@
 // TF.js layers format: export (topology + weightsManifest + shards) and load (with dequantization).
+#include "keras/activations.hpp"
 #include "keras/json.hpp"
 #include "keras/saving/tfjs.hpp"
 
@@ -125,6 +126,7 @@ void export_tfjs(const Model& model, const std::string& directory, ExportTfjsOpt
   json topology{{"keras_version", saving::kKerasVersion},
                 {"backend", "tensorflow"},
                 {"model_config", serialize_object(model.class_name(), model.get_config())}};
+  activations::check_savable(topology["model_config"]);
   if (model.compiled()) topology["training_config"] = model.training_config();
   const json model_json{{"format", "layers-model"},
                         {"generatedBy", std::string("keras v") + saving::kKerasVersion},

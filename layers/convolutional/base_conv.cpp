@@ -62,7 +62,7 @@ BaseConv::BaseConv(const std::string& class_name, ConvSpec spec)
     : Layer(spec, to_snake_case(class_name)),
       cls_(class_name),
       spec_(std::move(spec)),
-      activation_(activations::get(spec_.activation)) {
+      activation_(activations::resolve(spec_.activation)) {
   set_activity_regularizer(spec_.activity_regularizer);
   const auto r = spec_.rank;
   channels_first_ = is_channels_first(spec_.data_format, cls_);

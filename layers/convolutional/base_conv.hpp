@@ -18,7 +18,7 @@ namespace keras::layers {
 struct ConvArgs {
   Sizes kernel_size, strides;
   std::string padding = "valid";
-  std::string activation = "linear";
+  activations::ActivationRef activation = "linear";
   bool use_bias = true;
   initializers::InitializerRef bias_initializer = "zeros";
   regularizers::RegularizerRef bias_regularizer{}, activity_regularizer{};

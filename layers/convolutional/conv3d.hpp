@@ -10,7 +10,7 @@ struct Conv3DOptions {
   std::string padding = "valid";  // "valid" or "same"
   Size3 dilation_rate = {1, 1, 1};
   std::int64_t groups = 1;
-  std::string activation = "linear";
+  activations::ActivationRef activation = "linear";
   bool use_bias = true;
   initializers::InitializerRef kernel_initializer = "glorot_uniform";
   initializers::InitializerRef bias_initializer = "zeros";

@@ -27,7 +27,7 @@ struct Conv1DTransposeOptions {
   std::int64_t output_padding = -1;   // -1: None (Keras infers the output length)
   std::int64_t dilation_rate = 1;
   std::int64_t groups = 1;  // see above: recorded, not applied (tf.keras 2.x)
-  std::string activation = "linear";
+  activations::ActivationRef activation = "linear";
   bool use_bias = true;
   initializers::InitializerRef kernel_initializer = "glorot_uniform";
   initializers::InitializerRef bias_initializer = "zeros";
@@ -54,7 +54,7 @@ struct Conv2DTransposeOptions {
   std::optional<Size2> output_padding{};  // none: Keras infers the output size
   Size2 dilation_rate = {1, 1};
   std::int64_t groups = 1;
-  std::string activation = "linear";
+  activations::ActivationRef activation = "linear";
   bool use_bias = true;
   initializers::InitializerRef kernel_initializer = "glorot_uniform";
   initializers::InitializerRef bias_initializer = "zeros";
@@ -81,7 +81,7 @@ struct Conv3DTransposeOptions {
   std::optional<Size3> output_padding{};
   Size3 dilation_rate = {1, 1, 1};
   std::int64_t groups = 1;
-  std::string activation = "linear";
+  activations::ActivationRef activation = "linear";
   bool use_bias = true;
   initializers::InitializerRef kernel_initializer = "glorot_uniform";
   initializers::InitializerRef bias_initializer = "zeros";

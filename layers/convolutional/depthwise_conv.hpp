@@ -27,7 +27,7 @@ struct DepthwiseConv1DOptions {
   std::string padding = "valid";  // "valid", "same" or "causal"
   std::int64_t depth_multiplier = 1;
   std::int64_t dilation_rate = 1;
-  std::string activation = "linear";
+  activations::ActivationRef activation = "linear";
   bool use_bias = true;
   initializers::InitializerRef depthwise_initializer = "glorot_uniform";
   initializers::InitializerRef bias_initializer = "zeros";
@@ -53,7 +53,7 @@ struct DepthwiseConv2DOptions {
   std::string padding = "valid";  // "valid" or "same"
   std::int64_t depth_multiplier = 1;
   Size2 dilation_rate = {1, 1};
-  std::string activation = "linear";
+  activations::ActivationRef activation = "linear";
   bool use_bias = true;
   initializers::InitializerRef depthwise_initializer = "glorot_uniform";
   initializers::InitializerRef bias_initializer = "zeros";

@@ -17,7 +17,7 @@ LocallyConnected::LocallyConnected(const std::string& class_name, ConvSpec spec,
     : Layer(spec, to_snake_case(class_name)),
       cls_(class_name),
       spec_(std::move(spec)),
-      activation_(activations::get(spec_.activation)) {
+      activation_(activations::resolve(spec_.activation)) {
   if (spec_.filters <= 0)
     throw ValueError(fmt::format("{}: `filters` must be a positive integer, received filters={}", cls_, spec_.filters));
   for (const Sizes* s : {&spec_.kernel_size, &spec_.strides})

@@ -10,7 +10,7 @@ namespace keras::layers {
 struct LocallyConnected1DOptions {
   std::int64_t strides = 1;
   std::string padding = "valid";
-  std::string activation = "linear";
+  activations::ActivationRef activation = "linear";
   bool use_bias = true;
   initializers::InitializerRef kernel_initializer = "glorot_uniform";
   initializers::InitializerRef bias_initializer = "zeros";
@@ -26,7 +26,7 @@ struct LocallyConnected1DOptions {
 struct LocallyConnected2DOptions {
   Size2 strides = {1, 1};
   std::string padding = "valid";
-  std::string activation = "linear";
+  activations::ActivationRef activation = "linear";
   bool use_bias = true;
   initializers::InitializerRef kernel_initializer = "glorot_uniform";
   initializers::InitializerRef bias_initializer = "zeros";

@@ -27,7 +27,7 @@ struct SeparableConv1DOptions {
   std::string padding = "valid";  // "valid", "same" or "causal"
   std::int64_t dilation_rate = 1;
   std::int64_t depth_multiplier = 1;
-  std::string activation = "linear";
+  activations::ActivationRef activation = "linear";
   bool use_bias = true;
   initializers::InitializerRef depthwise_initializer = "glorot_uniform";
   initializers::InitializerRef pointwise_initializer = "glorot_uniform";
@@ -56,7 +56,7 @@ struct SeparableConv2DOptions {
   std::string padding = "valid";  // "valid" or "same"
   Size2 dilation_rate = {1, 1};
   std::int64_t depth_multiplier = 1;
-  std::string activation = "linear";
+  activations::ActivationRef activation = "linear";
   bool use_bias = true;
   initializers::InitializerRef depthwise_initializer = "glorot_uniform";
   initializers::InitializerRef pointwise_initializer = "glorot_uniform";

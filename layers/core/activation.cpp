@@ -7,13 +7,8 @@ namespace keras::layers {
 
 KERAS_FIELDS(ActivationOptions)  // the base fields only; the activation is positional
 
-Activation::Activation(const std::string& activation, ActivationOptions options)
-    : Layer(options, "activation"), activation_(activations::get(activation)) {}
-
-Activation::Activation(std::function<Tensor(const Tensor&)> activation, ActivationOptions options)
-    : Layer(options, "activation"), activation_{.name = "<lambda>", .fn = std::move(activation)} {
-  if (!activation_.fn) throw ValueError("Activation '" + name() + "': the activation function is empty");
-}
+Activation::Activation(activations::ActivationRef activation, ActivationOptions options)
+    : Layer(options, "activation"), activation_(activations::resolve(activation)) {}
 
 json Activation::get_config() const {
   json c = Layer::get_config();

@@ -1,7 +1,5 @@
 #pragma once
 // Activation: applies an activation function, named ("relu") or any C++ callable.
-#include <functional>
-#include <string>
 
 #include "keras/activations.hpp"
 #include "keras/layer.hpp"
@@ -14,13 +12,11 @@ struct ActivationOptions {
 
 class Activation : public Layer {
  public:
-  explicit Activation(const std::string& activation, ActivationOptions options = {});
-  /// A callable, as Keras's Activation(fn): `layers::Activation([](const Tensor& x) { return x * ops::sigmoid(x); })`.
-  /// Its config names it "<lambda>" as Keras does for a lambda; to save and load the layer, register the
-  /// function with activations::register_activation and pass the name instead.
-  explicit Activation(std::function<Tensor(const Tensor&)> activation, ActivationOptions options = {});
-  explicit Activation(const char* activation, ActivationOptions options = {})
-      : Activation(std::string(activation), std::move(options)) {}
+  /// A name ("relu", built-in or registered) or any C++ callable, as Keras's Activation(fn):
+  /// `layers::Activation([](const Tensor& x) { return x * ops::sigmoid(x); })`. A callable's config names it
+  /// "<lambda>" as Keras does for a lambda, and a model holding one cannot be saved; register the function
+  /// with activations::register_activation and pass its name (or the registered function) to save and load it.
+  explicit Activation(activations::ActivationRef activation, ActivationOptions options = {});
   Tensor call(const Tensor& inputs, bool /*training*/) override { return activation_(inputs); }
   json get_config() const override;
   static std::shared_ptr<Layer> from_config(const json& config);

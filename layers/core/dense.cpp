@@ -13,7 +13,7 @@ Dense::Dense(std::int64_t units, DenseOptions options)
     : Layer(options, "dense"),
       units_(units),
       options_(std::move(options)),
-      activation_(activations::get(options_.activation)) {
+      activation_(activations::resolve(options_.activation)) {
   if (units <= 0)
     throw ValueError("Received an invalid value for `units`, expected a positive integer. Received: units=" +
                      std::to_string(units));

@@ -6,7 +6,7 @@
 namespace keras::layers {
 
 struct DenseOptions {
-  std::string activation = "linear";
+  activations::ActivationRef activation = "linear";
   bool use_bias = true;
   initializers::InitializerRef kernel_initializer = "glorot_uniform";
   initializers::InitializerRef bias_initializer = "zeros";

@@ -2,17 +2,13 @@
 
 #include <algorithm>
 #include <cctype>
-#include <numeric>
 
 #include <fmt/format.h>
 
 #include "keras/config/fields.hpp"
 #include "keras/config/layer_config.hpp"
-#include "keras/ops/batch_matmul.hpp"
-#include "keras/ops/manipulation.hpp"
+#include "keras/ops/einsum.hpp"
 #include "keras/ops/math.hpp"
-#include "keras/ops/nn.hpp"
-#include "keras/ops/shape.hpp"
 
 namespace keras::layers {
 
@@ -24,89 +20,12 @@ namespace {
 bool has(const std::string& s, char c) { return s.find(c) != std::string::npos; }
 }  // namespace
 
-namespace detail {
-namespace {
-
-void check_spec(const std::string& spec, const Tensor& t, const char* what) {
-  if (static_cast<int>(spec.size()) != t.ndim())
-    throw ValueError(fmt::format("einsum: the {} spec \"{}\" has {} letters but the {} has shape {}", what, spec,
-                                 spec.size(), what, shape_str(t.shape())));
-  for (std::size_t i = 0; i < spec.size(); ++i)
-    if (spec.find(spec[i], i + 1) != std::string::npos)
-      throw ValueError(fmt::format("einsum: the letter '{}' is repeated in the {} spec \"{}\" (diagonals are not "
-                                   "supported)", spec[i], what, spec));
-}
-
-/// Sums away the axes of `t` whose letters appear neither in `other` nor in `out`.
-Tensor sum_unused(const Tensor& t, std::string& spec, const std::string& other, const std::string& out) {
-  std::vector<int> axes;
-  std::string keep;
-  for (std::size_t i = 0; i < spec.size(); ++i) {
-    if (has(other, spec[i]) || has(out, spec[i])) keep += spec[i];
-    else axes.push_back(static_cast<int>(i));
-  }
-  spec = keep;
-  return axes.empty() ? t : ops::sum(t, axes, false);
-}
-
-/// t with its axes in the order of `to` (letters of `from`).
-Tensor permute(const Tensor& t, const std::string& from, const std::string& to) {
-  std::vector<int> perm;
-  for (char c : to) perm.push_back(static_cast<int>(from.find(c)));
-  std::vector<int> identity(perm.size());
-  std::iota(identity.begin(), identity.end(), 0);
-  return perm == identity ? t : ops::transpose(t, perm);
-}
-
-}  // namespace
-
-Tensor einsum2(const std::string& spec_x0, const std::string& spec_k0, const std::string& out, const Tensor& x0,
-               const Tensor& k0) {
-  check_spec(spec_x0, x0, "input");
-  check_spec(spec_k0, k0, "kernel");
-  for (char c : out)
-    if (!has(spec_x0, c) && !has(spec_k0, c))
-      throw ValueError(fmt::format("einsum: the output letter '{}' is in neither operand (\"{}\", \"{}\")", c,
-                                   spec_x0, spec_k0));
-  std::string sx = spec_x0, sk = spec_k0;
-  Tensor x = sum_unused(x0, sx, sk, out), k = sum_unused(k0, sk, sx, out);
-  std::string batch, rows, inner, cols;  // in both and out; x and out; both, not out; k and out
-  for (char c : sx) {
-    if (has(sk, c)) (has(out, c) ? batch : inner) += c;
-    else rows += c;
-  }
-  for (char c : sk)
-    if (!has(sx, c)) cols += c;
-  auto size = [&](char c) {
-    const auto ix = sx.find(c), ik = sk.find(c);
-    if (ix != std::string::npos && ik != std::string::npos && x.dim(static_cast<int>(ix)) != k.dim(static_cast<int>(ik)))
-      throw ValueError(fmt::format("einsum: the letter '{}' has size {} in the input (shape {}) but {} in the kernel "
-                                   "(shape {})", c, x.dim(static_cast<int>(ix)), shape_str(x0.shape()),
-                                   k.dim(static_cast<int>(ik)), shape_str(k0.shape())));
-    return ix != std::string::npos ? x.dim(static_cast<int>(ix)) : k.dim(static_cast<int>(ik));
-  };
-  auto product = [&](const std::string& letters) {
-    std::int64_t p = 1;
-    for (char c : letters) p *= size(c);
-    return p;
-  };
-  const std::int64_t b = product(batch), m = product(rows), kk = product(inner), n = product(cols);
-  Shape result_shape;
-  for (char c : batch + rows + cols) result_shape.push_back(size(c));
-  Tensor xm = permute(x, sx, batch + rows + inner), km = permute(k, sk, batch + inner + cols);
-  Tensor y = batch.empty() ? ops::matmul(ops::reshape(xm, {m, kk}), ops::reshape(km, {kk, n}))
-                           : ops::batch_matmul(ops::reshape(xm, {b, m, kk}), ops::reshape(km, {b, kk, n}));
-  return permute(ops::reshape(y, result_shape), batch + rows + cols, out);
-}
-
-}  // namespace detail
-
 EinsumDense::EinsumDense(std::string equation, Shape output_shape, EinsumDenseOptions options)
     : Layer(options, "einsum_dense"),
       equation_(std::move(equation)),
       partial_output_shape_(std::move(output_shape)),
       options_(std::move(options)),
-      activation_(activations::get(options_.activation)) {
+      activation_(activations::resolve(options_.activation)) {
   set_activity_regularizer(options_.activity_regularizer);
   for (auto d : partial_output_shape_)
     if (d == 0 || d < -1)
@@ -221,7 +140,7 @@ Tensor EinsumDense::call(const Tensor& inputs, bool) {
     throw ValueError(fmt::format("Input 0 of layer \"{}\" (EinsumDense) is incompatible with the layer: expected "
                                  "ndim={}, found ndim={}. Full shape received: {}", name(), built_.input.size(),
                                  inputs.ndim(), shape_str(inputs.shape())));
-  Tensor y = detail::einsum2(built_.input, built_.weight, built_.output, inputs, kernel_->value());
+  Tensor y = ops::einsum(built_.input + "," + built_.weight + "->" + built_.output, {inputs, kernel_->value()});
   if (bias_) y = ops::add(y, bias_->value());
   return activation_(y);
 }

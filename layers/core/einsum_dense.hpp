@@ -1,8 +1,8 @@
 #pragma once
 // EinsumDense: activation(einsum(equation, inputs, kernel) + bias), the kernel's shape read from the equation
 // and `output_shape` (Keras's analysis: "ab,bc->ac", "abc,cd->abd", "abc,cde->abde", "...b,bc->...c",
-// "ab...,bc->ac..."). The product runs as a transpose, a (batched) matrix product and a reshape, so its
-// gradients come from those ops.
+// "ab...,bc->ac..."). The product is ops::einsum (a transpose, a (batched) matrix product on oneDNN and a
+// reshape), so its gradients come from those ops.
 #include <string>
 
 #include "keras/activations.hpp"
@@ -11,7 +11,7 @@
 namespace keras::layers {
 
 struct EinsumDenseOptions {
-  std::string activation = "linear";
+  activations::ActivationRef activation = "linear";
   /// Output letters that get a bias (e.g. "c"); empty: no bias.
   std::string bias_axes{};
   initializers::InitializerRef kernel_initializer = "glorot_uniform";
@@ -56,12 +56,5 @@ class EinsumDense : public Layer {
 
   KERAS_LAYER(EinsumDense)
 };
-
-namespace detail {
-/// einsum(spec_x + "," + spec_k + "->" + spec_out, x, k) for two operands without ellipses or repeated
-/// letters within one operand, through sums, transposes, reshapes and one (batched) matrix product.
-Tensor einsum2(const std::string& spec_x, const std::string& spec_k, const std::string& spec_out, const Tensor& x,
-               const Tensor& k);
-}  // namespace detail
 
 }  // namespace keras::layers

@@ -32,8 +32,8 @@ ConvLSTM::ConvLSTM(std::int64_t rank, std::int64_t filters, Sizes kernel_size, C
       kernel_size_(std::move(kernel_size)),
       spec_(std::move(spec)),
       cls_(cls),
-      activation_(activations::get(spec_.activation)),
-      recurrent_activation_(activations::get(spec_.recurrent_activation)) {
+      activation_(activations::resolve(spec_.activation)),
+      recurrent_activation_(activations::resolve(spec_.recurrent_activation)) {
   if (filters <= 0) throw ValueError(fmt::format("{}: `filters` must be positive, received {}", cls_, filters));
   if (spec_.strides.empty()) spec_.strides.assign(static_cast<std::size_t>(rank), 1);
   if (spec_.dilation_rate.empty()) spec_.dilation_rate.assign(static_cast<std::size_t>(rank), 1);

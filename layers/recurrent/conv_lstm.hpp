@@ -37,8 +37,8 @@ struct ConvLSTMOptions {
   Size strides = detail::ones<Size>();
   std::string padding = "valid";  // "valid" or "same"
   Size dilation_rate = detail::ones<Size>();
-  std::string activation = "tanh";
-  std::string recurrent_activation = "hard_sigmoid";
+  activations::ActivationRef activation = "tanh";
+  activations::ActivationRef recurrent_activation = "hard_sigmoid";
   bool use_bias = true;
   initializers::InitializerRef kernel_initializer = "glorot_uniform";
   initializers::InitializerRef recurrent_initializer = "orthogonal";

@@ -20,8 +20,8 @@ GRUCell::GRUCell(std::int64_t units, GRUCellOptions options)
     : RecurrentCell(options, "gru_cell"),
       units_(units),
       options_(std::move(options)),
-      activation_(activations::get(options_.activation)),
-      recurrent_activation_(activations::get(options_.recurrent_activation)) {
+      activation_(activations::resolve(options_.activation)),
+      recurrent_activation_(activations::resolve(options_.recurrent_activation)) {
   if (units <= 0) throw ValueError("GRUCell: `units` must be positive, received units=" + std::to_string(units));
   dropout_ = options_.dropout;
   recurrent_dropout_ = options_.recurrent_dropout;

@@ -9,8 +9,8 @@ namespace keras::layers {
 /// GRUCell's arguments (Keras's names and defaults), declared once: GRUCellOptions and GRU's flat
 /// GRUOptions start with them (reset_after before the dropouts, as GRUOptions always had it).
 #define KERAS_GRU_CELL_FIELDS                   \
-  std::string activation = "tanh";              \
-  std::string recurrent_activation = "sigmoid"; \
+  activations::ActivationRef activation = "tanh";              \
+  activations::ActivationRef recurrent_activation = "sigmoid"; \
   KERAS_RECURRENT_CELL_WEIGHT_FIELDS            \
   bool reset_after = true;                      \
   KERAS_RECURRENT_CELL_DROPOUT_FIELDS

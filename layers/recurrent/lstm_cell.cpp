@@ -19,8 +19,8 @@ LSTMCell::LSTMCell(std::int64_t units, LSTMCellOptions options)
     : RecurrentCell(options, "lstm_cell"),
       units_(units),
       options_(std::move(options)),
-      activation_(activations::get(options_.activation)),
-      recurrent_activation_(activations::get(options_.recurrent_activation)) {
+      activation_(activations::resolve(options_.activation)),
+      recurrent_activation_(activations::resolve(options_.recurrent_activation)) {
   if (units <= 0) throw ValueError("LSTMCell: `units` must be positive, received units=" + std::to_string(units));
   dropout_ = options_.dropout;
   recurrent_dropout_ = options_.recurrent_dropout;

@@ -8,8 +8,8 @@ namespace keras::layers {
 /// LSTMCell's arguments (Keras's names and defaults), declared once: LSTMCellOptions and LSTM's flat
 /// LSTMOptions start with them.
 #define KERAS_LSTM_CELL_FIELDS                  \
-  std::string activation = "tanh";              \
-  std::string recurrent_activation = "sigmoid"; \
+  activations::ActivationRef activation = "tanh";              \
+  activations::ActivationRef recurrent_activation = "sigmoid"; \
   KERAS_RECURRENT_CELL_WEIGHT_FIELDS            \
   bool unit_forget_bias = true;                 \
   KERAS_RECURRENT_CELL_DROPOUT_FIELDS

@@ -18,7 +18,7 @@ SimpleRNNCell::SimpleRNNCell(std::int64_t units, SimpleRNNCellOptions options)
     : RecurrentCell(options, "simple_rnn_cell"),
       units_(units),
       options_(std::move(options)),
-      activation_(activations::get(options_.activation)) {
+      activation_(activations::resolve(options_.activation)) {
   if (units <= 0) throw ValueError("SimpleRNNCell: `units` must be positive, received units=" + std::to_string(units));
   dropout_ = options_.dropout;
   recurrent_dropout_ = options_.recurrent_dropout;

@@ -7,7 +7,7 @@ namespace keras::layers {
 /// SimpleRNNCell's arguments (Keras's names and defaults), declared once: SimpleRNNCellOptions and
 /// SimpleRNN's flat SimpleRNNOptions start with them.
 #define KERAS_SIMPLE_RNN_CELL_FIELDS \
-  std::string activation = "tanh";   \
+  activations::ActivationRef activation = "tanh";   \
   KERAS_RECURRENT_CELL_WEIGHT_FIELDS \
   KERAS_RECURRENT_CELL_DROPOUT_FIELDS
 

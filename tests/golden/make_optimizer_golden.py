@@ -181,7 +181,11 @@ def learning_rate_at(config, iteration):
 # ------------------------------------------------------------- NumPy transcriptions of tf.keras 2.11+ optimizers
 class KerasOptimizer:
     """Optimizer.apply_gradients of tf.keras 2.11+: learning rate at `iterations`, gradient clipping
-    (clipnorm, else global_clipnorm, else clipvalue), decoupled weight decay, update_step, EMA."""
+    (clipnorm, else global_clipnorm, else clipvalue), decoupled weight decay, update_step, EMA.
+    With Keras 3's gradient_accumulation_steps = n (keras/src/optimizers/base_optimizer.py): `iterations`
+    counts every call and the learning rate, local step and EMA overwrite read iterations // n; a call adds
+    the gradients to accumulators, every n-th call updates with (gradient + accumulated) / n (then clipping,
+    weight decay, update_step) and empties them; the EMA follows every call."""
 
     defaults = {}
 
@@ -207,18 +211,31 @@ class KerasOptimizer:
         return grads
 
     def apply(self, values, grads):
-        lr = learning_rate_at(self.c, self.iterations)
-        grads = self.clip(grads)
-        wd = self.c.get("weight_decay")
-        if wd:
-            values = [v - v * wd * lr for v in values]
-        t = self.iterations + 1
-        values = [self.update(i, v, g, lr, t) for i, (v, g) in enumerate(zip(values, grads))]
+        n = self.c.get("gradient_accumulation_steps")
+        iterations = self.iterations // n if n else self.iterations  # Keras 3's `optimizer.iterations`
+        lr = learning_rate_at(self.c, iterations)
+        updates = True
+        if n:
+            if not hasattr(self, "accumulated"):
+                self.accumulated = [np.zeros_like(g) for g in grads]
+            updates = (self.iterations + 1) % n == 0
+            if updates:
+                grads = [(g + a) / n for g, a in zip(grads, self.accumulated)]
+                self.accumulated = [np.zeros_like(g) for g in grads]
+            else:
+                self.accumulated = [a + g for a, g in zip(self.accumulated, grads)]
+        if updates:
+            grads = self.clip(grads)
+            wd = self.c.get("weight_decay")
+            if wd:
+                values = [v - v * wd * lr for v in values]
+            t = iterations + 1
+            values = [self.update(i, v, g, lr, t) for i, (v, g) in enumerate(zip(values, grads))]
         if self.c.get("use_ema"):
             mom = self.c.get("ema_momentum", 0.99)
             self.average = [mom * a + (1 - mom) * v for a, v in zip(self.average, values)]
             freq = self.c.get("ema_overwrite_frequency")
-            if freq and (self.iterations + 1) % freq == 0:
+            if freq and (iterations + 1) % freq == 0:
                 values = [a.copy() for a in self.average]
         self.iterations += 1
         return values
@@ -401,8 +418,40 @@ class Lamb(KerasOptimizer):
         return v - ratio * lr * step
 
 
+class Adafactor(KerasOptimizer):
+    """Keras 3's Adafactor (keras/src/optimizers/adafactor.py): for rank >= 2 the second moment is the outer
+    product of running row means r and column means c of g^2 + epsilon_1, normalized by mean(r); the update
+    g / sqrt(v) is clipped by its RMS and scaled by max(epsilon_2, rms(var)) * min(lr, 1 / sqrt(t))."""
+    defaults = {"learning_rate": 0.001, "beta_2_decay": -0.8, "epsilon_1": 1e-30, "epsilon_2": 1e-3,
+                "clip_threshold": 1.0, "relative_step": True}
+
+    def build(self, values):
+        self.r = [np.zeros(v.shape[:-1]) if v.ndim >= 2 else None for v in values]
+        self.col = [np.zeros(v.shape[:-2] + v.shape[-1:]) if v.ndim >= 2 else None for v in values]
+        self.v = [np.zeros_like(v) for v in values]
+
+    def update(self, i, v, g, lr, t):
+        def rms(x):
+            return np.sqrt(np.mean(x * x))
+
+        c = self.c
+        rho = min(lr, 1 / np.sqrt(t))  # relative_step or not: Keras's two branches give the same
+        alpha = max(c["epsilon_2"], rms(v)) * rho
+        square = g * g + c["epsilon_1"]
+        beta = 1 - t ** c["beta_2_decay"]
+        if v.ndim >= 2:
+            self.r[i] = beta * self.r[i] + (1 - beta) * square.mean(axis=-1)
+            self.col[i] = beta * self.col[i] + (1 - beta) * square.mean(axis=-2)
+            self.v[i] = (self.r[i] / self.r[i].mean(axis=-1, keepdims=True))[..., None] * self.col[i][..., None, :]
+        else:
+            self.v[i] = beta * self.v[i] + (1 - beta) * square
+        u = g / np.sqrt(self.v[i])
+        u = u / max(1.0, rms(u) / c["clip_threshold"])
+        return v - alpha * u
+
+
 NUMPY = {cls.__name__: cls for cls in [SGD, Adam, AdamW, Adamax, Nadam, RMSprop, Adagrad, Adadelta, Ftrl, Lion,
-                                       Lamb]}
+                                       Lamb, Adafactor]}
 
 
 def run_numpy(class_name, config, problem):
@@ -512,6 +561,19 @@ CASES = [
     ("lamb_plain", "Lamb", {"learning_rate": 0.01}, "numpy"),
     ("lamb_custom", "Lamb", {"learning_rate": 0.02, "beta_1": 0.8, "beta_2": 0.99, "epsilon": 1e-4,
                              "weight_decay": 0.1, "clipnorm": 1.0}, "numpy"),
+    # Keras 3's Adafactor: rho = lr until 1/sqrt(t) falls below it (lr 0.5: from t = 5 on).
+    ("adafactor_default", "Adafactor", {}, "numpy"),
+    ("adafactor_relative", "Adafactor", {"learning_rate": 0.5}, "numpy"),
+    ("adafactor_custom", "Adafactor", {"learning_rate": 0.1, "beta_2_decay": -0.6, "epsilon_2": 0.01,
+                                       "clip_threshold": 0.5, "relative_step": False, "weight_decay": 0.05},
+     "numpy"),
+    # Keras 3's gradient_accumulation_steps: updates on every n-th call with the mean of the n gradients.
+    ("sgd_accumulate3", "SGD", {"learning_rate": 0.1, "momentum": 0.5, "gradient_accumulation_steps": 3}, "numpy"),
+    ("adam_accumulate2_schedule_ema", "Adam", {"learning_rate": EXP_DECAY, "gradient_accumulation_steps": 2,
+                                               "clipnorm": 0.5, "use_ema": True, "ema_momentum": 0.8,
+                                               "ema_overwrite_frequency": 3}, "numpy"),
+    ("adafactor_accumulate4", "Adafactor", {"learning_rate": 0.2, "gradient_accumulation_steps": 4,
+                                            "weight_decay": 0.01}, "numpy"),
 ]
 
 SCHEDULES = [

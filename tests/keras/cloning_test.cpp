@@ -1,5 +1,8 @@
 // keras::models::clone_model: same architecture and config, new weights not shared with the original,
 // Sequential stays Sequential, clone_function for Sequential, a clear error where it is not supported.
+#include <map>
+#include <string>
+
 #include <catch2/catch.hpp>
 
 #include "keras/json.hpp"
@@ -51,7 +54,7 @@ TEST_CASE("clone_model: clone_function makes each layer of a Sequential model") 
   CHECK(clone->predict(x, {}).shape() == Shape{2, 2});
 }
 
-TEST_CASE("clone_model: a functional model is cloned from its config; clone_function is refused with the fix") {
+TEST_CASE("clone_model: a functional model is cloned from its config") {
   backend::clear_session();
   KerasTensor in = Input({3});
   KerasTensor h = layers::Dense(4, {.activation = "tanh"})(in);
@@ -60,6 +63,51 @@ TEST_CASE("clone_model: a functional model is cloned from its config; clone_func
   CHECK(clone->get_config() == model.get_config());
   clone->set_weights(model.get_weights());
   CHECK(same_values(clone->predict(x, {}), model.predict(x, {})));
+}
+
+TEST_CASE("clone_model: clone_function rebuilds a functional graph with shared layers and two inputs") {
+  backend::clear_session();
+  utils::set_random_seed(5);
+  // Two inputs through one shared Dense, a Dropout, a merge: each layer is cloned once, in its place.
+  KerasTensor a = Input({3}, {.name = "a"}), b = Input({3}, {.name = "b"});
+  auto shared = std::make_shared<layers::Dense>(4, layers::DenseOptions{.activation = "relu", .name = "shared"});
+  KerasTensor ha = (*shared)(a), hb = (*shared)(b);
+  KerasTensor merged = layers::Add()({layers::Dropout(0.5, {.name = "drop"})(ha), hb});
+  Model model({a, b}, layers::Dense(2, {.name = "head"})(merged), "two_inputs");
+  std::map<std::string, int> calls;
+  auto clone = models::clone_model(model, {.clone_function = [&](const Layer& l) -> LayerPtr {
+                                             ++calls[l.name()];
+                                             if (l.class_name() == "Dropout")
+                                               return std::make_shared<layers::Dropout>(0.25, layers::DropoutOptions{.name = "drop"});
+                                             return Layer::deserialize(serialize_object(l.class_name(), l.get_config()));
+                                           }});
+  // Once per layer (the shared Dense too), never for the Inputs.
+  CHECK(calls == std::map<std::string, int>{{"shared", 1}, {"drop", 1}, {"add", 1}, {"head", 1}});
+  REQUIRE(clone->layers().size() == model.layers().size());
+  json want = model.get_config();
+  json got = clone->get_config();
+  for (auto& l : want["layers"])
+    if (l["class_name"] == "Dropout") l["config"]["rate"] = 0.25;
+  CHECK(got == want);  // same graph (inbound nodes of the shared layer included), the new Dropout rate
+  // New weights, not shared; the same function once the weights are copied.
+  const auto original = model.get_weights();
+  CHECK_FALSE(same_values(clone->get_weights()[0], original[0]));
+  clone->set_weights(original);
+  const Tensor y = Tensor::from_vector(std::vector<float>{1.f, 0.5f, -2.f, 0.f, 0.3f, 0.7f}, {2, 3});
+  CHECK(same_values(clone->predict({x, y}, {}), model.predict({x, y}, {})));
+}
+
+TEST_CASE("clone_model: a clone_function that returns the layer itself shares it") {
+  backend::clear_session();
+  KerasTensor in = Input({3});
+  auto dense = std::make_shared<layers::Dense>(2, layers::DenseOptions{.name = "kept"});
+  Model model(in, (*dense)(in));
+  auto clone = models::clone_model(model, {.clone_function = [](const Layer& l) -> LayerPtr {
+                                             return const_cast<Layer&>(l).shared_from_this();
+                                           }});
+  REQUIRE(clone->layers().size() == 2);
+  CHECK(clone->layers()[1].get() == model.layers()[1].get());
+  CHECK(same_values(clone->predict(x, {}), model.predict(x, {})));
   CHECK_THROWS_WITH(models::clone_model(model, {.clone_function = [](const Layer&) -> LayerPtr { return nullptr; }}),
-                    Catch::Contains("Sequential models only"));
+                    Catch::Contains("returned no layer") && Catch::Contains("'kept'"));
 }

@@ -1,10 +1,13 @@
 // autodiff::jacobian and batch_jacobian against the analytic Jacobian of tanh(x W), computed here with
-// std::tanh: J[b, i, c, j] = [b == c] (1 - y[b, i]^2) W[j, i].
+// std::tanh: J[b, i, c, j] = [b == c] (1 - y[b, i]^2) W[j, i]; and against torch.autograd.functional's
+// jacobian and hessian (tests/golden/make_jacobian_golden.py).
 #include <cmath>
 
 #include <catch2/catch.hpp>
 
+#include "golden.hpp"
 #include "keras/autodiff/jacobian.hpp"
+#include "keras/json.hpp"
 #include "keras/keras.hpp"
 #include "keras/ops/nn.hpp"
 
@@ -59,4 +62,39 @@ TEST_CASE("jacobian: zeros for an unrelated source, a clear error for a non-pers
   once.watch(x);
   const Tensor z = ops::multiply(x, x);
   CHECK_THROWS_WITH(autodiff::jacobian(once, z, x), Catch::Contains("persistent"));
+}
+
+TEST_CASE("jacobian, batch_jacobian and a Hessian match torch.autograd.functional") {
+  // tests/golden/make_jacobian_golden.py: y = softmax(tanh(x w)) couples every output of a sample.
+  const json golden = testing::load_golden("jacobian.json");
+  auto load = [&](const char* key) {
+    return Tensor::from_vector(golden[key]["data"].get<std::vector<float>>(), golden[key]["shape"].get<Shape>());
+  };
+  auto check = [&](const Tensor& got, const char* key) {
+    const auto want = golden[key]["data"].get<std::vector<double>>();
+    REQUIRE(got.shape() == golden[key]["shape"].get<Shape>());
+    for (std::size_t i = 0; i < want.size(); ++i) {
+      INFO(key << " element " << i);
+      CHECK(got.data<float>()[i] == Approx(want[i]).epsilon(1e-5).margin(1e-6));
+    }
+  };
+  Tensor x = load("x");
+  const Tensor w = load("w"), c = load("c");
+  {
+    GradientTape tape(true);
+    tape.watch(x);
+    const Tensor y = ops::softmax(ops::tanh(ops::matmul(x, w)));
+    check(autodiff::jacobian(tape, y, x), "jacobian");
+    check(autodiff::batch_jacobian(tape, y, x), "batch_jacobian");
+  }
+  // The Hessian of sum(softplus(x w) c): the jacobian, on an outer tape, of the gradient of an inner one.
+  GradientTape outer(true);
+  outer.watch(x);
+  Tensor g;
+  {
+    GradientTape inner;
+    inner.watch(x);
+    g = inner.gradient(ops::sum(ops::multiply(ops::softplus(ops::matmul(x, w)), c)), x);
+  }
+  check(autodiff::jacobian(outer, g, x), "hessian");
 }

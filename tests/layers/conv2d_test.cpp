@@ -24,7 +24,7 @@ TEST_CASE("Conv2D forward and gradients match PyTorch (valid, same, strides, dil
       const bool use_bias = !c["bias"].is_null();
       layers::Conv2D conv(ks[3], {ks[0], ks[1]},
                           {.strides = pair(c["strides"]), .padding = c["padding"], .dilation_rate = pair(c["dilation_rate"]),
-                           .activation = c["activation"], .use_bias = use_bias});
+                           .activation = c["activation"].get<std::string>(), .use_bias = use_bias});
       Tensor x = floats(c["x"], xs);
       CHECK(conv.compute_output_shape(xs) == ys);
       conv(x);  // builds
