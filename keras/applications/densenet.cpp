@@ -50,15 +50,7 @@ std::shared_ptr<Model> DenseNet121(const ApplicationOptions& o) {
     if (i < 3) x = transition_block(x, 0.5, "pool" + std::to_string(i + 2));
   }
   x = bn_relu(x, "bn", "relu");
-  if (o.include_top) {
-    x = GlobalAveragePooling2D({.name = "avg_pool"})(x);
-    detail::validate_activation(o);
-    x = Dense(o.classes, {.activation = detail::classifier_activation(o), .name = "predictions"})(x);
-  } else if (o.pooling == "avg") {
-    x = GlobalAveragePooling2D({.name = "avg_pool"})(x);
-  } else if (o.pooling == "max") {
-    x = GlobalMaxPooling2D({.name = "max_pool"})(x);
-  }
+  x = detail::average_pool_top(x, o, true);
   return detail::finish(o, img_input, x, "densenet121");
 }
 

@@ -109,13 +109,9 @@ std::shared_ptr<Model> EfficientNetB0(const ApplicationOptions& o) {
   if (o.include_top) {
     x = GlobalAveragePooling2D({.name = "avg_pool"})(x);
     x = Dropout(dropout_rate, {.name = "top_dropout"})(x);
-    detail::validate_activation(o);
-    x = Dense(o.classes, {.activation = detail::classifier_activation(o), .kernel_initializer = dense_init(),
-                          .name = "predictions"})(x);
-  } else if (o.pooling == "avg") {
-    x = GlobalAveragePooling2D({.name = "avg_pool"})(x);
-  } else if (o.pooling == "max") {
-    x = GlobalMaxPooling2D({.name = "max_pool"})(x);
+    x = detail::predictions(x, o, dense_init());
+  } else {
+    x = detail::pooled(x, o.pooling, true);
   }
   return detail::finish(o, img_input, x, "efficientnetb0");
 }

@@ -14,7 +14,9 @@
 #include "keras/json.hpp"
 #include "keras/saving/object_path_layout.hpp"
 #include "layers/core/keras_tensor_ops.hpp"
+#include "layers/core/dense.hpp"
 #include "layers/merging/concatenate.hpp"
+#include "layers/pooling/global_pooling.hpp"
 
 namespace keras::applications {
 
@@ -190,6 +192,23 @@ void validate_activation(const ApplicationOptions& o) {
 
 std::string classifier_activation(const ApplicationOptions& o) {
   return o.classifier_activation.empty() ? "linear" : o.classifier_activation;
+}
+
+KerasTensor predictions(const KerasTensor& x, const ApplicationOptions& o, initializers::InitializerRef kernel_initializer) {
+  validate_activation(o);
+  return layers::Dense(o.classes, {.activation = classifier_activation(o), .kernel_initializer = std::move(kernel_initializer),
+                                   .name = "predictions"})(x);
+}
+
+KerasTensor pooled(const KerasTensor& x, const std::string& pooling, bool named) {
+  if (pooling == "avg") return layers::GlobalAveragePooling2D({.name = named ? "avg_pool" : ""})(x);
+  if (pooling == "max") return layers::GlobalMaxPooling2D({.name = named ? "max_pool" : ""})(x);
+  return x;
+}
+
+KerasTensor average_pool_top(const KerasTensor& x, const ApplicationOptions& o, bool named_pooling) {
+  if (!o.include_top) return pooled(x, o.pooling, named_pooling);
+  return predictions(layers::GlobalAveragePooling2D({.name = "avg_pool"})(x), o);
 }
 
 namespace {

@@ -9,6 +9,7 @@
 
 #include "keras/applications/application_options.hpp"
 #include "keras/tensor.hpp"
+#include "keras/initializers/initializer.hpp"
 #include "layers/reshaping/spatial_arguments.hpp"
 
 namespace keras::applications {
@@ -65,6 +66,15 @@ KerasTensor image_input(const ApplicationOptions& o, const Shape& shape);
 void validate_activation(const ApplicationOptions& o);
 /// The classifier activation as a layer option ("" → "linear").
 std::string classifier_activation(const ApplicationOptions& o);
+/// Keras's classifier: validate_activation, then Dense(classes) with the classifier activation, named
+/// "predictions" (with this kernel initializer).
+KerasTensor predictions(const KerasTensor& x, const ApplicationOptions& o,
+                        initializers::InitializerRef kernel_initializer = "glorot_uniform");
+/// The end of a model without its top: global average or max pooling for pooling "avg" / "max" (the
+/// layers named "avg_pool" / "max_pool" when `named`, as some of Keras's models name them), else x.
+KerasTensor pooled(const KerasTensor& x, const std::string& pooling, bool named);
+/// The common ending: with the top, GlobalAveragePooling2D "avg_pool" then predictions; without, pooled.
+KerasTensor average_pool_top(const KerasTensor& x, const ApplicationOptions& o, bool named_pooling);
 /// The functional model from the image input (or input_tensor's source inputs) to x, named `name` unless the
 /// options name it, with the weights file loaded when one is given.
 std::shared_ptr<Model> finish(const ApplicationOptions& o, const KerasTensor& img_input, const KerasTensor& x,

@@ -98,15 +98,7 @@ std::shared_ptr<Model> InceptionV3(const ApplicationOptions& o) {
     KerasTensor bp = conv_bn(avg_pool_3x3(x), 192, 1, 1);
     x = concat({b1, b3, bd, bp}, "mixed" + std::to_string(9 + i));
   }
-  if (o.include_top) {
-    x = GlobalAveragePooling2D({.name = "avg_pool"})(x);
-    detail::validate_activation(o);
-    x = Dense(o.classes, {.activation = detail::classifier_activation(o), .name = "predictions"})(x);
-  } else if (o.pooling == "avg") {
-    x = GlobalAveragePooling2D()(x);
-  } else if (o.pooling == "max") {
-    x = GlobalMaxPooling2D()(x);
-  }
+  x = detail::average_pool_top(x, o, false);
   return detail::finish(o, img_input, x, "inception_v3");
 }
 

@@ -60,10 +60,8 @@ std::shared_ptr<Model> MobileNet(const MobileNetOptions& options) {
     x = Reshape({o.classes}, {.name = "reshape_2"})(x);
     detail::validate_activation(o);
     x = Activation(detail::classifier_activation(o), {.name = "predictions"})(x);
-  } else if (o.pooling == "avg") {
-    x = GlobalAveragePooling2D()(x);
-  } else if (o.pooling == "max") {
-    x = GlobalMaxPooling2D()(x);
+  } else {
+    x = detail::pooled(x, o.pooling, false);
   }
   const std::string rows = shape[0] < 0 ? "None" : std::to_string(shape[0]);
   return detail::finish(o, img_input, x, fmt::format("mobilenet_{:.2f}_{}", alpha, rows));

@@ -81,15 +81,7 @@ std::shared_ptr<Model> MobileNetV2(const MobileNetV2Options& options) {
   x = Conv2D(last_filters, {1, 1}, {.use_bias = false, .name = "Conv_1"})(x);
   x = bn(x, "Conv_1_bn");
   x = relu6(x, "out_relu");
-  if (o.include_top) {
-    x = GlobalAveragePooling2D()(x);
-    detail::validate_activation(o);
-    x = Dense(o.classes, {.activation = detail::classifier_activation(o), .name = "predictions"})(x);
-  } else if (o.pooling == "avg") {
-    x = GlobalAveragePooling2D()(x);
-  } else if (o.pooling == "max") {
-    x = GlobalMaxPooling2D()(x);
-  }
+  x = o.include_top ? detail::predictions(GlobalAveragePooling2D()(x), o) : detail::pooled(x, o.pooling, false);
   const std::string rows = shape[0] < 0 ? "None" : std::to_string(shape[0]);
   return detail::finish(o, img_input, x, fmt::format("mobilenetv2_{:.2f}_{}", alpha, rows));
 }

@@ -90,15 +90,7 @@ std::shared_ptr<Model> build_resnet(const ApplicationOptions& o, bool preact, bo
     x = bn(x, "post_bn");
     x = Activation("relu", {.name = "post_relu"})(x);
   }
-  if (o.include_top) {
-    x = GlobalAveragePooling2D({.name = "avg_pool"})(x);
-    detail::validate_activation(o);
-    x = Dense(o.classes, {.activation = detail::classifier_activation(o), .name = "predictions"})(x);
-  } else if (o.pooling == "avg") {
-    x = GlobalAveragePooling2D({.name = "avg_pool"})(x);
-  } else if (o.pooling == "max") {
-    x = GlobalMaxPooling2D({.name = "max_pool"})(x);
-  }
+  x = detail::average_pool_top(x, o, true);
   return detail::finish(o, img_input, x, default_name);
 }
 

@@ -25,12 +25,9 @@ std::shared_ptr<Model> VGG16(const ApplicationOptions& o) {
     x = Flatten({.name = "flatten"})(x);
     x = Dense(4096, {.activation = "relu", .name = "fc1"})(x);
     x = Dense(4096, {.activation = "relu", .name = "fc2"})(x);
-    detail::validate_activation(o);
-    x = Dense(o.classes, {.activation = detail::classifier_activation(o), .name = "predictions"})(x);
-  } else if (o.pooling == "avg") {
-    x = GlobalAveragePooling2D()(x);
-  } else if (o.pooling == "max") {
-    x = GlobalMaxPooling2D()(x);
+    x = detail::predictions(x, o);
+  } else {
+    x = detail::pooled(x, o.pooling, false);
   }
   return detail::finish(o, img_input, x, "vgg16");
 }

@@ -72,15 +72,7 @@ std::shared_ptr<Model> Xception(const ApplicationOptions& o) {
   x = relu(x, "block14_sepconv1_act");
   x = sepconv_bn(x, 2048, "block14_sepconv2");
   x = relu(x, "block14_sepconv2_act");
-  if (o.include_top) {
-    x = GlobalAveragePooling2D({.name = "avg_pool"})(x);
-    detail::validate_activation(o);
-    x = Dense(o.classes, {.activation = detail::classifier_activation(o), .name = "predictions"})(x);
-  } else if (o.pooling == "avg") {
-    x = GlobalAveragePooling2D()(x);
-  } else if (o.pooling == "max") {
-    x = GlobalMaxPooling2D()(x);
-  }
+  x = detail::average_pool_top(x, o, false);
   return detail::finish(o, img_input, x, "xception");
 }
 

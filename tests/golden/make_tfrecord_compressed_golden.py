@@ -7,25 +7,11 @@ own framing and compression against these bytes. Run with /usr/bin/python3.
 import gzip
 import json
 import os
-import struct
 import zlib
 
+from make_tfrecord_golden import masked_crc, record as frame  # TFRecord framing with masked CRC32C
+
 HERE = os.path.dirname(os.path.abspath(__file__))
-
-
-def masked_crc(data):
-    crc = 0xFFFFFFFF
-    for b in data:
-        crc ^= b
-        for _ in range(8):
-            crc = (crc >> 1) ^ 0x82F63B78 if crc & 1 else crc >> 1
-    crc ^= 0xFFFFFFFF
-    return (((crc >> 15) | (crc << 17)) + 0xA282EAD8) & 0xFFFFFFFF
-
-
-def frame(data):
-    head = struct.pack("<Q", len(data))
-    return head + struct.pack("<I", masked_crc(head)) + data + struct.pack("<I", masked_crc(data))
 
 
 def records():
