@@ -1,6 +1,5 @@
 #include "keras/layer.hpp"
 
-#include "keras/string_layers.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -134,7 +133,7 @@ std::vector<Tensor> Layer::call_all(const std::vector<Tensor>& inputs, const Cal
   std::vector<Shape> shapes;
   for (const auto& t : inputs) {
     if (!t.defined()) throw ValueError("Layer '" + name_ + "' was called on an undefined tensor");
-    check_string_input(*this, t.dtype(), shapes.size());
+    if (t.dtype() == DType::string && !accepts_strings()) throw_string_input(shapes.size());
     shapes.push_back(t.shape());
   }
   if (built_ && shapes.size() == 1) check_built_shape(shapes[0]);
@@ -160,6 +159,12 @@ std::vector<KerasTensor> Layer::call_all(const std::vector<KerasTensor>& inputs)
 
 std::shared_ptr<Layer> Layer::move_to_shared() && { throw_not_movable(); }
 
+void Layer::throw_string_input(std::size_t index) const {
+  throw ValueError("Layer \"" + name_ + "\" (" + class_name() + ") received input " + std::to_string(index) +
+                   " of dtype string, but it computes on numbers; turn the strings into numbers first (StringLookup, "
+                   "TextVectorization or Hashing)");
+}
+
 void Layer::throw_not_movable() const {
   throw ValueError("Layer '" + name_ + "' (" + class_name() + ") cannot be moved into a functional graph: its class "
                    "body needs a last line KERAS_LAYER(" + class_name() + ") of its own and its source file a line "
@@ -174,16 +179,14 @@ std::vector<KerasTensor> Layer::call_all(const std::vector<KerasTensor>& inputs)
                      "(create it with std::make_shared<...>(...), or call a temporary: layers::Dense(8)(x))");
   if (inputs.empty()) throw ValueError("Layer '" + name_ + "' was called on an empty list of symbolic tensors");
   std::vector<Shape> shapes;
-  std::vector<DType> dtypes;
   for (const auto& t : inputs) {
     if (!t.defined()) throw ValueError("Layer '" + name_ + "' was called on an undefined KerasTensor");
-    check_string_input(*this, t.dtype(), shapes.size());
+    if (t.dtype() == DType::string && !accepts_strings()) throw_string_input(shapes.size());
     shapes.push_back(t.shape());
-    dtypes.push_back(t.dtype());
   }
   ensure_built(shapes);
   auto node = std::make_shared<Node>(Node{self, inputs, compute_output_shape(shapes)});
-  const DType dtype = symbolic_output_dtype(*this, dtypes);
+  const DType dtype = output_dtype();
   std::vector<KerasTensor> out;
   for (std::size_t i = 0; i < node->output_shapes.size(); ++i)
     out.emplace_back(node->output_shapes[i], dtype, node, static_cast<int>(i));

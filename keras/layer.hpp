@@ -135,6 +135,14 @@ class Layer : public std::enable_shared_from_this<Layer> {
   /// Layers this one owns (a model's layers); their weights count as this layer's.
   virtual std::vector<std::shared_ptr<Layer>> sublayers() const { return {}; }
 
+  /// Whether the layer takes string tensors (DType::string): the text and lookup layers and InputLayer
+  /// do, and containers (models, wrappers), whose inner layers decide; any other is refused with a
+  /// ValueError naming it.
+  virtual bool accepts_strings() const { return !sublayers().empty(); }
+  /// The dtype of the layer's outputs on symbolic tensors (float32 unless the class says otherwise: int64
+  /// indices of the lookup layers, strings of an inverted StringLookup, a model's first output's).
+  virtual DType output_dtype() const { return DType::float32; }
+
   /// Keras's layer.stateful: whether the layer carries state from one call to the next (a recurrent layer
   /// with stateful=true, or a model holding one).
   virtual bool stateful() const { return false; }
@@ -170,6 +178,7 @@ class Layer : public std::enable_shared_from_this<Layer> {
  protected:
   /// The error of move_to_shared() for a class without its own KERAS_LAYER line.
   [[noreturn]] void throw_not_movable() const;
+  [[noreturn]] void throw_string_input(std::size_t index) const;
   /// When set, calls after build must match the built input shape in rank and known dimensions
   /// (models set it; single layers check what they need in call()).
   bool strict_input_shape_ = false;

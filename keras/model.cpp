@@ -1,6 +1,5 @@
 #include "keras/model.hpp"
 
-#include "keras/string_layers.hpp"
 
 #include <algorithm>
 #include <iostream>
@@ -109,18 +108,10 @@ void Model::build(const std::vector<Shape>& input_shapes) {
 std::vector<KerasTensor> Model::inputs() const { return graph_ ? graph_->inputs() : std::vector<KerasTensor>{}; }
 std::vector<KerasTensor> Model::outputs() const { return graph_ ? graph_->outputs() : std::vector<KerasTensor>{}; }
 
-namespace {
-// A model called on symbolic tensors gives its first output's dtype (strings for a model ending in
-// StringLookup(invert=true)).
-DType model_output_dtype(const Layer& layer, const std::vector<DType>&) {
-  const auto outputs = static_cast<const Model&>(layer).outputs();
-  return outputs.empty() ? DType::float32 : outputs.front().dtype();
+DType Model::output_dtype() const {
+  const auto outs = outputs();
+  return outs.empty() ? DType::float32 : outs.front().dtype();
 }
-const bool model_dtypes_registered = [] {
-  for (const char* name : {"Functional", "Sequential", "Model"}) register_string_layer(name, true, model_output_dtype);
-  return true;
-}();
-}  // namespace
 
 std::vector<std::string> Model::input_names() const {
   if (!graph_) return {"input_1"};

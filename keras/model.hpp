@@ -177,6 +177,10 @@ class Model : public Layer {
   /// The model's layers, in order (a functional model's input layers first).
   virtual std::vector<LayerPtr> layers() const;
   std::vector<LayerPtr> sublayers() const override { return layers(); }
+  /// A model takes strings (its layers decide) and gives its first output's dtype on symbolic tensors
+  /// (strings for a model ending in StringLookup(invert=true)).
+  bool accepts_strings() const override { return true; }
+  DType output_dtype() const override;
   /// True when some layer of the model is stateful (Keras's model.stateful).
   bool stateful() const override;
   /// Resets the states of every stateful layer of the model (Keras's model.reset_states()); no-op without any.

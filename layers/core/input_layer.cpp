@@ -3,7 +3,6 @@
 #include "keras/config/codec.hpp"
 #include "keras/config/dtype_policy.hpp"
 #include "keras/json.hpp"
-#include "keras/string_layers.hpp"
 
 namespace keras::layers {
 
@@ -47,8 +46,6 @@ std::shared_ptr<Layer> InputLayer::from_config(const json& c) {
 }
 
 KERAS_REGISTER_LAYER(InputLayer)
-KERAS_STRING_LAYER(InputLayer, nullptr)
-
 }  // namespace keras::layers
 
 namespace keras {

@@ -16,6 +16,7 @@ class InputLayer : public Layer {
   Tensor call(const Tensor& inputs, bool /*training*/) override { return inputs; }
   /// The dtype the input declares ("float32" unless given: "int64", "string", ...).
   DType input_dtype() const { return dtype_; }
+  bool accepts_strings() const override { return true; }
   json get_config() const override;
   static std::shared_ptr<Layer> from_config(const json& config);
 

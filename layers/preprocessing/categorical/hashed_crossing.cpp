@@ -4,7 +4,6 @@
 
 #include "keras/config/fields.hpp"
 #include "keras/config/layer_config.hpp"
-#include "keras/string_layers.hpp"
 #include "layers/preprocessing/categorical/category_encoding.hpp"
 #include "layers/preprocessing/categorical/string_hash.hpp"
 
@@ -88,8 +87,4 @@ std::shared_ptr<Layer> HashedCrossing::from_config(const json& c) {
 }
 
 KERAS_REGISTER_LAYER(HashedCrossing)
-KERAS_STRING_LAYER(HashedCrossing, [](const Layer& l, const std::vector<DType>&) {
-  return static_cast<const HashedCrossing&>(l).output_dtype();
-})
-
 }  // namespace keras::layers

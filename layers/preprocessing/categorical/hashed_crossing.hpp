@@ -24,7 +24,8 @@ class HashedCrossing : public Layer {
   std::vector<Tensor> call(const std::vector<Tensor>& inputs, const CallContext& context) override;
   std::vector<Shape> compute_output_shape(const std::vector<Shape>& input_shapes) const override;
   /// int64 bins (output_mode "int") or float32 encodings.
-  DType output_dtype() const { return options_.output_mode == "int" ? DType::int64 : DType::float32; }
+  bool accepts_strings() const override { return true; }
+  DType output_dtype() const override { return options_.output_mode == "int" ? DType::int64 : DType::float32; }
   json get_config() const override;
   static std::shared_ptr<Layer> from_config(const json& config);
 

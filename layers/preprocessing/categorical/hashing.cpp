@@ -7,7 +7,6 @@
 
 #include "keras/config/fields.hpp"
 #include "keras/config/layer_config.hpp"
-#include "keras/string_layers.hpp"
 #include "layers/preprocessing/categorical/category_encoding.hpp"
 #include "layers/preprocessing/categorical/string_hash.hpp"
 
@@ -84,6 +83,4 @@ std::shared_ptr<Layer> Hashing::from_config(const json& c) {
 }
 
 KERAS_REGISTER_LAYER(Hashing)
-KERAS_STRING_LAYER(Hashing, [](const Layer& l, const std::vector<DType>&) { return static_cast<const Hashing&>(l).output_dtype(); })
-
 }  // namespace keras::layers

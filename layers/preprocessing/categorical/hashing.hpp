@@ -27,7 +27,8 @@ class Hashing : public Layer {
   Tensor call(const Tensor& inputs, bool training) override;
   Shape compute_output_shape(const Shape& input_shape) const override;
   /// int64 bins (output_mode "int") or float32 encodings.
-  DType output_dtype() const { return options_.output_mode == "int" ? DType::int64 : DType::float32; }
+  bool accepts_strings() const override { return true; }
+  DType output_dtype() const override { return options_.output_mode == "int" ? DType::int64 : DType::float32; }
   json get_config() const override;
   static std::shared_ptr<Layer> from_config(const json& config);
 

@@ -61,7 +61,7 @@ class IndexLookup : public IndexLookupBase {
   Tensor call(const Tensor& inputs, bool training) override;
   Shape compute_output_shape(const Shape& input_shape) const override;
   /// int64 indices (output_mode "int"), float32 encodings, or tokens with invert=true.
-  DType output_dtype() const;
+  DType output_dtype() const override;
 
   /// Learns the vocabulary (and idf weights for tf_idf) from tokens: an array of rank 1 is one token a
   /// document, of rank 2 a document per row.

@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include "keras/config/fields.hpp"
-#include "keras/string_layers.hpp"
 
 namespace keras::layers {
 
@@ -31,8 +30,4 @@ std::shared_ptr<Layer> IntegerLookup::from_config(const json& c) {
 }
 
 KERAS_REGISTER_LAYER(IntegerLookup)
-KERAS_LAYER_OUTPUT_DTYPE(IntegerLookup, [](const Layer& l, const std::vector<DType>&) {
-  return static_cast<const IntegerLookup&>(l).output_dtype();
-})
-
 }  // namespace keras::layers

@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include "keras/config/fields.hpp"
-#include "keras/string_layers.hpp"
 
 namespace keras::layers {
 
@@ -24,8 +23,4 @@ std::shared_ptr<Layer> StringLookup::from_config(const json& c) {
 }
 
 KERAS_REGISTER_LAYER(StringLookup)
-KERAS_STRING_LAYER(StringLookup, [](const Layer& l, const std::vector<DType>&) {
-  return static_cast<const StringLookup&>(l).output_dtype();
-})
-
 }  // namespace keras::layers

@@ -35,6 +35,7 @@ class StringLookup : public IndexLookup<std::string, StringLookupOptions> {
   explicit StringLookup(StringLookupOptions options = {});
   json get_config() const override;
   static std::shared_ptr<Layer> from_config(const json& config);
+  bool accepts_strings() const override { return true; }
 
   KERAS_LAYER(StringLookup)
 };

@@ -4,7 +4,6 @@
 
 #include "keras/config/fields.hpp"
 #include "keras/config/layer_config.hpp"
-#include "keras/string_layers.hpp"
 #include "layers/preprocessing/categorical/adapt_documents.hpp"
 #include "layers/preprocessing/text/text_ops.hpp"
 
@@ -223,8 +222,4 @@ std::shared_ptr<Layer> TextVectorization::from_config(const json& c) {
 }
 
 KERAS_REGISTER_LAYER(TextVectorization)
-KERAS_STRING_LAYER(TextVectorization, [](const Layer& l, const std::vector<DType>&) {
-  return static_cast<const TextVectorization&>(l).output_dtype();
-})
-
 }  // namespace keras::layers

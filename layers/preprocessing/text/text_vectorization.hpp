@@ -52,7 +52,8 @@ class TextVectorization : public Layer {
   Tensor call(const Tensor& inputs, bool training) override;
   Shape compute_output_shape(const Shape& input_shape) const override;
   /// int64 indices (output_mode "int") or float32 encodings.
-  DType output_dtype() const;
+  bool accepts_strings() const override { return true; }
+  DType output_dtype() const override;
   json get_config() const override;
   static std::shared_ptr<Layer> from_config(const json& config);
 

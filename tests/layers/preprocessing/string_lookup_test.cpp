@@ -215,3 +215,26 @@ TEST_CASE("A Dataset of strings feeds fit, evaluate and predict of a string mode
   CHECK(model.predict(data::Dataset::from_tensor_slices(x).batch(3)).to_vector<float>() == model.predict(x).to_vector<float>());
   model.fit(x, y, {.batch_size = 3, .epochs = 1, .verbose = 0});
 }
+
+namespace {
+// A user's lookup class of its own name: it takes strings because StringLookup does (a virtual), not
+// because its class name is on a list.
+class TicketLookup : public layers::StringLookup {
+ public:
+  using StringLookup::StringLookup;
+  std::string class_name() const override { return "TicketLookup"; }
+};
+}  // namespace
+
+TEST_CASE("a subclass of StringLookup under its own class name takes strings, in models too", "[preprocessing][strings]") {
+  auto lookup = std::make_shared<TicketLookup>(layers::StringLookupOptions{.vocabulary = kVocab});
+  CHECK(values((*lookup)(strings({"b", "z"}, {2}))) == std::vector<float>{2, 0});
+  KerasTensor in = Input({1}, {.dtype = DType::string});
+  KerasTensor out = (*lookup)(in);
+  CHECK(out.dtype() == DType::int64);
+  Model model(in, out);
+  CHECK(values(model.predict(strings({"d", "a"}, {2, 1}))) == std::vector<float>{4, 1});
+  // A numeric layer still refuses strings, naming itself.
+  CHECK_THROWS_WITH(layers::Dense(2, {.name = "numbers_only"})(strings({"a"}, {1, 1})),
+                    Contains("\"numbers_only\" (Dense) received input 0 of dtype string"));
+}
