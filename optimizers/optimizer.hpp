@@ -30,8 +30,8 @@ class Optimizer {
   virtual ~Optimizer() = default;
 
   /// One update of each variable from its gradient (undefined gradients are skipped; if every gradient is
-  /// undefined nothing happens and iterations() does not move). In Keras's order: learning rate at
-  /// iterations(), clipping (clipnorm, else global_clipnorm, else clipvalue), weight decay, update_step,
+  /// undefined nothing happens and iterations() does not move). In Keras's order: learning rate (see
+  /// learning_rate()), clipping (clipnorm, else global_clipnorm, else clipvalue), weight decay, update_step,
   /// moving averages, constraints. With gradient_accumulation_steps = n (Keras 3): a call adds the gradients
   /// to the "gradient_accumulator" slots, and every n-th call updates with (sum of the n gradients) / n,
   /// clipped, then empties the accumulators; the moving averages and constraints follow every call.
@@ -39,8 +39,10 @@ class Optimizer {
   /// Computes d loss / d vars with a GradientTape and applies them (the seed's optimizer.minimize(f, [x])).
   void minimize(const std::function<Tensor()>& loss, const std::vector<std::shared_ptr<Variable>>& vars);
 
-  /// The learning rate of the next update: the constant, or the schedule at iterations().
-  double learning_rate() const { return learning_rate_.at(iterations()); }
+  /// The learning rate of the next update: the constant, or the schedule at the number of
+  /// apply_gradients calls so far (Keras 3's `_iterations`: with gradient accumulation it counts every
+  /// call, while iterations() counts updates).
+  double learning_rate() const { return learning_rate_.at(iterations_); }
   /// Sets a constant learning rate (replacing a schedule if there was one).
   void set_learning_rate(double lr) { learning_rate_ = lr; }
   /// Sets a number or a schedule.

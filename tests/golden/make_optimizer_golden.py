@@ -183,7 +183,8 @@ class KerasOptimizer:
     """Optimizer.apply_gradients of tf.keras 2.11+: learning rate at `iterations`, gradient clipping
     (clipnorm, else global_clipnorm, else clipvalue), decoupled weight decay, update_step, EMA.
     With Keras 3's gradient_accumulation_steps = n (keras/src/optimizers/base_optimizer.py): `iterations`
-    counts every call and the learning rate, local step and EMA overwrite read iterations // n; a call adds
+    counts every call; the learning rate (`self.learning_rate`, the schedule at `_iterations`) reads that
+    count, the local step and EMA overwrite read `optimizer.iterations` = iterations // n; a call adds
     the gradients to accumulators, every n-th call updates with (gradient + accumulated) / n (then clipping,
     weight decay, update_step) and empties them; the EMA follows every call."""
 
@@ -213,7 +214,7 @@ class KerasOptimizer:
     def apply(self, values, grads):
         n = self.c.get("gradient_accumulation_steps")
         iterations = self.iterations // n if n else self.iterations  # Keras 3's `optimizer.iterations`
-        lr = learning_rate_at(self.c, iterations)
+        lr = learning_rate_at(self.c, self.iterations)  # Keras 3: the schedule at _iterations (every call)
         updates = True
         if n:
             if not hasattr(self, "accumulated"):
