@@ -52,4 +52,12 @@ inline std::int64_t count(const std::vector<std::shared_ptr<Variable>>& weights)
   return n;
 }
 
+/// `n` RGB images of size x size with pixel values in [0, 255), the same for the same seed.
+inline Tensor images(std::int64_t n, std::int64_t size, unsigned seed) {
+  std::vector<float> v(static_cast<std::size_t>(n * size * size * 3));
+  unsigned s = seed;
+  for (auto& x : v) x = static_cast<float>((s = s * 1664525u + 1013904223u) >> 8) / 16777216.f * 255.f;
+  return Tensor::from_vector(v, {n, size, size, 3});
+}
+
 }  // namespace keras::testing

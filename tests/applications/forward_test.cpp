@@ -7,15 +7,9 @@
 #include "application_builders.hpp"
 
 using namespace keras;
+using keras::testing::images;
 
 namespace {
-
-Tensor images(std::int64_t n, std::int64_t size, unsigned seed) {
-  std::vector<float> v(static_cast<std::size_t>(n * size * size * 3));
-  unsigned s = seed;
-  for (auto& x : v) x = static_cast<float>((s = s * 1664525u + 1013904223u) >> 8) / 16777216.f * 255.f;
-  return Tensor::from_vector(v, {n, size, size, 3});
-}
 
 std::int64_t min_size(const std::string& name) {
   return name == "InceptionV3" ? 75 : name == "Xception" ? 71 : 32;

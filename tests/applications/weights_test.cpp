@@ -11,15 +11,9 @@
 #include "temp_dir.hpp"
 
 using namespace keras;
+using keras::testing::images;
 
 namespace {
-
-Tensor images(std::int64_t n, std::int64_t size, unsigned seed) {
-  std::vector<float> v(static_cast<std::size_t>(n * size * size * 3));
-  unsigned s = seed;
-  for (auto& x : v) x = static_cast<float>((s = s * 1664525u + 1013904223u) >> 8) / 16777216.f * 255.f;
-  return Tensor::from_vector(v, {n, size, size, 3});
-}
 
 // Every weight (batch norm statistics and Normalization's mean and variance included) set to distinct values,
 // so that a weight loaded into the wrong place shows in the outputs.
