@@ -37,10 +37,12 @@ struct Split {
   data::ElementSpec features;  // a dict
   std::optional<data::TensorSpec> labels;
   bool tuple = false, leaf_features = false;
+  std::string leaf_key;
 };
 
-Split split_spec(const data::ElementSpec& spec) {
+Split split_spec(const data::ElementSpec& spec, const std::string& leaf_key) {
   Split s;
+  s.leaf_key = leaf_key;
   data::ElementSpec f = spec;
   if (spec.is_tuple()) {
     if (spec.size() < 1 || spec.size() > 2)
@@ -54,7 +56,7 @@ Split split_spec(const data::ElementSpec& spec) {
   }
   if (f.is_leaf()) {
     s.leaf_features = true;
-    f = data::ElementSpec::dict({{"x", f}});
+    f = data::ElementSpec::dict({{leaf_key, f}});
   }
   if (!f.is_dict()) throw ValueError("Estimator: features must be a map name -> Tensor or one Tensor; got " + data::spec_str(f));
   std::vector<std::pair<std::string, data::ElementSpec>> items;
@@ -78,7 +80,7 @@ data::Dataset normalized(const data::Dataset& ds, const Split& split, bool keep_
       const Tensor& t = c.tensor();
       items.emplace_back(key, data::Element(data::Component(t.ndim() == 1 ? t.reshape({t.dim(0), 1}) : t)));
     };
-    if (split.leaf_features) add("x", f.leaf());
+    if (split.leaf_features) add(split.leaf_key, f.leaf());
     else for (std::size_t i = 0; i < f.size(); ++i) add(f.keys()[i], f.children()[i].leaf());
     data::Element features = data::named(std::move(items));
     if (keep_labels && split.labels) return data::tuple({features, e[1]});
@@ -149,6 +151,7 @@ std::shared_ptr<Model> Estimator::model(ModeKeys mode) const {
 
 Estimator::Graph Estimator::build_graph(ModeKeys mode, const data::ElementSpec& features,
                                         const std::optional<data::TensorSpec>& labels) {
+  if (!model_fn_) throw ValueError("Estimator: model_fn is empty");
   if (config_.tf_random_seed) utils::set_random_seed(*config_.tf_random_seed);
   Features inputs;
   std::vector<KerasTensor> input_list;
@@ -192,7 +195,7 @@ Estimator::Graph Estimator::build_graph(ModeKeys mode, const data::ElementSpec& 
 Estimator::ModeState& Estimator::state_for(ModeKeys mode, const data::Dataset& dataset) {
   auto& slot = modes_[mode];
   if (slot) return *slot;
-  const Split split = split_spec(dataset.element_spec());
+  const Split split = split_spec(dataset.element_spec(), single_feature_key());
   if (mode != ModeKeys::PREDICT && !split.labels)
     throw ValueError("Estimator::" + std::string(mode == ModeKeys::TRAIN ? "train" : "evaluate") +
                      ": input_fn must return (features, labels) batches");
@@ -246,7 +249,7 @@ Estimator& Estimator::train(const InputFn& input_fn, TrainArgs args) {
     if (start >= *args.max_steps) return *this;  // tf: "Skipping training since max_steps has already saved"
     to_run = *args.max_steps - start;
   }
-  const data::Dataset ds = normalized(raw, split_spec(raw.element_spec()), true);
+  const data::Dataset ds = normalized(raw, split_spec(raw.element_spec(), single_feature_key()), true);
   if (auto n = finite_cardinality(ds); n && (!to_run || *n < *to_run)) to_run = *n;  // ends with the data, as tf
   if (!to_run && ds.cardinality() == data::INFINITE_CARDINALITY)
     throw ValueError("Estimator::train: input_fn's Dataset never ends; give steps or max_steps");
@@ -257,8 +260,9 @@ Estimator& Estimator::train(const InputFn& input_fn, TrainArgs args) {
   std::shared_ptr<summary::SummaryWriter> writer = chief ? summary::create_file_writer(model_dir_) : nullptr;
   auto hook = std::make_shared<detail::TrainingHook>(
       config_, state.global_step,
-      [&state, chief](std::int64_t step) {
+      [&state, chief, &args](std::int64_t step) {
         if (chief) state.loaded = state.manager->save(step);
+        for (const auto& listener : args.saving_listeners) listener(state.loaded, step);
       },
       writer);
   std::vector<callbacks::CallbackRef> callbacks = args.hooks;
@@ -274,7 +278,7 @@ std::map<std::string, double> Estimator::evaluate(const InputFn& input_fn, Evalu
   const data::Dataset raw = input_fn();
   ModeState& state = state_for(ModeKeys::EVAL, raw);
   load_latest(state, ModeKeys::EVAL);
-  const data::Dataset ds = normalized(raw, split_spec(raw.element_spec()), true);
+  const data::Dataset ds = normalized(raw, split_spec(raw.element_spec(), single_feature_key()), true);
   const Logs logs = state.graph.model->evaluate(ds, EvaluateOptions{.verbose = 0, .steps = args.steps});
   std::map<std::string, double> out;
   for (const auto& [name, value] : logs) out[name] = value;
@@ -291,7 +295,7 @@ std::map<std::string, Tensor> Estimator::predict(const InputFn& input_fn, Predic
   const data::Dataset raw = input_fn();
   ModeState& state = state_for(ModeKeys::PREDICT, raw);
   load_latest(state, ModeKeys::PREDICT);
-  const data::Dataset ds = normalized(raw, split_spec(raw.element_spec()), false);
+  const data::Dataset ds = normalized(raw, split_spec(raw.element_spec(), single_feature_key()), false);
   const std::vector<Tensor> outputs = state.graph.model->predict_outputs(ds);
   std::map<std::string, Tensor> out;
   for (std::size_t i = 0; i < outputs.size(); ++i) out[state.graph.output_keys[i]] = outputs[i];

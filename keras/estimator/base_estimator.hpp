@@ -58,6 +58,8 @@ struct TrainArgs {
   std::optional<std::int64_t> max_steps{};
   /// Callbacks run during training (tf's hooks).
   std::vector<callbacks::CallbackRef> hooks{};
+  /// Called after each checkpoint is saved, with its path and global step (tf's saving_listeners).
+  std::vector<std::function<void(const std::string& path, std::int64_t step)>> saving_listeners{};
 };
 
 struct EvaluateArgs {
@@ -106,6 +108,8 @@ class Estimator {
     std::vector<std::string> output_keys;  // PREDICT: the name of each output
   };
   virtual Graph build_graph(ModeKeys mode, const data::ElementSpec& features, const std::optional<data::TensorSpec>& labels);
+  /// The feature name a Dataset's plain-Tensor features get ("x"; a Keras model's single input name).
+  virtual std::string single_feature_key() const { return "x"; }
   /// Saves the current weights of the TRAIN model as a checkpoint at `step` (model_to_estimator's warm start).
   void save_initial_checkpoint(const std::shared_ptr<Model>& model);
 
