@@ -52,6 +52,7 @@ Split split_spec(const data::ElementSpec& spec, const std::string& leaf_key) {
     if (spec.size() == 2) {
       if (!spec[1].is_leaf()) throw ValueError("Estimator: labels must be one tensor; got " + data::spec_str(spec[1]));
       s.labels = spec[1].leaf();
+      if (s.labels->shape.size() == 1) s.labels->shape.push_back(1);
     }
   }
   if (f.is_leaf()) {
@@ -83,7 +84,10 @@ data::Dataset normalized(const data::Dataset& ds, const Split& split, bool keep_
     if (split.leaf_features) add(split.leaf_key, f.leaf());
     else for (std::size_t i = 0; i < f.size(); ++i) add(f.keys()[i], f.children()[i].leaf());
     data::Element features = data::named(std::move(items));
-    if (keep_labels && split.labels) return data::tuple({features, e[1]});
+    if (keep_labels && split.labels) {  // [batch] labels as [batch, 1], as tf's heads read them
+      const Tensor& y = e[1].leaf().tensor();
+      return data::tuple({features, data::Element(data::Component(y.ndim() == 1 ? y.reshape({y.dim(0), 1}) : y))});
+    }
     return features;
   });
 }
@@ -279,7 +283,9 @@ std::map<std::string, double> Estimator::evaluate(const InputFn& input_fn, Evalu
   ModeState& state = state_for(ModeKeys::EVAL, raw);
   load_latest(state, ModeKeys::EVAL);
   const data::Dataset ds = normalized(raw, split_spec(raw.element_spec(), single_feature_key()), true);
-  const Logs logs = state.graph.model->evaluate(ds, EvaluateOptions{.verbose = 0, .steps = args.steps});
+  std::optional<std::int64_t> steps = args.steps;
+  if (auto n = finite_cardinality(ds); n && steps && *n < *steps) steps = n;  // ends with the data, as tf
+  const Logs logs = state.graph.model->evaluate(ds, EvaluateOptions{.verbose = 0, .steps = steps});
   std::map<std::string, double> out;
   for (const auto& [name, value] : logs) out[name] = value;
   const std::int64_t step = step_of(state.loaded);

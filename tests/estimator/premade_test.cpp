@@ -32,7 +32,7 @@ Census census(std::int64_t n) {
     label.push_back(high ? 1.f : 0.f);
   }
   return {Tensor::from_vector(age, {n}), data::Component::strings(edu, {n}).tensor(),
-          data::Component::strings(job, {n}).tensor(), Tensor::from_vector(label, {n, 1})};
+          data::Component::strings(job, {n}).tensor(), Tensor::from_vector(label, {n})};  // [batch] labels: read as [batch, 1]
 }
 est::InputFn census_fn(const Census& c, bool repeat) {
   return [c, repeat] {
