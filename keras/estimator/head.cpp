@@ -9,6 +9,7 @@
 #include "losses/binary_crossentropy.hpp"
 #include "losses/mean_squared_error.hpp"
 #include "losses/sparse_categorical_crossentropy.hpp"
+#include "metrics/auc.hpp"
 #include "metrics/binary_accuracy.hpp"
 
 namespace keras::estimator {
@@ -48,7 +49,9 @@ EstimatorSpec classification_head(ModeKeys mode, const KerasTensor& logits, std:
   if (n_classes == 2) {
     spec.predictions["logistic"] = layers::Activation("sigmoid")(logits);
     spec.loss = losses::LossRef(losses::BinaryCrossentropy({.from_logits = true}));
-    spec.eval_metric_ops = {metrics::MetricRef(metrics::BinaryAccuracy({.name = "accuracy", .threshold = 0.0}))};
+    spec.eval_metric_ops = {metrics::MetricRef(metrics::BinaryAccuracy({.name = "accuracy", .threshold = 0.0})),
+                            metrics::MetricRef(metrics::AUC({.name = "auc", .from_logits = true})),
+                            metrics::MetricRef(metrics::AUC({.curve = "PR", .name = "auc_precision_recall", .from_logits = true}))};
   } else {
     spec.predictions["probabilities"] = layers::Activation("softmax")(logits);
     spec.loss = losses::LossRef(losses::SparseCategoricalCrossentropy({.from_logits = true}));

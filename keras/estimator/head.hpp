@@ -4,7 +4,7 @@
 //   classification, n_classes > 2: predictions logits, probabilities (softmax), class_ids (argmax);
 //     loss sparse softmax cross-entropy of integer labels; metric accuracy.
 //   classification, n_classes == 2: logits [batch, 1]; predictions logits, logistic, class_ids
-//     (logit > 0); loss sigmoid cross-entropy; metric accuracy.
+//     (logit > 0); loss sigmoid cross-entropy; metrics accuracy, auc, auc_precision_recall.
 //   regression: predictions "predictions" [batch, label_dimension]; loss mean squared error.
 #include <cstdint>
 

@@ -27,8 +27,8 @@ struct DNNOptions {
   RunConfig config{};
 };
 
-/// The network of a DNN estimator up to its logits: hidden layers named hiddenlayer_<i>, then `logits` units
-/// in a layer named `logits_name`.
+/// The network of a DNN estimator up to its `units` logits, in layers named <prefix>input_from_feature_columns,
+/// <prefix>hiddenlayer_<i> and <prefix>logits (prefix "dnn_", tf's "dnn/" scope).
 KerasTensor dnn_logits(const Features& features, const DNNOptions& options, std::int64_t units, const std::string& prefix);
 /// tf's default DNN optimizer: Adagrad(learning_rate=0.05).
 optimizers::OptimizerRef default_dnn_optimizer();

@@ -16,7 +16,7 @@ optimizers::OptimizerRef default_linear_optimizer(std::size_t n_columns) {
 
 KerasTensor linear_logits(const Features& features, const std::vector<Column>& columns, std::int64_t units,
                           const std::string& prefix) {
-  KerasTensor net = input_layer(features, columns, {.linear = true, .name = prefix + "linear_model"});
+  KerasTensor net = input_layer(features, columns, {.linear = true, .name = prefix + "model"});
   return layers::Dense(units, {.kernel_initializer = "zeros", .bias_initializer = "zeros", .name = prefix + "logits"})(net);
 }
 

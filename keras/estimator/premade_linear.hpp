@@ -22,7 +22,7 @@ struct LinearOptions {
   RunConfig config{};
 };
 
-/// The linear part: [batch, units] from the columns, in layers named `<prefix>linear_model` and `<prefix>logits`.
+/// The linear part: [batch, units] from the columns, in layers named `<prefix>model` and `<prefix>logits` ("linear_").
 KerasTensor linear_logits(const Features& features, const std::vector<Column>& columns, std::int64_t units,
                           const std::string& prefix);
 optimizers::OptimizerRef default_linear_optimizer(std::size_t n_columns);

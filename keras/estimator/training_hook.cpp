@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "callbacks/summary_writer.hpp"
+#include "keras/model.hpp"
 #include "keras/variable.hpp"
 
 namespace keras::estimator::detail {
@@ -21,6 +22,8 @@ void TrainingHook::on_train_begin(Logs&) {
   last_logged_step_ = step();
   last_save_time_ = last_log_time_ = Clock::now();
 }
+
+void TrainingHook::on_train_batch_begin(std::int64_t, Logs&) { model().reset_metrics(); }
 
 void TrainingHook::on_train_batch_end(std::int64_t, Logs& logs) {
   const std::int64_t step = this->step() + 1;

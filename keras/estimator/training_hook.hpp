@@ -25,6 +25,8 @@ class TrainingHook : public callbacks::Callback {
   TrainingHook(const RunConfig& config, std::shared_ptr<Variable> global_step, std::function<void(std::int64_t)> save,
                std::shared_ptr<summary::SummaryWriter> writer);
   void on_train_begin(Logs& logs) override;
+  /// Resets the model's metrics, so that the step's logs hold that step's loss (as tf logs it).
+  void on_train_batch_begin(std::int64_t batch, Logs& logs) override;
   void on_train_batch_end(std::int64_t batch, Logs& logs) override;
   void on_train_end(Logs& logs) override;
   std::int64_t step() const;

@@ -68,6 +68,8 @@ TEST_CASE("DNNLinearCombinedClassifier learns a crossed feature from every colum
   INFO("loss before " << before << ", after " << metrics.at("loss"));
   CHECK(metrics.at("loss") < before * 0.5);
   CHECK(metrics.at("accuracy") > 0.95);
+  CHECK(metrics.at("auc") > 0.95);
+  CHECK(metrics.at("auc_precision_recall") > 0.9);
   const auto out = model.predict(census_fn(data, false));
   CHECK(out.at("logistic").shape() == Shape{200, 1});
   CHECK(out.at("class_ids").dtype() == DType::int64);
