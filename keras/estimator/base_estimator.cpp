@@ -240,6 +240,12 @@ void Estimator::save_initial_checkpoint(const std::shared_ptr<Model>& model) {
   manager.save(0);
 }
 
+std::shared_ptr<summary::SummaryWriter> Estimator::writer(const std::string& dir) {
+  auto& w = writers_[dir];
+  if (!w) w = summary::create_file_writer(dir);
+  return w;
+}
+
 Estimator& Estimator::train(const InputFn& input_fn, TrainArgs args) {
   if (args.steps && args.max_steps) throw ValueError("Estimator::train: give steps or max_steps, not both");
   if ((args.steps && *args.steps <= 0) || (args.max_steps && *args.max_steps <= 0))
@@ -261,14 +267,14 @@ Estimator& Estimator::train(const InputFn& input_fn, TrainArgs args) {
 
   ReplicaSync* sync = config_.train_distribute;
   const bool chief = !sync || sync->is_chief();
-  std::shared_ptr<summary::SummaryWriter> writer = chief ? summary::create_file_writer(model_dir_) : nullptr;
+  std::shared_ptr<summary::SummaryWriter> events = chief ? writer(model_dir_) : nullptr;
   auto hook = std::make_shared<detail::TrainingHook>(
       config_, state.global_step,
       [&state, chief, &args](std::int64_t step) {
         if (chief) state.loaded = state.manager->save(step);
         for (const auto& listener : args.saving_listeners) listener(state.loaded, step);
       },
-      writer);
+      events);
   std::vector<callbacks::CallbackRef> callbacks = args.hooks;
   callbacks.insert(callbacks.begin(), hook);
   SyncScope scope(sync);
@@ -290,9 +296,9 @@ std::map<std::string, double> Estimator::evaluate(const InputFn& input_fn, Evalu
   for (const auto& [name, value] : logs) out[name] = value;
   const std::int64_t step = step_of(state.loaded);
   const std::string dir = (fs::path(model_dir_) / (args.name.empty() ? "eval" : "eval_" + args.name)).string();
-  auto writer = summary::create_file_writer(dir);
-  for (const auto& [name, value] : out) writer->scalar(name, value, step);
-  writer->flush();
+  auto events = writer(dir);
+  for (const auto& [name, value] : out) events->scalar(name, value, step);
+  events->flush();
   out["global_step"] = static_cast<double>(step);
   return out;
 }

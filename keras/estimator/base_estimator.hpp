@@ -37,6 +37,10 @@
 #include "keras/json.hpp"
 #include "keras/model.hpp"
 
+namespace keras::summary {
+class SummaryWriter;
+}
+
 namespace keras::estimator {
 
 using ModelFn = std::function<EstimatorSpec(const Features& features, const KerasTensor& labels, ModeKeys mode,
@@ -120,6 +124,8 @@ class Estimator {
   RunConfig config_;
   json params_;
   std::map<ModeKeys, std::shared_ptr<ModeState>> modes_;
+  std::map<std::string, std::shared_ptr<summary::SummaryWriter>> writers_;  // one event file per directory
+  std::shared_ptr<summary::SummaryWriter> writer(const std::string& dir);
   ModeState& state_for(ModeKeys mode, const data::Dataset& dataset);
   void load_latest(ModeState& state, ModeKeys mode);
 };

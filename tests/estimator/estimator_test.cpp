@@ -166,3 +166,32 @@ TEST_CASE("Estimator from a custom model_fn: modes, params and errors", "[estima
   est::Estimator other(model_fn, {.model_dir = (dir / "other"), .params = {{"units", 2}}});
   CHECK_THROWS_WITH(other.train(features_only, {.steps = 1}), Catch::Contains("(features, labels)"));
 }
+
+TEST_CASE("Estimator logs each step's own loss and refuses endless data without steps", "[estimator]") {
+  const auto data = est::make_iris_like(16, 9);
+  auto one_batch = [&] {  // the same batch every step
+    return data::Dataset::from_tensor_slices(data::tuple({est_test::features_of(data), data.labels})).batch(16).repeat();
+  };
+  auto make = [](const std::string& dir) {
+    return std::make_unique<est::DNNClassifier>(est::DNNOptions{
+        .hidden_units = {6}, .feature_columns = est_test::iris_columns(), .model_dir = dir, .n_classes = 3,
+        .config = {.tf_random_seed = 21, .save_summary_steps = 1, .log_step_count_steps = 0}});
+  };
+  keras_test::TempDir one("step_loss_1"), two("step_loss_2");
+  auto a = make(one.path().string());
+  a->train(one_batch, {.steps = 1});
+  const double loss_after_one_step = a->evaluate(one_batch, {.steps = 1}).at("loss");
+  auto b = make(two.path().string());
+  b->train(one_batch, {.steps = 2});
+  std::map<std::int64_t, float> logged;
+  for (const auto& file : fs::directory_iterator(two.path()))
+    if (file.path().filename().string().rfind("events.out.tfevents", 0) == 0)
+      for (const auto& event : evreader::read_events(file.path().string()))
+        for (const auto& v : event.values)
+          if (v.tag == "loss" && v.simple_value) logged[event.step] = *v.simple_value;
+  REQUIRE(logged.size() == 2);
+  // Step 2's loss is the loss of the weights after step 1 (not the mean of steps 1 and 2).
+  CHECK(logged[2] == Approx(loss_after_one_step).epsilon(1e-5));
+  CHECK(logged[1] != Approx(logged[2]).epsilon(1e-3));
+  CHECK_THROWS_WITH(b->train(one_batch), Catch::Contains("never ends; give steps or max_steps"));
+}

@@ -10,6 +10,7 @@
 #include "keras/estimator/dense_features.hpp"
 #include "keras/estimator/feature_columns.hpp"
 #include "keras/variable.hpp"
+#include "layers/core/embedding.hpp"
 #include "layers/preprocessing/categorical/hashed_crossing.hpp"
 #include "layers/preprocessing/categorical/string_hash.hpp"
 #include "layers/preprocessing/numeric/discretization.hpp"
@@ -145,6 +146,12 @@ TEST_CASE("embedding_column combines table rows and trains through DenseFeatures
   CHECK(r[0] == Approx(101.0 / std::sqrt(2.0)));
   CHECK(r[2] == Approx(20.0 / std::sqrt(2.0)));
   CHECK(mean->weight_stddev() == Approx(1.0 / std::sqrt(2.0)));
+  // One id per example: the Embedding layer's lookup with the same table.
+  layers::Embedding lookup(3, 2);
+  const Tensor single = Tensor::from_vector<std::int64_t>({2, 0, 1}, {3, 1});
+  lookup(single);  // builds it
+  lookup.set_weights({table});
+  CHECK(mean->dense({{"id", single}}, table).to_vector<float>() == lookup(single).reshape({3, 2}).to_vector<float>());
 
   // In DenseFeatures: columns by name (id_embedding before x), the table is a trainable weight.
   est::DenseFeatures layer({est::numeric_column("x"), mean});
@@ -161,4 +168,7 @@ TEST_CASE("embedding_column combines table rows and trains through DenseFeatures
   const Tensor g = tape.gradient(ops::sum(y), layer.trainable_weights())[0];
   CHECK(g.to_vector<float>() == std::vector<float>{1, 1, 0, 0, 1, 1});
   CHECK_THROWS_WITH(est::DenseFeatures({voc}), Catch::Contains("wrap it with embedding_column or indicator_column"));
+  CHECK_THROWS_WITH(layer(est::FeatureTensors{{"x", batch.at("x")}}), Catch::Contains("no feature 'id'"));
+  const est::Features symbolic{{"x", Input({1})}};
+  CHECK_THROWS_WITH(est::input_layer(symbolic, {mean}), Catch::Contains("read feature 'id', which the features do not have"));
 }
