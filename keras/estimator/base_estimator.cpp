@@ -119,6 +119,10 @@ struct Estimator::ModeState {
 
 Estimator::Estimator(ModelFn model_fn, EstimatorOptions options)
     : model_fn_(std::move(model_fn)), config_(std::move(options.config)), params_(std::move(options.params)) {
+  if (!options.model_dir.empty() && !config_.model_dir.empty() &&
+      fs::path(options.model_dir).lexically_normal() != fs::path(config_.model_dir).lexically_normal())
+    throw ValueError("Estimator: model_dir '" + options.model_dir + "' differs from RunConfig.model_dir '" +
+                     config_.model_dir + "'; give one");
   model_dir_ = !options.model_dir.empty() ? options.model_dir : config_.model_dir;
   if (model_dir_.empty()) {  // tf: a new temporary directory
     std::random_device rd;

@@ -49,7 +49,7 @@ using ModelFn = std::function<EstimatorSpec(const Features& features, const Kera
 using InputFn = std::function<data::Dataset()>;
 
 struct EstimatorOptions {
-  /// Overrides config.model_dir when set.
+  /// Where checkpoints and summaries go (or config.model_dir; both given must agree).
   std::string model_dir{};
   RunConfig config{};
   json params = json::object();

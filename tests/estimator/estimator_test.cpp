@@ -165,6 +165,7 @@ TEST_CASE("Estimator from a custom model_fn: modes, params and errors", "[estima
   auto features_only = [&] { return data::Dataset::from_tensor_slices(est_test::features_of(data)).batch(10); };
   est::Estimator other(model_fn, {.model_dir = (dir / "other"), .params = {{"units", 2}}});
   CHECK_THROWS_WITH(other.train(features_only, {.steps = 1}), Catch::Contains("(features, labels)"));
+  CHECK_THROWS_WITH(est::Estimator(model_fn, {.model_dir = dir / "a", .config = {.model_dir = dir / "b"}}), Catch::Contains("differs"));
 }
 
 TEST_CASE("Estimator logs each step's own loss and refuses endless data without steps", "[estimator]") {
