@@ -2,7 +2,8 @@
 // DNNClassifier on feature columns, train, evaluate, predict; then train again in the same model_dir,
 // which resumes from its latest checkpoint. The Iris data are synthetic (keras::estimator::make_iris_like:
 // per-class normal draws with Fisher's Iris means and standard deviations), as the real set is not shipped.
-//   premade_estimator [model_dir]
+//   premade_estimator [model_dir]     (default: premade_estimator_model/ in the current folder)
+// Exits with 1 when the test accuracy is below 0.8 or the second Estimator does not resume at step 600.
 #include <cstdio>
 #include <filesystem>
 #include <string>
@@ -23,9 +24,12 @@ k::data::Element features_of(const std::map<std::string, k::Tensor>& features) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const std::string model_dir =
-      argc > 1 ? argv[1] : (std::filesystem::temp_directory_path() / "kerascpp_premade_estimator").string();
-  std::filesystem::remove_all(model_dir);
+  const std::string model_dir = argc > 1 ? argv[1] : "premade_estimator_model";
+  if (argc <= 1) std::filesystem::remove_all(model_dir);  // the default folder is the example's own
+  if (std::filesystem::exists(std::filesystem::path(model_dir) / "checkpoint")) {
+    std::fprintf(stderr, "%s already holds checkpoints: give a new folder\n", model_dir.c_str());
+    return 2;
+  }
   const auto train = est::make_iris_like(120, 2018);
   const auto test = est::make_iris_like(30, 2019);
   const std::vector<std::string> species{"Setosa", "Versicolor", "Virginica"};
@@ -66,10 +70,11 @@ int main(int argc, char** argv) {
 
   // A second Estimator on the same model_dir carries on from the latest checkpoint (global_step 600).
   est::DNNClassifier resumed({.hidden_units = {30, 10}, .feature_columns = columns, .model_dir = model_dir, .n_classes = 3});
-  std::printf("Resuming at global_step %lld\n", static_cast<long long>(resumed.global_step()));
+  const std::int64_t resumed_at = resumed.global_step();
+  std::printf("Resuming at global_step %lld\n", static_cast<long long>(resumed_at));
   resumed.train(train_input_fn, {.steps = 200});
   const auto again = resumed.evaluate(eval_input_fn);
   std::printf("After %.0f steps: accuracy %.3f; TensorBoard: tensorboard --logdir %s\n", again.at("global_step"),
               again.at("accuracy"), model_dir.c_str());
-  return 0;
+  return metrics.at("accuracy") >= 0.8 && resumed_at == 600 && again.at("global_step") == 800 ? 0 : 1;
 }
