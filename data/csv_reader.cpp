@@ -240,7 +240,8 @@ std::vector<Element> CsvColumns::batch(std::size_t n) {
   out.reserve(columns_.size());
   for (Column& c : columns_) {
     Tensor t = Tensor::empty({static_cast<std::int64_t>(n)}, c.dtype);
-    if (c.dtype == DType::string) std::swap_ranges(c.strings.begin(), c.strings.begin() + static_cast<std::ptrdiff_t>(n), t.data<std::string>());
+    if (c.dtype == DType::string)
+      std::swap_ranges(c.strings.begin(), c.strings.begin() + static_cast<std::ptrdiff_t>(n), t.data<std::string>());
     else std::memcpy(t.raw_data(), c.values.data(), n * c.item);
     out.emplace_back(std::move(t));
   }

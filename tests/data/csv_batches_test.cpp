@@ -142,3 +142,19 @@ TEST_CASE("make_csv_dataset: a field that is not a number is a ValueError naming
                     Catch::Contains("csv_bad.csv:3 has 1 fields but 2 columns"));
   std::filesystem::remove(f);
 }
+
+TEST_CASE("CSV float64 columns keep double precision; other types are refused by name", "[data][files][csv]") {
+  const auto f = write_file("csv_f64.csv", "x,y\n0.1,1e300\n,2\n");
+  const std::vector<RecordDefault> defaults = {RecordDefault(DType::float64), RecordDefault(DType::float64)};
+  auto it = CsvDataset({f}, defaults, {.header = true}).make_iterator();
+  const Element row = it.get_next();
+  CHECK(row[0].leaf().dtype_name() == "float64");
+  CHECK(*row[0].leaf().tensor().data<double>() == 0.1);
+  CHECK(*row[1].leaf().tensor().data<double>() == 1e300);
+  CHECK_THROWS_WITH(it.get_next(), Catch::Contains("csv_f64.csv:3 column 0 is empty"));
+  // (a double default makes a float32 column, as 0.5 does in tf)
+  auto x = make_csv_dataset(f, 2, {.column_defaults = {0.5, 0.0}, .select_columns = {"x"}, .num_epochs = 1, .shuffle = false});
+  CHECK(x.make_iterator().get_next()["x"].leaf().tensor().to_vector<float>() == std::vector<float>{0.1f, 0.5f});
+  CHECK_THROWS_WITH(CsvDataset({f}, {RecordDefault(DType::uint8), 0}), Catch::Contains("record_defaults[0] has type uint8"));
+  std::filesystem::remove(f);
+}
