@@ -80,6 +80,27 @@ TEST_CASE("make_csv_dataset's batched reader equals CsvDataset records repeated,
   CHECK(first[0]["count"].leaf().tensor().to_vector<std::int64_t>() ==
         std::vector<std::int64_t>{-1, 1000000007, 2000000014, -1});
   CHECK(check_same_batches(plain, CsvDataset({f}, defaults, csv).batch(4), names, "id") == 6);
+  // Another delimiter ("Smith, 0" keeps its comma), and quotes taken literally without use_quote_delim.
+  std::string semicolons = text;
+  for (std::size_t i = 0, quoted = 0; i < semicolons.size(); ++i) {
+    if (semicolons[i] == '"') quoted ^= 1;
+    else if (semicolons[i] == ',' && !quoted) semicolons[i] = ';';
+  }
+  write_file("csv_semicolons.csv", semicolons);
+  auto semi = make_csv_dataset("csv_semicolons.csv", 4, {.column_defaults = defaults, .label_name = "id", .field_delim = ';',
+                                                         .na_value = "NA", .num_epochs = 1, .shuffle = false});
+  auto semi_records = CsvDataset({"csv_semicolons.csv"}, defaults, {.header = true, .field_delim = ';', .na_value = "NA"});
+  CHECK(check_same_batches(semi, semi_records.batch(4), names, "id") == 6);
+  CHECK(check_same_batches(semi, CsvDataset({f}, defaults, csv).batch(4), names, "id") == 6);
+  write_file("csv_unquoted.csv", "a,b\n\"x,\"\"y\"\n");
+  const Element literal = make_csv_dataset("csv_unquoted.csv", 2, {.column_defaults = {"", ""}, .use_quote_delim = false,
+                                                                  .num_epochs = 1, .shuffle = false})
+                              .make_iterator()
+                              .get_next();
+  CHECK(literal["a"].leaf().string_values() == std::vector<std::string>{"\"x"});
+  CHECK(literal["b"].leaf().string_values() == std::vector<std::string>{"\"\"y\""});
+  std::filesystem::remove("csv_semicolons.csv");
+  std::filesystem::remove("csv_unquoted.csv");
 
   // Shuffled over 3 epochs, two passes (each pass draws a new order from the seed), a short last batch.
   auto shuffled = make_csv_dataset(f, 5, {.column_defaults = defaults, .label_name = "count", .na_value = "NA",
