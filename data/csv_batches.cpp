@@ -61,12 +61,12 @@ class CsvBatchNode : public DatasetNode {
 
     explicit It(const CsvBatchNode* node)
         : n(node), files(files_of_this_replica(node->files_, "CsvDataset")), ended(node->b_.num_epochs == 0),
-          out(node->defaults_, node->o_, static_cast<std::size_t>(node->b_.batch_size)),
-          buffer(node->defaults_, node->o_, node->b_.shuffle ? static_cast<std::size_t>(node->b_.shuffle_buffer_size) : 0) {}
+          out(node->defaults_, node->o_, 0), buffer(node->defaults_, node->o_, 0) {}
     const char* kind() const override { return "make_csv_dataset"; }
 
-    // Parses the next record of the repeated files into row `row` of t; false after the last epoch.
-    bool read(CsvColumns& t, std::size_t row) {
+    // Parses the next record of the repeated files into row `row` of t (grown as needed up to `limit` rows);
+    // false after the last epoch.
+    bool read(CsvColumns& t, std::size_t row, std::size_t limit) {
       while (!ended) {
         if (!reader) {
           if (file == files.size()) {  // the end of an epoch
@@ -83,6 +83,7 @@ class CsvBatchNode : public DatasetNode {
         }
         std::string_view record;
         if (reader->next(record)) {
+          t.make_room(row, limit);
           t.parse(record, row, *reader);
           ++rows_this_epoch;
           return true;
@@ -95,12 +96,13 @@ class CsvBatchNode : public DatasetNode {
     // Dataset::shuffle's step: fill the buffer, move a uniformly chosen row out, refill its place.
     bool shuffled(std::size_t row) {
       const auto size = static_cast<std::size_t>(n->b_.shuffle_buffer_size);
-      while (!ended && buffered < size && read(buffer, buffered)) ++buffered;
+      while (!ended && buffered < size && read(buffer, buffered, size)) ++buffered;
       if (buffered == 0) return false;
       std::uniform_int_distribution<std::size_t> pick(0, buffered - 1);
       const std::size_t i = pick(rng);
+      out.make_room(row, static_cast<std::size_t>(n->b_.batch_size));
       buffer.move_row(i, out, row);
-      if (!read(buffer, i)) {
+      if (!read(buffer, i, size)) {
         if (i != buffered - 1) buffer.move_row(buffered - 1, buffer, i);
         --buffered;
       }
@@ -110,7 +112,7 @@ class CsvBatchNode : public DatasetNode {
     std::optional<Element> next() override {
       std::size_t rows = 0;
       const auto batch = static_cast<std::size_t>(n->b_.batch_size);
-      while (rows < batch && (n->b_.shuffle ? shuffled(rows) : read(out, rows))) ++rows;
+      while (rows < batch && (n->b_.shuffle ? shuffled(rows) : read(out, rows, batch))) ++rows;
       if (rows == 0) return std::nullopt;
       return Element::tuple(out.batch(rows));
     }

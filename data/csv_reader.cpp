@@ -1,5 +1,6 @@
 #include "data/csv_reader.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cstring>
 
@@ -189,11 +190,19 @@ CsvColumns::CsvColumns(const std::vector<RecordDefault>& defaults, const CsvOpti
     c.dtype = dtype_from_name(defaults[k].dtype());
     c.field = o.select_cols.empty() ? k : static_cast<std::size_t>(o.select_cols[k]);
     c.item = c.dtype == DType::string ? 0 : dtype_size(c.dtype);
-    if (c.dtype == DType::string) c.strings.resize(rows);
-    else c.values.resize(rows * c.item);
     c.default_text = defaults[k].value();
     if (c.default_text && c.dtype != DType::string) c.default_parses = parse_value(c.dtype, *c.default_text, c.default_value);
     columns_.push_back(std::move(c));
+  }
+  if (rows > 0) make_room(rows - 1, rows);
+}
+
+void CsvColumns::make_room(std::size_t row, std::size_t limit) {
+  if (row < rows_) return;
+  rows_ = std::min(std::max({row + 1, 2 * rows_, std::size_t{64}}), std::max(limit, row + 1));
+  for (Column& c : columns_) {
+    if (c.dtype == DType::string) c.strings.resize(rows_);
+    else c.values.resize(rows_ * c.item);
   }
 }
 

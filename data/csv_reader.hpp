@@ -51,7 +51,10 @@ class CsvFieldSplitter {
 /// `rows` rows of typed columns, one per record default, that records are parsed into.
 class CsvColumns {
  public:
+  /// Room for `rows` rows to begin with (make_room adds more).
   CsvColumns(const std::vector<RecordDefault>& defaults, const CsvOptions& options, std::size_t rows);
+  /// Makes room for row `row` (growing geometrically, to `limit` rows at most).
+  void make_room(std::size_t row, std::size_t limit);
   /// Parses a record into row `row`; errors name reader.where() and the column.
   void parse(std::string_view record, std::size_t row, const CsvRecordReader& reader);
   /// Moves row `from` into row `row` of `to` (columns of the same types).
@@ -75,6 +78,7 @@ class CsvColumns {
     unsigned char default_value[8] = {};
   };
   std::vector<Column> columns_;
+  std::size_t rows_ = 0;
   CsvOptions options_;
   CsvFieldSplitter splitter_;
 };

@@ -109,6 +109,12 @@ TEST_CASE("make_csv_dataset's batched reader equals CsvDataset records repeated,
   CHECK(check_same_batches(shuffled, reference, names, "count") == 14);
   CHECK(check_same_batches(shuffled, reference, names, "count") == 14);
 
+  // A batch and a shuffle buffer far larger than the file: room only for the rows read.
+  const std::int64_t huge = std::int64_t{1} << 40;
+  auto whole = make_csv_dataset(f, 100000, {.column_defaults = defaults, .na_value = "NA", .num_epochs = 1,
+                                            .shuffle_buffer_size = huge, .shuffle_seed = 5});
+  CHECK(check_same_batches(whole, CsvDataset({f}, defaults, csv).shuffle(huge, {.seed = 5}).batch(100000), names, "") == 1);
+
   // Selected columns, no label, repeated forever with a buffer larger than the file.
   auto picked = make_csv_dataset(f, 6, {.column_defaults = defaults, .select_columns = {"name", "count"},
                                         .na_value = "NA", .shuffle_seed = 3})
