@@ -170,7 +170,7 @@ TEST_CASE("make_csv_dataset: a field that is not a number is a ValueError naming
   std::filesystem::remove(f);
 }
 
-TEST_CASE("CSV float64 columns keep double precision; other types are refused by name", "[data][files][csv]") {
+TEST_CASE("CSV float64 columns keep double precision and other types are refused by name", "[data][files][csv]") {
   const auto f = write_file("csv_f64.csv", "x,y\n0.1,1e300\n,2\n");
   const std::vector<RecordDefault> defaults = {RecordDefault(DType::float64), RecordDefault(DType::float64)};
   auto it = CsvDataset({f}, defaults, {.header = true}).make_iterator();
