@@ -43,6 +43,7 @@ class Recorder final : public profiler::Tracer {
     options_ = options;
     active_ = true;
     start_ns_ = profiler::now_ns();
+    main_thread_ = std::this_thread::get_id();
     start_wall_ = std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
     profiler::set_tracer(this);
     return true;
@@ -96,7 +97,7 @@ class Recorder final : public profiler::Tracer {
     std::lock_guard lock(mutex_);
     if (!active_) return;
     Thread& t = thread();
-    const std::string scope = t.scopes.empty() ? std::string() : t.scopes.back().path;
+    const std::string scope = t.scopes.empty() ? t.root : t.scopes.back().path;
     const std::string name = unique(t, scope, sanitize(op));
     std::vector<std::string> input_names;
     for (const auto& in : inputs)
@@ -116,7 +117,7 @@ class Recorder final : public profiler::Tracer {
     Thread& t = thread();
     auto forward = producers_.find(forward_output.id());
     const std::string base = "gradient_tape/" + (forward != producers_.end() ? forward->second.name : sanitize(op));
-    const std::string name = unique(t, "", base);
+    const std::string name = unique(t, t.root, base);
     std::vector<std::string> inputs;
     if (forward != producers_.end()) inputs.push_back(forward->second.name);
     if (auto g = producers_.find(grad_output.id()); grad_output.defined() && g != producers_.end())
@@ -145,7 +146,7 @@ class Recorder final : public profiler::Tracer {
       producers_.clear();
       variables_.clear();
     }
-    const std::string parent = t.scopes.empty() ? std::string() : t.scopes.back().path;
+    const std::string parent = t.scopes.empty() ? t.root : t.scopes.back().path;
     t.scopes.push_back({unique(t, parent, sanitize(name) + "/") , now});
     t.scopes.back().path.pop_back();  // the '/' kept scope and op counters apart
   }
@@ -166,7 +167,7 @@ class Recorder final : public profiler::Tracer {
     Thread& t = thread();
     std::string short_name = name.substr(0, name.find(':'));
     short_name = short_name.substr(short_name.rfind('/') + 1);
-    const std::string scope = t.scopes.empty() ? std::string() : t.scopes.back().path;
+    const std::string scope = t.scopes.empty() ? t.root : t.scopes.back().path;
     variables_[value.id()] = {(scope.empty() ? "" : scope + "/") + sanitize(short_name), value};
   }
 
@@ -177,6 +178,7 @@ class Recorder final : public profiler::Tracer {
   };
   struct Thread {
     int index = 0;
+    std::string root{};  // "" on the thread that began the trace, "thread_<index>" on others (data pipelines)
     std::vector<Scope> scopes{};
     std::unordered_map<std::string, int> counters{};  // "<scope>/<base>" -> uses in this step
     std::int64_t last_end = 0;
@@ -196,7 +198,10 @@ class Recorder final : public profiler::Tracer {
   }
   Thread& thread() {
     auto [it, inserted] = threads_.try_emplace(std::this_thread::get_id());
-    if (inserted) it->second.index = static_cast<int>(threads_.size());
+    if (inserted) {
+      it->second.index = static_cast<int>(threads_.size());
+      if (it->first != main_thread_) it->second.root = "thread_" + std::to_string(it->second.index);
+    }
     return it->second;
   }
   // "<scope>/<base>", then "<scope>/<base>_1", ... within a step.
@@ -224,7 +229,7 @@ class Recorder final : public profiler::Tracer {
       produced(in, v->second.name);
       return v->second.name;
     }
-    const std::string name = unique(t, "", "input");
+    const std::string name = unique(t, t.root, "input");
     add_node({name, "Placeholder", {}, in.dtype(), in.shape()});
     produced(in, name);
     return name;
@@ -242,6 +247,7 @@ class Recorder final : public profiler::Tracer {
   TraceOptions options_{};
   std::int64_t start_ns_ = 0;
   double start_wall_ = 0;
+  std::thread::id main_thread_{};
   std::vector<GraphNode> nodes_;
   std::unordered_map<std::string, std::size_t> node_index_;
   std::unordered_map<const void*, Named> producers_, variables_;
