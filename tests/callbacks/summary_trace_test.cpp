@@ -85,6 +85,7 @@ void check_step_graph(const std::map<std::string, evreader::Node>& g, const Sequ
 }  // namespace
 
 TEST_CASE("trace_on with the profiler and trace_export write the step's graph, its step stats and a Chrome trace", "[tensorboard][summary_trace]") {
+  summary::trace_off();  // in case an earlier test failed while tracing
   const auto dir = cbtest::temp_dir("trace");
   auto m = small_model();
   const Tensor x = Tensor::from_vector<float>({1, 2, 3, 4, 5, 6, 7, 8}, {4, 2});
@@ -166,6 +167,7 @@ TEST_CASE("trace_on with the profiler and trace_export write the step's graph, i
 }
 
 TEST_CASE("trace_on for the graph only writes the graph_run_metadata_graph summary and no profile", "[tensorboard][summary_trace]") {
+  summary::trace_off();
   const auto dir = cbtest::temp_dir("trace_graph");
   auto writer = summary::create_file_writer(dir.string());
   summary::trace_on();
@@ -199,6 +201,7 @@ TEST_CASE("trace_on for the graph only writes the graph_run_metadata_graph summa
 }
 
 TEST_CASE("TensorBoard write_graph writes the Keras config and the first batch's graph; profile_batch a profile", "[tensorboard][summary_trace]") {
+  summary::trace_off();
   const auto dir = cbtest::temp_dir("tb_graph");
   auto m = small_model();
   const Tensor x = Tensor::from_vector<float>({1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16}, {8, 2});
