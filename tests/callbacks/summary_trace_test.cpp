@@ -200,7 +200,7 @@ TEST_CASE("trace_on for the graph only writes the graph_run_metadata_graph summa
   fs::remove_all(dir);
 }
 
-TEST_CASE("TensorBoard write_graph writes the Keras config and the first batch's graph; profile_batch a profile", "[tensorboard][summary_trace]") {
+TEST_CASE("TensorBoard write_graph writes the Keras config and the first batch's graph and profile_batch a profile", "[tensorboard][summary_trace]") {
   summary::trace_off();
   const auto dir = cbtest::temp_dir("tb_graph");
   auto m = small_model();

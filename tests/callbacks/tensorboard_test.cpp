@@ -131,7 +131,7 @@ TEST_CASE("TensorBoard logs the learning rate of a schedule and a callback's lr"
   fs::remove_all(dir2);
 }
 
-TEST_CASE("summary::create_file_writer writes scalars a reader decodes; a corrupted byte fails the CRC", "[tensorboard]") {
+TEST_CASE("summary::create_file_writer writes scalars a reader decodes and a corrupted byte fails the CRC", "[tensorboard]") {
   const auto dir = cbtest::temp_dir("summary");
   auto writer = summary::create_file_writer((dir / "run1").string());
   for (int step = 0; step < 5; ++step) writer->scalar("metrics/loss", 1.0 / (step + 1), step);
