@@ -95,7 +95,7 @@ TEST_CASE("fit prints Epoch lines and one finished bar per epoch") {
   CHECK(out.str().empty());
 }
 
-TEST_CASE("ProgbarLogger: verbose 2 prints one line per epoch; count_mode samples counts samples", "[progbar]") {
+TEST_CASE("ProgbarLogger: verbose 2 prints one line per epoch - count_mode samples counts samples", "[progbar]") {
   std::ostringstream out;
   auto steps = std::make_shared<callbacks::ProgbarLogger>(callbacks::ProgbarLoggerOptions{.out = &out});
   Sequential m = tiny();

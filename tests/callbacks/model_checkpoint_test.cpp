@@ -70,7 +70,7 @@ TEST_CASE("ModelCheckpoint saves every epoch, or only improvements, under format
   fs::remove_all(dir);
 }
 
-TEST_CASE("ModelCheckpoint files load back: whole model or weights only; save_freq in batches", "[model_checkpoint]") {
+TEST_CASE("ModelCheckpoint files load back: whole model or weights only - save_freq in batches", "[model_checkpoint]") {
   const auto dir = cbtest::temp_dir("ckpt_fit");
   auto m = cbtest::tiny_model();
   const Tensor x = Tensor::ones({8, 2}), y = Tensor::zeros({8, 1});

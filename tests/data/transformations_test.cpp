@@ -109,7 +109,7 @@ TEST_CASE("batch, drop_remainder, and repeat then batch crosses epochs", "[data]
                     Catch::Contains("padded_batch"));
 }
 
-TEST_CASE("parallel batch equals sequential batch; deterministic=false keeps the set", "[data]") {
+TEST_CASE("parallel batch equals sequential batch - deterministic=false keeps the set", "[data]") {
   auto pairs = Dataset::zip({Dataset::range(103), Dataset::range(103).map([](const Element& e) { return times(e, 3); })});
   for (bool drop : {false, true}) {
     INFO("drop_remainder " << drop);

@@ -13,7 +13,7 @@
 
 using namespace keras;
 
-TEST_CASE("comparisons and logical ops return bool tensors; where takes them", "[ops2][dtypes]") {
+TEST_CASE("comparisons and logical ops return bool tensors - where takes them", "[ops2][dtypes]") {
   const Tensor a = Tensor::from_vector(std::vector<float>{1.f, 2.f, 3.f});
   const Tensor b = Tensor::from_vector(std::vector<std::int32_t>{1, 5, 0});
   for (auto op : {ops::equal, ops::not_equal, ops::less, ops::less_equal, ops::greater, ops::greater_equal})

@@ -119,7 +119,7 @@ TEST_CASE("a Sequential without an input shape builds its graph on the first cal
   CHECK(explicit_build.inputs().at(0).shape() == Shape{-1, 7});
 }
 
-TEST_CASE("add and pop after build rebuild the graph; a layer that does not fit is refused", "[sequential]") {
+TEST_CASE("add and pop after build rebuild the graph - a layer that does not fit is refused", "[sequential]") {
   backend::clear_session();
   Sequential model({layers::Input({3}), layers::Dense(4)});
   const Tensor x = random_tensor({2, 3});

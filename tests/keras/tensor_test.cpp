@@ -23,7 +23,7 @@ TEST_CASE("Tensor holds shape, dtype and values, and converts between dtypes") {
   CHECK(shape_str({5}) == "(5,)");
 }
 
-TEST_CASE("copies share storage; slices along the batch axis are views") {
+TEST_CASE("copies share storage - slices along the batch axis are views") {
   Tensor t = Tensor::from_vector<float>({0, 1, 2, 3, 4, 5, 6, 7}, {4, 2});
   Tensor copy = t;
   Tensor rows = t.slice(1, 3);

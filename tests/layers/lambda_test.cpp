@@ -29,7 +29,7 @@ TEST_CASE("Lambda runs its callable, differentiates through it and infers the ou
                                   {random_tensor({3, 2})});
 }
 
-TEST_CASE("a Lambda of a registered function saves and loads; an unknown one fails with the fix", "[lambda]") {
+TEST_CASE("a Lambda of a registered function saves and loads - an unknown one fails with the fix", "[lambda]") {
   Sequential model({layers::Input({3}), layers::Dense(2), layers::Lambda("double_and_square"), layers::Lambda("row_sum")});
   const json c = model.layers()[1]->get_config();
   CHECK(c["function"] == "double_and_square");

@@ -105,7 +105,7 @@ TEST_CASE("MultiHeadAttention names and shapes its weights as Keras and checks i
   CHECK_THROWS_WITH(axes({Tensor::ones({1, 2, 3, 4}), Tensor::ones({1, 2, 3, 4})}), Catch::Contains("attention axis"));
 }
 
-TEST_CASE("MultiHeadAttention masks from Keras masks equal the same attention_mask; dropout only in training",
+TEST_CASE("MultiHeadAttention masks from Keras masks equal the same attention_mask - dropout only in training",
           "[attention]") {
   layers::MultiHeadAttention mha(2, 3, {.dropout = 0.5});
   const Tensor q = random_tensor({2, 4, 5}, -1, 1, 21), v = random_tensor({2, 6, 5}, -1, 1, 22);

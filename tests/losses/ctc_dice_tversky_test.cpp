@@ -65,7 +65,7 @@ TEST_CASE("CTC's gradient matches finite differences", "[losses][ctc]") {
   keras::testing::check_gradients([&](const std::vector<Tensor>& v) { return losses::ctc(labels, v[0]); }, {logits});
 }
 
-TEST_CASE("CTC: a label the time steps cannot produce gives inf; bad shapes throw", "[losses][ctc]") {
+TEST_CASE("CTC: a label the time steps cannot produce gives inf - bad shapes throw", "[losses][ctc]") {
   const Tensor labels = Tensor::from_vector<std::int64_t>({1, 1, 1}, {1, 3});  // needs 5 steps (blanks between)
   const Tensor logits = keras::testing::random_tensor({1, 4, 3}, -1, 1, 5);
   CHECK(std::isinf(losses::ctc(labels, logits).data<float>()[0]));

@@ -38,7 +38,7 @@ TEST_CASE("SparseCategoricalCrossentropy(ignore_class): the mean over the rows w
   CHECK(ignore_two(with_two, logits).item() == Approx((row_loss(1, 0) + row_loss(2, 1)) / 2).margin(1e-5));
 }
 
-TEST_CASE("SparseCategoricalCrossentropy(ignore_class): no gradient reaches ignored rows; config round trip") {
+TEST_CASE("SparseCategoricalCrossentropy(ignore_class): no gradient reaches ignored rows - config round trip") {
   Tensor logits = Tensor::from_vector(logit_values, {3, 3});
   const Tensor labels = Tensor::from_vector(std::vector<std::int32_t>{0, -1, 1});
   losses::SparseCategoricalCrossentropy loss({.from_logits = true, .ignore_class = -1});

@@ -47,7 +47,7 @@ TEST_CASE("Adafactor: Keras 3's arguments, factored slots and config") {
   CHECK(Optimizer::get("adafactor")->class_name() == "Adafactor");
 }
 
-TEST_CASE("gradient_accumulation_steps: updates on every n-th call with the mean; Keras 3's counters") {
+TEST_CASE("gradient_accumulation_steps: updates on every n-th call with the mean - Keras 3's counters") {
   auto w = std::make_shared<Variable>("w", Tensor::full({2}, 1.0));
   SGD opt({.learning_rate = 0.5, .gradient_accumulation_steps = 3});
   const std::vector<float> g1{1.f, 2.f}, g2{3.f, -2.f}, g3{2.f, 3.f};

@@ -8,7 +8,7 @@
 using namespace keras;
 using namespace keras::optimizers;
 
-TEST_CASE("Lamb: Keras 3's name, slots and config; a zero variable takes the plain Adam step") {
+TEST_CASE("Lamb: Keras 3's name, slots and config - a zero variable takes the plain Adam step") {
   auto w = std::make_shared<Variable>("w", Tensor::zeros({3}));
   Lamb opt({.learning_rate = 0.1, .beta_1 = 0.8});
   opt.apply_gradients({Tensor::from_vector<float>({1.f, -2.f, 0.5f}, {3})}, {w});

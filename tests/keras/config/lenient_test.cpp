@@ -41,7 +41,7 @@ TEST_CASE("null is the default for plain fields and None for fields that can hol
   CHECK_FALSE(o.clipnorm);  // Keras's None
 }
 
-TEST_CASE("1/0 read as booleans, integral floats as integers, booleans as numbers; unknown keys are ignored") {
+TEST_CASE("1/0 read as booleans, integral floats as integers, booleans as numbers - unknown keys are ignored") {
   test_lenient::Options o;
   config::read_fields(json::parse(R"({"units": 8.0, "use_bias": 0, "rate": true, "strides": [2.0, 3],
                                       "axes": [1.0], "no_such_field": {"anything": [1, 2]}})"), o);
@@ -66,7 +66,7 @@ TEST_CASE("what Keras rejects stays a ValueError naming the field") {
   CHECK(config::value_or(json::parse(R"({"alpha": null})"), "alpha", 0.3) == 0.3);
 }
 
-TEST_CASE("dtype policies of every Keras version name their dtype; anything else is refused") {
+TEST_CASE("dtype policies of every Keras version name their dtype - anything else is refused") {
   CHECK(config::dtype_policy_name(json("float32")) == "float32");
   CHECK(config::dtype_policy_name(json(nullptr)) == "float32");
   CHECK(config::dtype_policy_name(json::parse(

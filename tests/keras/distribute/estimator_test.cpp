@@ -32,7 +32,7 @@ std::vector<float> train_classifier(const est::IrisLike& data, const std::string
 
 }  // namespace
 
-TEST_CASE("an Estimator with RunConfig.train_distribute trains as one process; only the chief writes model_dir") {
+TEST_CASE("an Estimator with RunConfig.train_distribute trains as one process - only the chief writes model_dir") {
   k::distribute::MultiWorkerMirroredStrategy strategy({.threads = 1});
   const est::IrisLike data = est::make_iris_like(96, 3);
   long chief_pid = static_cast<long>(getpid());

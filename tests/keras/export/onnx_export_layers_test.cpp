@@ -92,7 +92,7 @@ TEST_CASE("ONNX export: reshaping layers", "[onnx]") {
   check_stack({2, 3, 2, 2}, {layers::UpSampling3D()});
 }
 
-TEST_CASE("ONNX export: Embedding takes integer indices; Masking zeroes the masked steps", "[onnx]") {
+TEST_CASE("ONNX export: Embedding takes integer indices - Masking zeroes the masked steps", "[onnx]") {
   auto in = keras::Input({5}, {.dtype = DType::int32});
   Model embed(in, layers::Dense(3)(layers::Embedding(10, 4)(in)));
   randomize_weights(embed);

@@ -82,7 +82,7 @@ TEST_CASE("ONNX export: Bidirectional under a mask", "[onnx][masks][recurrent]")
   check_masked(layers::Bidirectional(layers::LSTM(3, {.return_state = true})));
 }
 
-TEST_CASE("ONNX export: a mask passes through Dense and stacked recurrent layers; initial states under a mask",
+TEST_CASE("ONNX export: a mask passes through Dense and stacked recurrent layers - initial states under a mask",
           "[onnx][masks][recurrent]") {
   auto ids = keras::Input({kSteps}, {.dtype = DType::int32});
   auto h = layers::Embedding(9, 4, {.mask_zero = true})(ids);

@@ -212,7 +212,7 @@ TEST_CASE("ONNX export of the real Keras files of tests/real_models matches kera
   }
 }
 
-TEST_CASE("ONNX export of the Keras files in ../shared/fixtures matches kerascpp; ONNX Runtime reproduces the CNN's accuracy",
+TEST_CASE("ONNX export of the Keras files in ../shared/fixtures matches kerascpp - ONNX Runtime reproduces the CNN's accuracy",
           "[onnx][fixtures]") {
   const fs::path folder = fs::path(keras_test::shared_dir) / "fixtures" / "keras-h5";
   if (!fs::exists(folder)) {

@@ -86,7 +86,7 @@ TEST_CASE("ONNX export: CategoryEncoding one_hot, multi_hot and count", "[onnx][
   }
 }
 
-TEST_CASE("ONNX export: Discretization int and encoded outputs; a value on a boundary goes to the upper bin",
+TEST_CASE("ONNX export: Discretization int and encoded outputs - a value on a boundary goes to the upper bin",
           "[onnx][preprocessing]") {
   const std::vector<double> bounds{-1., 0.1, 0.5, 2.};
   Tensor x = random_tensor({3, 6}, 5, -2.f, 3.f);

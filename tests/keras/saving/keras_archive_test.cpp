@@ -231,7 +231,7 @@ TEST_CASE("Keras 3 weights files: .weights.h5 and sharded .weights.json round-tr
   CHECK_THROWS_WITH(model->save_weights(dir / "m.weights.h5", {.max_shard_size = 1.0}), Catch::Contains(".weights.json"));
 }
 
-TEST_CASE("save picks the format by extension and refuses others; a failed save keeps the old file", "[keras_archive]") {
+TEST_CASE("save picks the format by extension and refuses others - a failed save keeps the old file", "[keras_archive]") {
   keras_test::TempDir dir("keras_archive");
   auto model = small_cnn();
   CHECK_THROWS_AS(model->save(dir / "model.bin"), ValueError);

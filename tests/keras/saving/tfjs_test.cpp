@@ -102,7 +102,7 @@ TEST_CASE("load_tfjs names the file when a shard is missing or truncated") {
   CHECK_THROWS_WITH(models::load_tfjs(dir / "other.json"), Catch::Contains("not a TF.js layers model"));
 }
 
-TEST_CASE("export_tfjs over an existing export replaces it; a file in the way is an error that keeps it") {
+TEST_CASE("export_tfjs over an existing export replaces it - a file in the way is an error that keeps it") {
   keras_test::TempDir dir("tfjs_replace");
   Sequential small({layers::Input({3}), layers::Dense(2)});
   Sequential big({layers::Input({3}), layers::Dense(7)});

@@ -92,7 +92,7 @@ TEST_CASE("a subclassed model with two outputs compiles before its first call an
   CHECK_THROWS_WITH(model.predict(d.x), Catch::Contains("predict_outputs"));
 }
 
-TEST_CASE("a built subclassed model resolves its per-output spec at compile; maps by output name work",
+TEST_CASE("a built subclassed model resolves its per-output spec at compile - maps by output name work",
           "[subclassed][multi-output]") {
   backend::clear_session();
   utils::set_random_seed(13);

@@ -54,7 +54,7 @@ TEST_CASE("evaluate: metrics ignore sample_weight, weighted_metrics use it and a
   CHECK(names == std::vector<std::string>{"loss", "accuracy", "binary_crossentropy", "weighted_accuracy"});
 }
 
-TEST_CASE("fit: class_weight weighs only weighted_metrics; a weighted metric without a clash keeps its name") {
+TEST_CASE("fit: class_weight weighs only weighted_metrics - a weighted metric without a clash keeps its name") {
   auto model = fixed_model();
   CompileOptions o = options();
   o.metrics = {"accuracy"};

@@ -187,7 +187,7 @@ TEST_CASE("IntegerLookup learns idf weights as Keras's formula, one document a r
   CHECK(streamed.idf_weights() == lookup.idf_weights());
 }
 
-TEST_CASE("IntegerLookup reads a vocabulary file; a missing one is an IOError naming the layer", "[preprocessing]") {
+TEST_CASE("IntegerLookup reads a vocabulary file - a missing one is an IOError naming the layer", "[preprocessing]") {
   keras_test::TempDir dir("integer_lookup_file");
   {
     std::ofstream f(dir / "vocab.txt");
