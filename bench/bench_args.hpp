@@ -1,6 +1,7 @@
 #pragma once
 // Command-line flags shared by the benchmark programs: --model, --batch-size, --epochs, --threads,
-// --samples (train on the first N samples only, for quick runs; 0 = all).
+// --samples (train on the first N samples only, for quick runs; 0 = all), --run-eagerly (1: compile with
+// run_eagerly = true, the op-by-op train step; 0, the default: the compiled train step).
 #include <cstdlib>
 #include <stdexcept>
 #include <string>
@@ -11,6 +12,7 @@ struct BenchArgs {
   int epochs = 1;
   int threads = 2;
   long samples = 0;
+  bool run_eagerly = false;
 };
 
 inline BenchArgs parse_bench_args(int argc, char** argv) {
@@ -24,7 +26,8 @@ inline BenchArgs parse_bench_args(int argc, char** argv) {
     else if (flag == "--epochs") a.epochs = std::stoi(value);
     else if (flag == "--threads") a.threads = std::stoi(value);
     else if (flag == "--samples") a.samples = std::stol(value);
-    else throw std::invalid_argument("unknown flag " + flag + " (use --model, --batch-size, --epochs, --threads, --samples)");
+    else if (flag == "--run-eagerly") a.run_eagerly = std::stoi(value) != 0;
+    else throw std::invalid_argument("unknown flag " + flag + " (use --model, --batch-size, --epochs, --threads, --samples, --run-eagerly)");
   }
   return a;
 }

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "keras/autodiff/gradient_ready.hpp"
+#include "keras/function/trace.hpp"
 #include "keras/ops/math.hpp"
 #include "keras/variable.hpp"
 
@@ -208,10 +209,12 @@ std::vector<Tensor> GradientTape::gradient(const Tensor& target, const std::vect
 
 namespace autodiff {
 
-bool recording() { return !no_grad && !active_tapes.empty(); }
+// A compiled function being traced records too: it keeps the backward closures for its replays.
+bool recording() { return !no_grad && (!active_tapes.empty() || jit::tracing()); }
 
 void record(const Tensor& output, const std::vector<Tensor>& inputs, BackwardFn backward, OpInfo info) {
   if (!recording()) return;
+  if (jit::tracing()) jit::detail::active_trace->record(output, inputs, backward, info);
   for (GradientTape* tape : active_tapes) {
     bool any = false;
     for (const auto& in : inputs) any = any || tape->is_watched(in);

@@ -8,6 +8,7 @@
 
 #include "keras/autodiff/gradient_tape.hpp"
 #include "keras/errors.hpp"
+#include "keras/function/capture.hpp"
 #include "keras/kernels/convolution.hpp"
 #include "keras/ops/conv_checks.hpp"
 #include "keras/ops/eltwise_derivative.hpp"
@@ -131,6 +132,11 @@ Tensor run(const Tensor& x, const Tensor& kernel, const Tensor& bias, const kern
   Tensor y = Tensor::empty(output_shape(a));
   k.forward(x.data<float>(), kernel.data<float>(), bias.defined() ? bias.data<float>() : nullptr, y.data<float>(), a,
             act);
+  if (jit::tracing())
+    jit::capture("convolution", {x, kernel, bias}, {y}, [=] {
+      k.forward(x.data<float>(), kernel.data<float>(), bias.defined() ? bias.data<float>() : nullptr, y.data<float>(),
+                a, act);
+    });
   if (!autodiff::recording()) return y;
   std::vector<Tensor> inputs{x, kernel};
   if (bias.defined()) inputs.push_back(bias);

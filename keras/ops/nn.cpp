@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "keras/autodiff/gradient_tape.hpp"
+#include "keras/function/capture.hpp"
 #include "keras/kernels/matmul.hpp"
 #include "keras/kernels/parallel.hpp"
 #include "keras/kernels/softmax.hpp"
@@ -12,6 +13,7 @@
 #include "keras/ops/manipulation.hpp"
 #include "keras/ops/math.hpp"
 #include "keras/ops/shape.hpp"
+#include "keras/visit_dtype.hpp"
 
 namespace keras::ops {
 namespace {
@@ -88,8 +90,13 @@ Tensor dense(const Tensor& x0, const Tensor& kernel, const Tensor& bias, Eltwise
   Shape out_shape = x.shape();
   out_shape.back() = n;
   Tensor y = Tensor::empty(out_shape);
-  kernels::matmul(x.data<float>(), kernel.data<float>(), y.data<float>(),
-                  {.m = m, .n = n, .k = k, .bias = bias.defined() ? bias.data<float>() : nullptr, .activation = act});
+  auto compute = [](const Tensor& x, const Tensor& kernel, const Tensor& bias, const Tensor& y, Eltwise act) {
+    kernels::matmul(x.data<float>(), kernel.data<float>(), y.data<float>(),
+                    {.m = rows_of(x), .n = kernel.dim(1), .k = kernel.dim(0),
+                     .bias = bias.defined() ? bias.data<float>() : nullptr, .activation = act});
+  };
+  compute(x, kernel, bias, y, act);
+  if (jit::tracing()) jit::capture("dense", {x, kernel, bias}, {y}, [=] { compute(x, kernel, bias, y, act); });
   if (autodiff::recording()) {
     std::vector<Tensor> inputs{x, kernel};
     if (bias.defined()) inputs.push_back(bias);
@@ -136,6 +143,10 @@ Tensor eltwise(const Tensor& input, Eltwise f, float alpha, float beta) {
   Tensor x = as_float(input, "activation");
   Tensor out = Tensor::empty(x.shape());
   kernels::eltwise_forward(f, alpha, beta, x.data<float>(), out.data<float>(), x.size());
+  if (jit::tracing())
+    jit::capture("activation", {x}, {out}, [=] {
+      kernels::eltwise_forward(f, alpha, beta, x.data<float>(), out.data<float>(), x.size());
+    });
   if (autodiff::recording())
     autodiff::record(out, {x}, [x, out, f, alpha, beta](const Tensor& g, const std::vector<bool>&) {
       if (autodiff::recording())  // an outer tape differentiates this backward pass
@@ -159,6 +170,9 @@ Tensor softmax_op(const Tensor& input, int axis, bool log) {
   const auto rows = rows_of(x), cols = x.dim(-1);
   Tensor y = Tensor::empty(x.shape());
   kernels::softmax_forward(x.data<float>(), y.data<float>(), rows, cols, log);
+  if (jit::tracing())
+    jit::capture(log ? "log_softmax" : "softmax", {x}, {y},
+                 [=] { kernels::softmax_forward(x.data<float>(), y.data<float>(), rows, cols, log); });
   if (autodiff::recording())
     autodiff::record(y, {x}, [y, rows, cols, log](const Tensor& g, const std::vector<bool>&) {
       if (autodiff::recording()) {  // an outer tape differentiates this backward pass
@@ -195,23 +209,39 @@ Tensor sparse_softmax_cross_entropy(const Tensor& labels, const Tensor& logits0)
   Tensor logits = as_float(logits0, "sparse_softmax_cross_entropy");
   check_last_axis(logits, -1, "sparse_softmax_cross_entropy");
   Shape row_shape(logits.shape().begin(), logits.shape().end() - 1);
-  Tensor ids = labels.astype(DType::int64);
+  // ids, lsm and loss are filled by compute(), which a compiled function replays (the checks included).
+  if (labels.dtype() == DType::string) labels.astype(DType::int64);  // throws the conversion's error
+  Tensor ids = labels.dtype() == DType::int64 ? labels : Tensor::empty(labels.shape(), DType::int64);
   if (ids.size() != shape_size(row_shape))
     throw ValueError("sparse_categorical_crossentropy: labels of shape " + shape_str(labels.shape()) +
                      " do not match predictions of shape " + shape_str(logits.shape()) +
                      "; labels must hold one integer class id per prediction row");
   const auto rows = rows_of(logits), cols = logits.dim(-1);
-  const auto* pid = ids.data<std::int64_t>();
-  for (std::int64_t r = 0; r < rows; ++r)
-    if (pid[r] < 0 || pid[r] >= cols)
-      throw ValueError("sparse_categorical_crossentropy: label " + std::to_string(pid[r]) + " is outside [0, " +
-                       std::to_string(cols) + ") for predictions of shape " + shape_str(logits.shape()));
   Tensor lsm = Tensor::empty(logits.shape());
-  kernels::softmax_forward(logits.data<float>(), lsm.data<float>(), rows, cols, true);
   Tensor loss = Tensor::empty(row_shape);
-  const float* pl = lsm.data<float>();
-  float* po = loss.data<float>();
-  for (std::int64_t r = 0; r < rows; ++r) po[r] = -pl[r * cols + pid[r]];
+  auto compute = [](const Tensor& labels, const Tensor& logits, const Tensor& ids, const Tensor& lsm,
+                    const Tensor& loss, std::int64_t rows, std::int64_t cols) {
+    if (ids.raw_data() != labels.raw_data())  // the conversion astype(int64) makes, into ids
+      keras::visit_dtype(labels.dtype(), [&](auto zero) {
+        using T = decltype(zero);
+        const T* src = labels.data<T>();
+        auto* dst = ids.data<std::int64_t>();
+        for (std::int64_t i = 0; i < ids.size(); ++i) dst[i] = static_cast<std::int64_t>(src[i]);
+      }, "sparse_categorical_crossentropy labels");
+    const auto* pid = ids.data<std::int64_t>();
+    for (std::int64_t r = 0; r < rows; ++r)
+      if (pid[r] < 0 || pid[r] >= cols)
+        throw ValueError("sparse_categorical_crossentropy: label " + std::to_string(pid[r]) + " is outside [0, " +
+                         std::to_string(cols) + ") for predictions of shape " + shape_str(logits.shape()));
+    kernels::softmax_forward(logits.data<float>(), lsm.data<float>(), rows, cols, true);
+    const float* pl = lsm.data<float>();
+    float* po = loss.data<float>();
+    for (std::int64_t r = 0; r < rows; ++r) po[r] = -pl[r * cols + pid[r]];
+  };
+  compute(labels, logits, ids, lsm, loss, rows, cols);
+  if (jit::tracing())
+    jit::capture("sparse_softmax_cross_entropy", {labels, logits}, {ids, lsm, loss},
+                 [=] { compute(labels, logits, ids, lsm, loss, rows, cols); });
   if (autodiff::recording())
     autodiff::record(loss, {logits}, [logits, lsm, ids, rows, cols](const Tensor& g, const std::vector<bool>&) {
       if (autodiff::recording())  // an outer tape differentiates this backward pass: g (softmax - one_hot)

@@ -2,6 +2,7 @@
 
 #include "keras/autodiff/gradient_tape.hpp"
 #include "keras/errors.hpp"
+#include "keras/function/capture.hpp"
 #include "keras/kernels/pooling.hpp"
 #include "keras/ops/conv_checks.hpp"
 
@@ -38,6 +39,11 @@ Tensor pool(kernels::Pooling kind, const Tensor& input, const Sizes& pool0, cons
   }
   kernels::pool_forward(kind, x.data<float>(), y.data<float>(), workspace.defined() ? workspace.data<float>() : nullptr,
                         a);
+  if (jit::tracing())  // the replay refreshes the workspace the backward reads too
+    jit::capture(op, {x}, {y, workspace}, [=] {
+      kernels::pool_forward(kind, x.data<float>(), y.data<float>(),
+                            workspace.defined() ? workspace.data<float>() : nullptr, a);
+    });
   if (record)
     autodiff::record(y, {x}, [kind, a, workspace, shape = x.shape()](const Tensor& g, const std::vector<bool>&) {
       Tensor dx = Tensor::empty(shape);
