@@ -46,6 +46,11 @@ bool Function::runs_eagerly(const std::vector<Tensor>& inputs) const {
   return e && e->eager;
 }
 
+std::shared_ptr<const jit::Trace> Function::trace_for(const std::vector<Tensor>& inputs) const {
+  const Entry* e = find(signature_of(inputs));
+  return e && !e->eager ? e->trace : nullptr;
+}
+
 void Function::note_trace() {
   ++traces_;
   trace_calls_.push_back(calls_);
@@ -83,7 +88,7 @@ Function::Call Function::call(const std::vector<Tensor>& inputs) {
   }
   auto fresh = std::make_unique<Entry>();
   fresh->signature = signature;
-  fresh->trace = std::make_unique<jit::Trace>(options_.watch_inputs);
+  fresh->trace = std::make_shared<jit::Trace>(options_.watch_inputs);
   note_trace();
   std::vector<Tensor> outputs = fresh->trace->run(body_, inputs);
   if (!fresh->trace->valid()) {
@@ -121,7 +126,7 @@ std::vector<Tensor> Function::operator()(const std::vector<Tensor>& inputs) {
         autodiff::record(copy, {buffer}, [](const Tensor& g, const std::vector<bool>&) { return std::vector{g}; },
                          {.name = "keras::function output", .differentiable_backward = true});
       } else {
-        jit::Trace* trace = c.trace;
+        std::shared_ptr<jit::Trace> trace = find(signature_of(inputs))->trace;
         std::vector<Tensor> sources = trace->input_buffers();
         std::vector<Tensor> linked = inputs;  // what the caller's tape knows: the caller's inputs, the variables
         sources.insert(sources.end(), trace->variables().begin(), trace->variables().end());
@@ -135,7 +140,10 @@ std::vector<Tensor> Function::operator()(const std::vector<Tensor>& inputs) {
                              "with the same input signature has overwritten (a compiled function keeps one set of "
                              "buffers per signature). Take the gradient before calling the function again, or use "
                              "a persistent tape around separate functions");
-          return trace->gradient(buffer, sources, g);
+          std::vector<Tensor> grads = trace->gradient(buffer, sources, g);
+          for (Tensor& t : grads)  // the trace's gradient buffers are reused by its next gradient
+            if (t.defined()) t = t.clone();
+          return grads;
         }, {.name = "keras::function", .differentiable_backward = false});
       }
     }

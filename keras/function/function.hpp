@@ -38,6 +38,8 @@ class Function {
   int tracing_count() const { return traces_; }
   /// True when calls with this signature run eagerly (their trace could not capture the function).
   bool runs_eagerly(const std::vector<Tensor>& inputs) const;
+  /// The trace of this signature (null before its first call or once it runs eagerly), for inspection.
+  std::shared_ptr<const jit::Trace> trace_for(const std::vector<Tensor>& inputs) const;
 
   /// One call for the framework's own use: `trace` is null when the signature runs eagerly; `replayed`
   /// says whether `outputs` are the trace's buffers (overwritten by the next call) or a first, traced run.
@@ -51,7 +53,7 @@ class Function {
  private:
   struct Entry {
     std::vector<std::int64_t> signature;
-    std::unique_ptr<jit::Trace> trace;
+    std::shared_ptr<jit::Trace> trace;  // shared with the tape records of replayed calls
     bool eager = false;
   };
   Entry* find(const std::vector<std::int64_t>& signature) const;

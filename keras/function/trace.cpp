@@ -67,7 +67,7 @@ void Trace::note_external(const Tensor& t) {
 
 void Trace::capture(const char* op, std::initializer_list<Tensor> inputs, std::initializer_list<Tensor> outputs,
                     ReplayFn replay) {
-  if (!valid()) return;
+  if (!(in_backward_ ? backward_reason_.empty() : valid())) return;
   for (const Tensor& in : inputs) {
     if (!in.defined() || in.nbytes() == 0) continue;
     switch (origin(in)) {
@@ -80,7 +80,7 @@ void Trace::capture(const char* op, std::initializer_list<Tensor> inputs, std::i
     }
   }
   for (const Tensor& out : outputs) mark(live_, out);
-  steps_.push_back({op, std::move(replay)});
+  (in_backward_ ? *backward_steps_ : steps_).push_back({op, std::move(replay)});
 }
 
 void Trace::assigned(const Tensor& target, const char* what) {
@@ -172,11 +172,22 @@ const std::vector<Tensor>& Trace::replay(const std::vector<Tensor>& inputs) {
   return outputs_;
 }
 
-std::vector<Tensor> Trace::gradient(const Tensor& target, const std::vector<Tensor>& sources, const Tensor& seed) const {
-  autodiff::NoGradScope no_grad;
-  const Tensor start = seed.defined() ? seed
-                                      : Tensor::ones(target.shape(), target.dtype() == DType::float64 ? DType::float64
-                                                                                                     : DType::float32);
+std::vector<const void*> Trace::plan_key(const Tensor& target, const std::vector<Tensor>& sources, bool seeded) {
+  static const char seeded_marker = 0;
+  std::vector<const void*> key{target.id(), seeded ? &seeded_marker : nullptr};
+  for (const Tensor& s : sources) key.push_back(s.defined() ? s.id() : nullptr);
+  return key;
+}
+
+bool Trace::gradient_replays(const Tensor& target, const std::vector<Tensor>& sources, bool seeded) const {
+  const auto key = plan_key(target, sources, seeded);
+  return std::any_of(plans_.begin(), plans_.end(), [&](const Plan& p) { return p.key == key && p.replayable; });
+}
+
+// The pass of GradientTape::gradient (non-persistent, first order) over the trace's records, with the
+// gradient slots resolved at the trace's end.
+std::vector<Tensor> Trace::run_backward(const Tensor& target, const std::vector<Tensor>& sources,
+                                        const Tensor& start) const {
   std::vector<Tensor> result(sources.size());
   auto target_slot = slot_of_.find(target.id());
   if (target_slot == slot_of_.end()) {  // the target depends on no recorded op
@@ -202,6 +213,57 @@ std::vector<Tensor> Trace::gradient(const Tensor& target, const std::vector<Tens
     auto s = slot_of_.find(sources[i].id());
     if (s != slot_of_.end()) result[i] = grads[s->second];
   }
+  return result;
+}
+
+std::vector<Tensor> Trace::gradient(const Tensor& target, const std::vector<Tensor>& sources, const Tensor& seed) {
+  autodiff::NoGradScope no_grad;
+  const bool seeded = seed.defined();
+  if (seeded && seed.shape() != target.shape())
+    throw ValueError("keras::function: the output gradient of shape " + shape_str(seed.shape()) +
+                     " does not match the output of shape " + shape_str(target.shape()));
+  const auto key = plan_key(target, sources, seeded);
+  auto plan = std::find_if(plans_.begin(), plans_.end(), [&](const Plan& p) { return p.key == key; });
+  if (plan != plans_.end() && plan->replayable) {  // the traced gradient pass, into its buffers
+    if (seeded) std::memcpy(plan->seed.raw_data(), seed.raw_data(), seed.nbytes());
+    for (const Step& s : plan->steps)
+      if (s.replay) s.replay();
+    return plan->grads;
+  }
+  const DType dtype = target.dtype() == DType::float64 ? DType::float64 : DType::float32;
+  if (plan != plans_.end() || !valid())  // a pass that cannot be replayed: the closures again
+    return run_backward(target, sources, seeded ? seed : Tensor::ones(target.shape(), dtype));
+  // The first gradient for this key: run the closures while capturing their kernels.
+  Plan fresh;
+  fresh.key = key;
+  struct Activate {
+    Trace* self;
+    Trace* previous;
+    Activate(Trace* t, std::vector<Step>* steps) : self(t), previous(std::exchange(detail::active_trace, t)) {
+      t->in_backward_ = true;
+      t->backward_steps_ = steps;
+      t->backward_reason_.clear();
+    }
+    ~Activate() {
+      detail::active_trace = previous;
+      self->in_backward_ = false;
+      self->backward_steps_ = nullptr;
+    }
+  };
+  std::vector<Tensor> result;
+  {
+    Activate active(this, &fresh.steps);
+    fresh.seed = seeded ? seed.clone() : Tensor::ones(target.shape(), dtype);
+    mark(live_, fresh.seed);
+    result = run_backward(target, sources, fresh.seed);
+    for (const Tensor& g : result)
+      if (g.defined() && g.nbytes() > 0 && origin(g) == Origin::born_unknown)
+        invalidate("a gradient was computed by a kernel without a replay hook");
+  }
+  born_.clear();
+  fresh.replayable = backward_reason_.empty();
+  fresh.grads = result;
+  plans_.push_back(std::move(fresh));
   return result;
 }
 

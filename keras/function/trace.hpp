@@ -53,9 +53,13 @@ class Trace {
 
   /// d target / d source for each source (undefined where none), from the recorded backward closures, as
   /// a non-persistent GradientTape gives it (same closures, same order of accumulation). `target` is one
-  /// of outputs(); `seed` its gradient (ones when undefined).
-  std::vector<Tensor> gradient(const Tensor& target, const std::vector<Tensor>& sources,
-                               const Tensor& seed = Tensor()) const;
+  /// of outputs(); `seed` its gradient (ones when undefined). The first gradient for a (target, sources)
+  /// pair traces the gradient pass too: when every kernel of it was captured, later ones replay it into
+  /// the same gradient buffers (overwritten by the next gradient: use them before), else they run the
+  /// closures again.
+  std::vector<Tensor> gradient(const Tensor& target, const std::vector<Tensor>& sources, const Tensor& seed = Tensor());
+  /// True when the gradient for this target and these sources replays a traced gradient pass.
+  bool gradient_replays(const Tensor& target, const std::vector<Tensor>& sources, bool seeded = false) const;
 
   // The hooks (capture.hpp, the tape).
   void capture(const char* op, std::initializer_list<Tensor> inputs, std::initializer_list<Tensor> outputs,
@@ -63,7 +67,8 @@ class Trace {
   void constant(const Tensor& t) { mark(live_, t); }
   void born(const Tensor& t) { mark(born_, t); }
   void invalidate(std::string why) {
-    if (reason_.empty()) reason_ = std::move(why);
+    std::string& reason = in_backward_ ? backward_reason_ : reason_;
+    if (reason.empty()) reason = std::move(why);
   }
   void assigned(const Tensor& target, const char* what);
   void record(const Tensor& output, const std::vector<Tensor>& inputs, const BackwardFn& backward, OpInfo info);
@@ -92,6 +97,16 @@ class Trace {
     std::vector<bool> needs;
   };
   bool watches(const Tensor& t) const;
+  // One traced gradient pass: for a target, a seed or not, and the sources (their ids: the key).
+  struct Plan {
+    std::vector<const void*> key;
+    std::vector<Step> steps;
+    Tensor seed;
+    std::vector<Tensor> grads;
+    bool replayable = false;
+  };
+  static std::vector<const void*> plan_key(const Tensor& target, const std::vector<Tensor>& sources, bool seeded);
+  std::vector<Tensor> run_backward(const Tensor& target, const std::vector<Tensor>& sources, const Tensor& start) const;
 
   bool watch_inputs_;
   std::string reason_;
@@ -104,6 +119,10 @@ class Trace {
   Ranges born_, live_;
   std::map<const void*, std::size_t> slot_of_;      // gradient slot of each tensor id in the records
   std::uint64_t generation_ = 0;
+  std::vector<Plan> plans_;
+  bool in_backward_ = false;              // tracing a gradient pass: captures go to `backward_steps_`
+  std::vector<Step>* backward_steps_ = nullptr;
+  std::string backward_reason_;
 };
 
 }  // namespace keras::jit

@@ -36,21 +36,41 @@ void check_last_axis(const Tensor& x, int axis, const char* op) {
 }
 
 // dz = g * act'(z), from the activation's output y.
+// (Each raw-kernel helper below registers its replay when a compiled function traces a gradient pass.)
 Tensor activation_grad_from_output(const Tensor& g, const Tensor& y, Eltwise act) {
   if (act == Eltwise::linear) return g;
   Tensor dz = Tensor::empty(g.shape());
-  kernels::fused_activation_backward(act, y.data<float>(), g.data<float>(), dz.data<float>(), g.size());
+  auto compute = [](const Tensor& g, const Tensor& y, const Tensor& dz, Eltwise act) {
+    kernels::fused_activation_backward(act, y.data<float>(), g.data<float>(), dz.data<float>(), g.size());
+  };
+  compute(g, y, dz, act);
+  if (jit::tracing()) jit::capture("activation gradient", {g, y}, {dz}, [=] { compute(g, y, dz, act); });
   return dz;
 }
 
 Tensor column_sums(const Tensor& m) {
-  const auto rows = rows_of(m), cols = m.dim(-1);
-  Tensor out = Tensor::zeros({cols});
-  const float* p = m.data<float>();
-  float* o = out.data<float>();
-  for (std::int64_t r = 0; r < rows; ++r)
+  Tensor out = Tensor::empty({m.dim(-1)});
+  auto compute = [](const Tensor& m, const Tensor& out) {
+    const auto rows = rows_of(m), cols = m.dim(-1);
+    const float* p = m.data<float>();
+    float* o = out.data<float>();
+    std::fill_n(o, cols, 0.f);
+    for (std::int64_t r = 0; r < rows; ++r)
 #pragma omp simd
-    for (std::int64_t c = 0; c < cols; ++c) o[c] += p[r * cols + c];
+      for (std::int64_t c = 0; c < cols; ++c) o[c] += p[r * cols + c];
+  };
+  compute(m, out);
+  if (jit::tracing()) jit::capture("column sums", {m}, {out}, [=] { compute(m, out); });
+  return out;
+}
+
+// grads = a b (with the transposes asked), a new tensor of `shape` (the raw backward of dense).
+Tensor matmul_into_new(const Tensor& a, const Tensor& b, const Shape& shape, kernels::MatmulArgs args) {
+  Tensor out = Tensor::empty(shape);
+  kernels::matmul(a.data<float>(), b.data<float>(), out.data<float>(), args);
+  if (jit::tracing())
+    jit::capture("matmul gradient", {a, b}, {out},
+                 [=] { kernels::matmul(a.data<float>(), b.data<float>(), out.data<float>(), args); });
   return out;
 }
 
@@ -110,16 +130,8 @@ Tensor dense(const Tensor& x0, const Tensor& kernel, const Tensor& bias, Eltwise
         return grads;
       }
       Tensor dz = activation_grad_from_output(g, y, act);
-      if (needs[0]) {
-        grads[0] = Tensor::empty(x.shape());
-        kernels::matmul(dz.data<float>(), kernel.data<float>(), grads[0].data<float>(),
-                        {.m = m, .n = k, .k = n, .trans_b = true});
-      }
-      if (needs[1]) {
-        grads[1] = Tensor::empty(kernel.shape());
-        kernels::matmul(x.data<float>(), dz.data<float>(), grads[1].data<float>(),
-                        {.m = k, .n = n, .k = m, .trans_a = true});
-      }
+      if (needs[0]) grads[0] = matmul_into_new(dz, kernel, x.shape(), {.m = m, .n = k, .k = n, .trans_b = true});
+      if (needs[1]) grads[1] = matmul_into_new(x, dz, kernel.shape(), {.m = k, .n = n, .k = m, .trans_a = true});
       if (needs.size() > 2 && needs[2]) grads[2] = column_sums(dz);
       return grads;
     }, {.name = "dense", .differentiable_backward = true});
@@ -153,6 +165,10 @@ Tensor eltwise(const Tensor& input, Eltwise f, float alpha, float beta) {
         return std::vector<Tensor>{multiply(g, detail::eltwise_derivative(f, alpha, beta, x, out))};
       Tensor dx = Tensor::empty(x.shape());
       kernels::eltwise_backward(f, alpha, beta, x.data<float>(), g.data<float>(), dx.data<float>(), x.size());
+      if (jit::tracing())
+        jit::capture("activation gradient", {x, g}, {dx}, [=] {
+          kernels::eltwise_backward(f, alpha, beta, x.data<float>(), g.data<float>(), dx.data<float>(), x.size());
+        });
       return std::vector<Tensor>{dx};
     }, {.name = "activation", .differentiable_backward = true});
   return out;
@@ -248,14 +264,21 @@ Tensor sparse_softmax_cross_entropy(const Tensor& labels, const Tensor& logits0)
         return std::vector<Tensor>{
             multiply(expand_dims(g, -1), subtract(softmax(logits), one_hot(ids, cols)))};
       Tensor d = Tensor::empty(lsm.shape());
-      const float* pl = lsm.data<float>();
-      const float* pg = g.data<float>();
-      const auto* pid = ids.data<std::int64_t>();
-      float* pd = d.data<float>();
-      kernels::parallel_rows(rows, cols, [&](std::int64_t r) {
-        for (std::int64_t c = 0; c < cols; ++c) pd[r * cols + c] = pg[r] * std::exp(pl[r * cols + c]);
-        pd[r * cols + pid[r]] -= pg[r];
-      });
+      auto compute = [](const Tensor& lsm, const Tensor& g, const Tensor& ids, const Tensor& d, std::int64_t rows,
+                        std::int64_t cols) {
+        const float* pl = lsm.data<float>();
+        const float* pg = g.data<float>();
+        const auto* pid = ids.data<std::int64_t>();
+        float* pd = d.data<float>();
+        kernels::parallel_rows(rows, cols, [&](std::int64_t r) {
+          for (std::int64_t c = 0; c < cols; ++c) pd[r * cols + c] = pg[r] * std::exp(pl[r * cols + c]);
+          pd[r * cols + pid[r]] -= pg[r];
+        });
+      };
+      compute(lsm, g, ids, d, rows, cols);
+      if (jit::tracing())
+        jit::capture("sparse_softmax_cross_entropy gradient", {lsm, g, ids}, {d},
+                     [=] { compute(lsm, g, ids, d, rows, cols); });
       return std::vector<Tensor>{d};
     }, {.name = "sparse_softmax_cross_entropy", .differentiable_backward = true});
   return loss;

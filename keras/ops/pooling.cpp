@@ -49,6 +49,11 @@ Tensor pool(kernels::Pooling kind, const Tensor& input, const Sizes& pool0, cons
       Tensor dx = Tensor::empty(shape);
       kernels::pool_backward(kind, g.data<float>(), dx.data<float>(),
                              workspace.defined() ? workspace.data<float>() : nullptr, a);
+      if (jit::tracing())  // a compiled function tracing the gradient pass
+        jit::capture("pooling gradient", {g, workspace}, {dx}, [=] {
+          kernels::pool_backward(kind, g.data<float>(), dx.data<float>(),
+                                 workspace.defined() ? workspace.data<float>() : nullptr, a);
+        });
       return std::vector<Tensor>{dx};
     }, {.name = "pooling"});
   return y;

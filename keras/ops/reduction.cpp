@@ -49,7 +49,7 @@ Tensor float_input(const Tensor& x) {
 // Broadcasts a gradient of the reduced shape back over the input's shape.
 Tensor expand_grad(const Tensor& g, const Shape& input_shape, const std::vector<std::size_t>& axes) {
   Tensor kept = reshape(g, reduced_shape(input_shape, axes, true));
-  return multiply(kept, Tensor::ones(input_shape));
+  return multiply(kept, jit::constant(Tensor::ones(input_shape)));
 }
 
 // Large float32 reductions over trailing axes (the last k, all of them included) on oneDNN's reduction

@@ -65,6 +65,14 @@ void check_model_bit_identical(Model& model, const Shape& x_shape, const Shape& 
     for (std::size_t i = 0; i < grads.size(); ++i) CHECK(same_bits(grads[i], eager_grads[i]));
   }
   CHECK(f.tracing_count() == 1);
+  // The comparisons above were of replays: of the forward ops and, the second time, of the gradient pass.
+  const auto trace = f.trace_for({x1, t1});
+  REQUIRE(trace);
+  CHECK(trace->valid());
+  std::vector<Tensor> sources = trace->input_buffers();
+  sources.insert(sources.end(), trace->variables().begin(), trace->variables().end());
+  CHECK(trace->variables().size() == vars.size());
+  CHECK(trace->gradient_replays(trace->outputs()[0], sources, true));
 }
 
 }  // namespace
