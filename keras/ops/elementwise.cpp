@@ -264,12 +264,12 @@ Tensor operator-(const Tensor& a, const Tensor& b) { return ops::subtract(a, b);
 Tensor operator*(const Tensor& a, const Tensor& b) { return ops::multiply(a, b); }
 Tensor operator/(const Tensor& a, const Tensor& b) { return ops::divide(a, b); }
 Tensor operator-(const Tensor& a) { return ops::negative(a); }
-Tensor operator+(const Tensor& a, float b) { return ops::add(a, Tensor::scalar(b)); }
-Tensor operator-(const Tensor& a, float b) { return ops::subtract(a, Tensor::scalar(b)); }
-Tensor operator*(const Tensor& a, float b) { return ops::multiply(a, Tensor::scalar(b)); }
-Tensor operator/(const Tensor& a, float b) { return ops::divide(a, Tensor::scalar(b)); }
-Tensor operator+(float a, const Tensor& b) { return ops::add(Tensor::scalar(a), b); }
-Tensor operator-(float a, const Tensor& b) { return ops::subtract(Tensor::scalar(a), b); }
-Tensor operator*(float a, const Tensor& b) { return ops::multiply(Tensor::scalar(a), b); }
-Tensor operator/(float a, const Tensor& b) { return ops::divide(Tensor::scalar(a), b); }
+Tensor operator+(const Tensor& a, float b) { return ops::add(a, jit::constant(Tensor::scalar(b))); }
+Tensor operator-(const Tensor& a, float b) { return ops::subtract(a, jit::constant(Tensor::scalar(b))); }
+Tensor operator*(const Tensor& a, float b) { return ops::multiply(a, jit::constant(Tensor::scalar(b))); }
+Tensor operator/(const Tensor& a, float b) { return ops::divide(a, jit::constant(Tensor::scalar(b))); }
+Tensor operator+(float a, const Tensor& b) { return ops::add(jit::constant(Tensor::scalar(a)), b); }
+Tensor operator-(float a, const Tensor& b) { return ops::subtract(jit::constant(Tensor::scalar(a)), b); }
+Tensor operator*(float a, const Tensor& b) { return ops::multiply(jit::constant(Tensor::scalar(a)), b); }
+Tensor operator/(float a, const Tensor& b) { return ops::divide(jit::constant(Tensor::scalar(a)), b); }
 }  // namespace keras
