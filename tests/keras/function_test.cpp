@@ -171,24 +171,27 @@ TEST_CASE("fit with the compiled train step equals run_eagerly to 0 ULP on one t
   const Tensor x = filled({24, 6}, 11);
   Tensor y = Tensor::empty({24}, DType::int32);
   for (std::int64_t i = 0; i < 24; ++i) y.data<std::int32_t>()[i] = static_cast<std::int32_t>(i % 3);
-  auto trained = [&](bool eager) {
-    utils::set_random_seed(3);
-    Sequential model({layers::Input({6}), layers::Dense(12, {.activation = "relu", .kernel_regularizer = "l2"}),
-                      layers::Dropout(0.25), layers::Dense(3)});
-    model.compile({.optimizer = optimizers::Adam({.learning_rate = 0.01}),
-                   .loss = losses::SparseCategoricalCrossentropy({.from_logits = true}),
-                   .metrics = {"accuracy"}, .run_eagerly = eager});
-    auto history = model.fit(x, y, {.batch_size = 8, .epochs = 2, .verbose = 0});
-    return std::pair{model.get_weights(), history};
-  };
-  CaptureCerr err;  // no fallback warning: the compiled step captures this model (regularizer and Dropout too)
-  const auto [compiled, compiled_history] = trained(false);
-  const auto [eager, eager_history] = trained(true);
-  CHECK(err.text.str().empty());
-  REQUIRE(compiled.size() == eager.size());
-  for (std::size_t i = 0; i < compiled.size(); ++i) CHECK(same_bits(compiled[i], eager[i]));
-  CHECK(compiled_history.history.at("loss") == eager_history.history.at("loss"));
-  CHECK(compiled_history.history.at("accuracy") == eager_history.history.at("accuracy"));
+  // Logits with Dropout and an L2 penalty; then softmax probabilities (the loss takes log(clip(p))).
+  for (const bool logits : {true, false}) {
+    auto trained = [&](bool eager) {
+      utils::set_random_seed(3);
+      Sequential model({layers::Input({6}), layers::Dense(12, {.activation = "relu", .kernel_regularizer = "l2"}),
+                        layers::Dropout(0.25), layers::Dense(3, {.activation = logits ? "linear" : "softmax"})});
+      model.compile({.optimizer = optimizers::Adam({.learning_rate = 0.01}),
+                     .loss = losses::SparseCategoricalCrossentropy({.from_logits = logits}),
+                     .metrics = {"accuracy"}, .run_eagerly = eager});
+      auto history = model.fit(x, y, {.batch_size = 8, .epochs = 2, .verbose = 0});
+      return std::pair{model.get_weights(), history};
+    };
+    CaptureCerr err;  // no fallback warning: the compiled step captures these models
+    const auto [compiled, compiled_history] = trained(false);
+    const auto [eager, eager_history] = trained(true);
+    CHECK(err.text.str().empty());
+    REQUIRE(compiled.size() == eager.size());
+    for (std::size_t i = 0; i < compiled.size(); ++i) CHECK(same_bits(compiled[i], eager[i]));
+    CHECK(compiled_history.history.at("loss") == eager_history.history.at("loss"));
+    CHECK(compiled_history.history.at("accuracy") == eager_history.history.at("accuracy"));
+  }
 }
 
 TEST_CASE("fit falls back to the eager step, with a warning, for a model the trace cannot capture", "[function]") {
