@@ -6,6 +6,7 @@
 // An op without this hook makes the trace fall back to eager execution (see keras/function/trace.hpp).
 #include <functional>
 #include <initializer_list>
+#include <vector>
 
 #include "keras/tensor.hpp"
 
@@ -23,6 +24,9 @@ using ReplayFn = std::function<void()>;
 
 /// Registers one op invocation on the trace being built. Undefined tensors are ignored.
 void capture(const char* op, std::initializer_list<Tensor> inputs, std::initializer_list<Tensor> outputs,
+             ReplayFn replay);
+/// The same for an op of a list of inputs (concatenate).
+void capture(const char* op, const std::vector<Tensor>& inputs, std::initializer_list<Tensor> outputs,
              ReplayFn replay);
 /// For code that knows the trace cannot reproduce it: the call then runs eagerly (with `why` in the warning).
 void not_replayable(const std::string& why);

@@ -27,6 +27,11 @@ void assigned(const Tensor& target, const char* what) {
 
 void capture(const char* op, std::initializer_list<Tensor> inputs, std::initializer_list<Tensor> outputs,
              ReplayFn replay) {
+  if (detail::active_trace) detail::active_trace->capture(op, std::vector<Tensor>(inputs), outputs, std::move(replay));
+}
+
+void capture(const char* op, const std::vector<Tensor>& inputs, std::initializer_list<Tensor> outputs,
+             ReplayFn replay) {
   if (detail::active_trace) detail::active_trace->capture(op, inputs, outputs, std::move(replay));
 }
 
@@ -65,7 +70,7 @@ void Trace::note_external(const Tensor& t) {
   externals_.emplace_back(t, t.is_trainable_variable());
 }
 
-void Trace::capture(const char* op, std::initializer_list<Tensor> inputs, std::initializer_list<Tensor> outputs,
+void Trace::capture(const char* op, const std::vector<Tensor>& inputs, std::initializer_list<Tensor> outputs,
                     ReplayFn replay) {
   if (!(in_backward_ ? backward_reason_.empty() : valid())) return;
   for (const Tensor& in : inputs) {

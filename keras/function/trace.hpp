@@ -62,7 +62,7 @@ class Trace {
   bool gradient_replays(const Tensor& target, const std::vector<Tensor>& sources, bool seeded = false) const;
 
   // The hooks (capture.hpp, the tape).
-  void capture(const char* op, std::initializer_list<Tensor> inputs, std::initializer_list<Tensor> outputs,
+  void capture(const char* op, const std::vector<Tensor>& inputs, std::initializer_list<Tensor> outputs,
                ReplayFn replay);
   void constant(const Tensor& t) { mark(live_, t); }
   void born(const Tensor& t) { mark(born_, t); }
