@@ -1,54 +1,96 @@
 #!/usr/bin/env bash
-# Runs each kerascpp benchmark and its libtorch twin in alternation, several times, and prints the
-# medians and the ratio. Installs libtorch-dev (and OpenBLAS's OpenMP build, so libtorch does not
-# fall back to the slow reference BLAS) when missing.
-#   bench/run.sh [runs]        (default 3)
+# Runs every kerascpp benchmark beside its anchor — the libtorch twin (training, inference) and ONNX
+# Runtime (inference) — in alternation, several times, on the machine's native ISA and again with oneDNN
+# held to AVX2 (so an AVX-512 machine measures the AVX2 kernels too), and prints medians and ratios.
+# Installs libtorch-dev (and OpenBLAS's OpenMP build, so libtorch does not fall back to the slow
+# reference BLAS) when missing; ONNX Runtime comes from npm as for the ONNX tests (scripts/install_deps.sh).
+#   bench/run.sh [runs] [isa...]        (default 3 runs; ISAs: native AVX2)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-3}
-scripts/install_deps.sh libtorch-dev libopenblas0-openmp
+[ $# -gt 0 ] && shift
+isas=(native AVX2)
+[ $# -gt 0 ] && isas=("$@")
+scripts/install_deps.sh libtorch-dev libopenblas0-openmp  # and ONNX Runtime from npm, as for the tests
 scripts/build.sh > /dev/null
 cmake --build build --target bench > /dev/null
+onnx_dir=$(mktemp -d)
+trap 'rm -rf "$onnx_dir"' EXIT
 
 source bench/lib.sh
 
-# compare PROGRAM "ARGS" FIGURE:higher|lower...: runs PROGRAM and PROGRAM_torch in alternation, then for
-# each figure prints both medians and how many times better kerascpp is (their value over ours for
-# figures where lower is better).
+# compare ANCHOR "OUR COMMAND" "THEIR COMMAND" FIGURE:higher|lower...: runs both commands in alternation, then
+# for each figure prints both medians and how many times better kerascpp is (their value over ours for
+# figures where lower is better). Leaves our median of the first figure in $ours_median.
 compare() {
-  local program=$1 args="$2" ours=() theirs=()
-  shift 2
+  local anchor=$1 our_command=$2 their_command=$3 ours=() theirs=()
+  shift 3
   for ((i = 0; i < runs; i++)); do
-    ours+=("$(build/bin/$program $args)")
-    theirs+=("$(build/bin/${program}_torch $args)")
+    ours+=("$($our_command)")
+    theirs+=("$($their_command)")
   done
-  echo "$program $args"
-  local spec name better k t ks ts
+  echo "${our_command#build/bin/}"
+  local spec name better k t ks ts first=1
   for spec in "$@"; do
     name=${spec%%:*} better=${spec##*:}
     ks=$(for o in "${ours[@]}"; do figure "$name" <<< "$o"; done)
     ts=$(for o in "${theirs[@]}"; do figure "$name" <<< "$o"; done)
     k=$(median <<< "$ks")
     t=$(median <<< "$ts")
+    [ $first = 1 ] && ours_median=$k && first=0
     echo "  kerascpp_$name: $k   (runs: $(echo $ks))"
-    echo "  libtorch_$name: $t   (runs: $(echo $ts))"
+    echo "  ${anchor}_$name: $t   (runs: $(echo $ts))"
     if [ "$better" = higher ]; then
-      awk -v k="$k" -v t="$t" 'BEGIN {printf "  kerascpp_advantage: %.2fx\n", k / t}'
+      awk -v k="$k" -v t="$t" -v a="$anchor" 'BEGIN {printf "  kerascpp_vs_%s: %.2fx\n", a, k / t}'
     else
-      awk -v k="$k" -v t="$t" 'BEGIN {printf "  kerascpp_advantage: %.2fx\n", t / k}'
+      awk -v k="$k" -v t="$t" -v a="$anchor" 'BEGIN {printf "  kerascpp_vs_%s: %.2fx\n", a, t / k}'
     fi
   done
 }
 
-# Workload 6 (memory) is peak_rss_mb of the seed CNN's training at batch 32: the resident peak
-# while training, the training data (60,000 float images, 188 MB) included.
-compare train_throughput "--model mlp --batch-size 128 --epochs 1 --threads 2" samples_per_sec:higher
-compare train_throughput "--model cnn --batch-size 32 --epochs 1 --threads 2" samples_per_sec:higher peak_rss_mb:lower
-compare train_throughput "--model cnn --batch-size 128 --epochs 1 --threads 2" samples_per_sec:higher
-for threads in 1 2; do
-  compare predict_latency "--batch-size 32 --threads $threads" predict_samples_per_sec:higher \
-    latency_median_us:lower latency_p99_us:lower
+# The shape of one sample and its vocabulary (0: real values) per inference workload, for ONNX Runtime.
+declare -A shape=([cnn]=28,28,1 [resnet20]=32,32,3 [transformer]=128,256 [lstm]=100)
+declare -A vocabulary=([cnn]=0 [resnet20]=0 [transformer]=0 [lstm]=10000)
+
+for isa in "${isas[@]}"; do
+  if [ "$isa" = native ]; then
+    unset ONEDNN_MAX_CPU_ISA DNNL_MAX_CPU_ISA ATEN_CPU_CAPABILITY OPENBLAS_CORETYPE
+  else  # oneDNN (ours and libtorch's), ATen's own kernels and OpenBLAS all held to AVX2
+    export ONEDNN_MAX_CPU_ISA=$isa DNNL_MAX_CPU_ISA=$isa ATEN_CPU_CAPABILITY=avx2 OPENBLAS_CORETYPE=Haswell
+  fi
+  echo "=== ISA: $isa ==="
+  ceiling=$(for ((i = 0; i < runs; i++)); do
+    build/bin/sgemm_ceiling --threads 2 | figure sgemm_gflops
+    build/bin/sgemm_ceiling_torch --threads 2 | figure sgemm_gflops
+  done | sort -n | tail -1)
+  echo "sgemm ceiling, 2 threads (best of oneDNN and OpenBLAS): $ceiling GFLOP/s"
+
+  # Training, 2 threads. Workload 6 (memory) is peak_rss_mb of the seed CNN's training at batch 32: the
+  # resident peak while training, the training data (60,000 float images, 188 MB) included.
+  for spec in "mlp 128" "cnn 32" "cnn 128" "resnet20 128" "transformer 32" "textcnn 64" "lstm 64"; do
+    set -- $spec
+    extra=()
+    [ "$1 $2" = "cnn 32" ] && extra=(peak_rss_mb:lower)
+    args="--model $1 --batch-size $2 --epochs 1 --threads 2"
+    compare libtorch "build/bin/train_throughput $args" "build/bin/train_throughput_torch $args" \
+      samples_per_sec:higher "${extra[@]}"
+    awk -v s="$ours_median" -v f="$(bench/flops_per_sample.py "$1")" -v c="$ceiling" \
+      'BEGIN {printf "  kerascpp_gflops: %.1f (%.0f%% of the sgemm ceiling)\n", s * f / 1e9, 100 * s * f / 1e9 / c}'
+  done
+
+  # Inference, batch 32 and one sample, 1 and 2 threads: libtorch and ONNX Runtime (the same graph, exported
+  # by kerascpp; ONNX Runtime's own kernels pick their ISA themselves, so its AVX2 run uses the native ones).
+  for model in cnn resnet20 transformer lstm; do
+    build/bin/predict_latency --model "$model" --threads 1 --samples 64 --onnx "$onnx_dir/$model.onnx" > /dev/null
+    samples=$([ "$model" = cnn ] && echo 10000 || echo 1024)
+    for threads in 1 2; do
+      args="--model $model --batch-size 32 --threads $threads"
+      compare libtorch "build/bin/predict_latency $args" "build/bin/predict_latency_torch $args" \
+        predict_samples_per_sec:higher latency_median_us:lower latency_p99_us:lower
+      compare onnxruntime "build/bin/predict_latency $args" \
+        "node bench/predict_latency_ort.js $onnx_dir/$model.onnx --shape ${shape[$model]} --vocabulary ${vocabulary[$model]} --batch-size 32 --threads $threads --samples $samples" \
+        predict_samples_per_sec:higher latency_median_us:lower latency_p99_us:lower
+    done
+  done
+  compare libtorch "build/bin/step_overhead --threads 1" "build/bin/step_overhead_torch --threads 1" us_per_step:lower
 done
-compare step_overhead "--threads 1" us_per_step:lower
-compare lstm_throughput "--batch-size 64 --threads 1" samples_per_sec:higher
-compare lstm_throughput "--batch-size 64 --threads 2" samples_per_sec:higher

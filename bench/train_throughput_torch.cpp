@@ -1,47 +1,34 @@
-// The libtorch twin of train_throughput: the same MLP, Adam and batch size on 60,000 samples of
-// Fashion-MNIST's shape (random values: the cost of a step does not depend on them).
+// The libtorch twin of train_throughput: the same workload (bench_models_torch.hpp), Adam(1e-3) and batch
+// size on random data of the same shape (the cost of a step does not depend on the values).
 // Prints "samples_per_sec: N".
 #include <chrono>
 #include <cstdio>
 
-#include <torch/torch.h>
-
 #include "bench_args.hpp"
 #include "bench_memory.hpp"
+#include "bench_models_torch.hpp"
 
 int main(int argc, char** argv) try {
   const BenchArgs args = parse_bench_args(argc, argv);
   torch::set_num_threads(args.threads);
   torch::manual_seed(1);
-  const long n = args.samples > 0 && args.samples < 60000 ? args.samples : 60000;
-  torch::Tensor x;
-  torch::nn::Sequential model;
-  if (args.model == "mlp") {
-    x = torch::rand({n, 28, 28});
-    model = torch::nn::Sequential(torch::nn::Flatten(), torch::nn::Linear(784, 512), torch::nn::ReLU(),
-                                  torch::nn::Linear(512, 256), torch::nn::ReLU(), torch::nn::Linear(256, 10));
-  } else if (args.model == "cnn") {  // the seed's CNN; PyTorch is channels-first
-    x = torch::rand({n, 1, 28, 28});
-    model = torch::nn::Sequential(torch::nn::Conv2d(1, 32, 5), torch::nn::ReLU(), torch::nn::MaxPool2d(2),
-                                  torch::nn::Conv2d(32, 64, 3), torch::nn::ReLU(), torch::nn::MaxPool2d(2),
-                                  torch::nn::Flatten(), torch::nn::Linear(64 * 5 * 5, 1024), torch::nn::ReLU(),
-                                  torch::nn::Dropout(0.5), torch::nn::Linear(1024, 10));
-  } else {
-    throw std::invalid_argument("unknown --model " + args.model + " (available: mlp, cnn)");
-  }
-  auto y = torch::randint(0, 10, {n}, torch::kLong);
-  torch::optim::Adam opt(model->parameters(), torch::optim::AdamOptions(1e-3).eps(1e-7));
+  bench::TorchWorkload w = bench::make_torch_workload(args.model);
+  const int64_t n = args.samples > 0 && args.samples < w.samples ? args.samples : w.samples;
+  const torch::Tensor x = bench::random_torch_inputs(w, n);
+  const auto y = torch::randint(0, 10, {n}, torch::kLong);
+  w.module->train();
+  torch::optim::Adam opt(w.module->parameters(), torch::optim::AdamOptions(1e-3).eps(1e-7));
   double last_loss = 0;
   const double setup_peak = process_peak_rss_mb();  // making the data and the model
   reset_peak_rss();  // workload 6: the peak of training, with the data in memory
   const auto start = std::chrono::steady_clock::now();
   for (int epoch = 0; epoch < args.epochs; ++epoch) {
     auto perm = torch::randperm(n, torch::kLong);
-    for (long b = 0; b < n; b += args.batch_size) {
+    for (int64_t b = 0; b < n; b += args.batch_size) {
       auto idx = perm.slice(0, b, std::min(n, b + args.batch_size));
       auto xb = x.index_select(0, idx), yb = y.index_select(0, idx);
       opt.zero_grad();
-      auto logits = model->forward(xb);
+      auto logits = w.forward(xb);
       auto loss = torch::nn::functional::cross_entropy(logits, yb);
       loss.backward();
       opt.step();

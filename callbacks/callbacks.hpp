@@ -10,6 +10,8 @@
 #include "callbacks/model_checkpoint.hpp"
 #include "callbacks/progbar_logger.hpp"
 #include "callbacks/reduce_lr_on_plateau.hpp"
+#include "callbacks/summary_image.hpp"
+#include "callbacks/summary_trace.hpp"
 #include "callbacks/summary_writer.hpp"
 #include "callbacks/tensorboard.hpp"
 #include "callbacks/terminate_on_nan.hpp"

@@ -13,10 +13,13 @@
 
 #include <fmt/format.h>
 
+#include "callbacks/proto_wire.hpp"
 #include "keras/errors.hpp"
 
 namespace keras::summary {
 namespace {
+
+using namespace wire;
 
 std::array<std::uint32_t, 256> make_crc_table() {
   std::array<std::uint32_t, 256> table{};
@@ -26,36 +29,6 @@ std::array<std::uint32_t, 256> make_crc_table() {
     table[i] = c;
   }
   return table;
-}
-
-// Protocol buffer wire format: varint keys and lengths, little-endian fixed-width numbers.
-void put_varint(std::string& out, std::uint64_t v) {
-  while (v >= 0x80) {
-    out += static_cast<char>((v & 0x7F) | 0x80);
-    v >>= 7;
-  }
-  out += static_cast<char>(v);
-}
-void put_key(std::string& out, int field, int wire_type) { put_varint(out, (static_cast<std::uint64_t>(field) << 3) | wire_type); }
-template <class T>
-void put_fixed(std::string& out, T value) {
-  char bytes[sizeof(T)];
-  std::memcpy(bytes, &value, sizeof(T));  // the machine is little-endian (x86-64, aarch64), as the wire format
-  out.append(bytes, sizeof(T));
-}
-void put_double(std::string& out, int field, double v) {
-  put_key(out, field, 1);
-  put_fixed(out, v);
-}
-void put_bytes(std::string& out, int field, std::string_view bytes) {
-  put_key(out, field, 2);
-  put_varint(out, bytes.size());
-  out.append(bytes);
-}
-void put_packed_doubles(std::string& out, int field, const std::vector<double>& values) {
-  std::string packed;
-  for (double v : values) put_fixed(packed, v);
-  put_bytes(out, field, packed);
 }
 
 std::string event_header(double wall_time, std::int64_t step) {
@@ -76,13 +49,13 @@ std::string summary_event(double wall_time, std::int64_t step, const std::string
   return e;
 }
 
+}  // namespace
+
 std::string host_name() {
   char buf[256] = {};
   if (gethostname(buf, sizeof(buf) - 1) != 0 || !buf[0]) return "localhost";
   return buf;
 }
-
-}  // namespace
 
 std::uint32_t crc32c(std::string_view data) {
   static const auto table = make_crc_table();
@@ -145,6 +118,41 @@ std::string encode_histogram_event(double wall_time, std::int64_t step, const st
   put_bytes(v, 1, tag);
   put_bytes(v, 5, histo);
   return summary_event(wall_time, step, v);
+}
+
+std::string encode_string_tensor(const std::vector<std::string>& values, const std::vector<std::int64_t>& shape) {
+  std::string shape_proto;
+  for (auto d : shape) {
+    std::string dim;
+    put_int(dim, 1, d);
+    put_bytes(shape_proto, 2, dim);
+  }
+  std::string t;
+  put_int(t, 1, 7);  // DT_STRING
+  put_bytes(t, 2, shape_proto);
+  for (const auto& v : values) put_bytes(t, 8, v);
+  return t;
+}
+
+std::string encode_tensor_summary_event(double wall_time, std::int64_t step, const std::string& tag,
+                                        const PluginData& plugin, const std::string& tensor) {
+  std::string plugin_data;
+  put_bytes(plugin_data, 1, plugin.name);
+  if (!plugin.content.empty()) put_bytes(plugin_data, 2, plugin.content);
+  std::string metadata;
+  put_bytes(metadata, 1, plugin_data);
+  if (plugin.data_class != 0) put_int(metadata, 4, plugin.data_class);
+  std::string v;
+  put_bytes(v, 1, tag);
+  put_bytes(v, 9, metadata);
+  put_bytes(v, 8, tensor);
+  return summary_event(wall_time, step, v);
+}
+
+std::string encode_graph_event(double wall_time, std::int64_t step, const std::string& graph_def) {
+  std::string e = event_header(wall_time, step);
+  put_bytes(e, 4, graph_def);
+  return e;
 }
 
 double wall_time_now() {

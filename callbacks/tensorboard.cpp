@@ -2,8 +2,12 @@
 
 #include <chrono>
 #include <filesystem>
+#include <iostream>
 
+#include "callbacks/summary_image.hpp"
+#include "callbacks/summary_trace.hpp"
 #include "keras/model.hpp"
+#include "keras/sequential.hpp"
 #include "optimizers/optimizer.hpp"
 #include "keras/saving/hdf5_format.hpp"
 
@@ -12,6 +16,10 @@ namespace keras::callbacks {
 TensorBoard::TensorBoard(std::string log_dir, TensorBoardOptions options) : log_dir_(std::move(log_dir)), o_(std::move(options)) {
   if (o_.histogram_freq < 0) throw ValueError("TensorBoard's histogram_freq must be >= 0, got " + std::to_string(o_.histogram_freq));
   every_ = o_.update_freq.batches("TensorBoard's update_freq");
+  const auto& p = o_.profile_batch;
+  if (p.start < 0 || p.stop < p.start)
+    throw ValueError("TensorBoard's profile_batch must be a non-negative integer or a pair {start, stop} of positive "
+                     "integers with start <= stop, found {" + std::to_string(p.start) + ", " + std::to_string(p.stop) + "}");
 }
 
 summary::SummaryWriter& TensorBoard::train_writer() {
@@ -26,7 +34,34 @@ summary::SummaryWriter& TensorBoard::validation_writer() {
 
 void TensorBoard::on_train_begin(Logs&) {
   train_step_ = 0;
+  global_batch_ = 0;
   train_writer();
+  graph_pending_ = o_.write_graph;
+  // As Keras: the conceptual graph of a functional or Sequential model (a subclassed one has no config graph).
+  if (o_.write_graph && (model().graph() || dynamic_cast<const Sequential*>(&model()))) {
+    try {
+      train_writer().keras_model("keras", model().to_json(), 0);
+    } catch (const std::exception& e) {
+      std::cerr << "WARNING: TensorBoard: the model's config could not be written as JSON, so the Graphs tab has no "
+                   "conceptual graph: " << e.what() << "\n";
+    }
+  }
+}
+
+// Keras counts batches from 1 over the whole fit; the profile covers batches start..stop.
+void TensorBoard::on_train_batch_begin(std::int64_t, Logs&) {
+  ++global_batch_;
+  const bool profile = o_.profile_batch.stop > 0 && global_batch_ == o_.profile_batch.start;
+  const bool graph = graph_pending_ && global_batch_ == 1;
+  if ((profile || graph) && !tracing_) {
+    if (summary::tracing()) {  // somebody else's trace: leave it alone
+      graph_pending_ = false;
+      return;
+    }
+    summary::trace_on({.graph = true, .profiler = profile});
+    tracing_ = true;
+    profiling_ = profile;
+  }
 }
 
 void TensorBoard::on_epoch_begin(int, Logs&) {
@@ -36,9 +71,26 @@ void TensorBoard::on_epoch_begin(int, Logs&) {
 
 // As Keras: scalars of the batches whose global index is a multiple of update_freq, at that index.
 void TensorBoard::on_train_batch_end(std::int64_t, Logs& logs) {
+  if (graph_pending_ && tracing_) {
+    train_writer().graph(summary::encode_graph_def(summary::traced_graph()), 0);
+    graph_pending_ = false;
+    if (!profiling_) {
+      summary::trace_off();
+      tracing_ = false;
+    }
+  }
   if (every_ > 0 && train_step_ % every_ == 0)
     for (const auto& [k, v] : logs) train_writer().scalar("batch_" + k, v, train_step_);
   ++train_step_;
+  if (profiling_ && global_batch_ >= o_.profile_batch.stop) stop_trace();
+}
+
+// As Keras's _stop_trace: the graph as the run-metadata summary "batch_<stop>" at step stop, the profile in log_dir.
+void TensorBoard::stop_trace() {
+  summary::write_trace(&train_writer(), "batch_" + std::to_string(o_.profile_batch.stop), o_.profile_batch.stop, false,
+                       log_dir_);
+  summary::trace_off();
+  tracing_ = profiling_ = false;
 }
 
 void TensorBoard::on_epoch_end(int epoch, Logs& logs) {
@@ -71,6 +123,9 @@ void TensorBoard::on_test_end(Logs& logs) {
 }
 
 void TensorBoard::on_train_end(Logs&) {
+  if (profiling_) stop_trace();
+  if (tracing_) summary::trace_off();
+  tracing_ = graph_pending_ = false;
   if (train_) train_->flush();
   if (val_) val_->flush();
 }
@@ -83,6 +138,9 @@ void TensorBoard::log_weights(int epoch) {
       for (char& c : tag)
         if (c == ':') c = '_';
       train_writer().histogram(tag + "/histogram", var->value(), epoch);
+      if (o_.write_images)
+        if (const Tensor image = summary::weight_as_image(var->value()); image.defined())
+          train_writer().image(tag + "/image", image, epoch);
     }
 }
 

@@ -1,7 +1,7 @@
 // Dataset::batch, padded_batch and unbatch.
 #include <fmt/format.h>
 
-#include "data/dataset.hpp"
+#include "data/unary_node.hpp"
 #include "data/worker_threads.hpp"
 #include "keras/json.hpp"
 
@@ -13,15 +13,14 @@ std::int64_t batched_cardinality(std::int64_t c, std::int64_t n, bool drop) {
   return drop ? c / n : (c + n - 1) / n;
 }
 
-class BatchNode : public DatasetNode {
+class BatchNode : public UnaryNode<BatchNode> {
  public:
   BatchNode(Dataset input, std::int64_t n, bool drop, std::optional<PaddedBatchOptions> pad, std::int64_t threads = 0,
             std::optional<bool> deterministic = {})
-      : input_(std::move(input)), n_(n), drop_(drop), pad_(std::move(pad)), threads_(threads), deterministic_(deterministic) {
+      : UnaryNode(std::move(input)), n_(n), drop_(drop), pad_(std::move(pad)), threads_(threads), deterministic_(deterministic) {
     if (n <= 0) throw ValueError("batch_size must be positive, got " + std::to_string(n));
   }
   std::int64_t cardinality() const override { return batched_cardinality(input_.cardinality(), n_, drop_); }
-  std::vector<const DatasetNode*> inputs() const override { return {input_.node().get()}; }
   ElementSpec element_spec() const override {
     ElementSpec s = batched_spec(input_.element_spec(), drop_ ? n_ : -1);
     if (!pad_) return s;
@@ -53,16 +52,13 @@ class BatchNode : public DatasetNode {
       json save() const override { return input->save(); }
       void restore(const json& s) override { input->restore(s); }
     };
-    auto it = std::make_unique<It>();
-    it->n = this;
-    it->input = input_.node()->make_iterator();
+    auto it = fresh_iterator<It>();
     if (threads_ <= 1) return it;
     it->gather_only = true;
     return detail::make_parallel_map_iterator(std::move(it), &stack_, threads_, deterministic_);
   }
 
  private:
-  Dataset input_;
   std::int64_t n_;
   bool drop_;
   std::optional<PaddedBatchOptions> pad_;
@@ -92,10 +88,9 @@ class BatchNode : public DatasetNode {
   }
 };
 
-class UnbatchNode : public DatasetNode {
+class UnbatchNode : public UnaryNode<UnbatchNode> {
  public:
-  explicit UnbatchNode(Dataset input) : input_(std::move(input)) {}
-  std::vector<const DatasetNode*> inputs() const override { return {input_.node().get()}; }
+  explicit UnbatchNode(Dataset input) : UnaryNode(std::move(input)) {}
   ElementSpec element_spec() const override { return unbatched_spec(input_.element_spec()); }
   IteratorPtr make_iterator() const override {
     struct It : IteratorBase {
@@ -135,9 +130,6 @@ class UnbatchNode : public DatasetNode {
     it->input = input_.node()->make_iterator();
     return it;
   }
-
- private:
-  Dataset input_;
 };
 
 }  // namespace

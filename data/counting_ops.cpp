@@ -1,22 +1,20 @@
 // Transformations that count or select elements: repeat, take, skip, filter, shard, enumerate,
 // concatenate; and reduce.
-#include "data/dataset.hpp"
+#include "data/unary_node.hpp"
 #include "keras/json.hpp"
 
 namespace keras::data {
 namespace {
 
-class RepeatNode : public DatasetNode {
+class RepeatNode : public UnaryNode<RepeatNode> {
  public:
-  RepeatNode(Dataset input, std::int64_t count) : input_(std::move(input)), count_(count) {}
-  std::vector<const DatasetNode*> inputs() const override { return {input_.node().get()}; }
+  RepeatNode(Dataset input, std::int64_t count) : UnaryNode(std::move(input)), count_(count) {}
   std::int64_t cardinality() const override {
     const auto c = input_.cardinality();
     if (count_ == 0 || c == 0) return 0;
     if (count_ < 0) return INFINITE_CARDINALITY;  // as tf: even when the input's count is unknown
     return c < 0 ? c : c * count_;
   }
-  ElementSpec element_spec() const override { return input_.element_spec(); }
   IteratorPtr make_iterator() const override {
     struct It : IteratorBase {
       const RepeatNode* n;
@@ -55,15 +53,13 @@ class RepeatNode : public DatasetNode {
   }
 
  private:
-  Dataset input_;
   std::int64_t count_;
 };
 
 // take (limit >= 0) and skip (skip >= 0) share one node: skip `skip` elements, then yield at most `limit`.
-class TakeSkipNode : public DatasetNode {
+class TakeSkipNode : public UnaryNode<TakeSkipNode> {
  public:
-  TakeSkipNode(Dataset input, std::int64_t skip, std::int64_t limit) : input_(std::move(input)), skip_(skip), limit_(limit) {}
-  std::vector<const DatasetNode*> inputs() const override { return {input_.node().get()}; }
+  TakeSkipNode(Dataset input, std::int64_t skip, std::int64_t limit) : UnaryNode(std::move(input)), skip_(skip), limit_(limit) {}
   std::int64_t cardinality() const override {
     const auto c = input_.cardinality();
     if (c == INFINITE_CARDINALITY) return limit_ >= 0 ? limit_ : c;
@@ -71,7 +67,6 @@ class TakeSkipNode : public DatasetNode {
     const auto rest = std::max<std::int64_t>(0, c - skip_);
     return limit_ >= 0 ? std::min(rest, limit_) : rest;
   }
-  ElementSpec element_spec() const override { return input_.element_spec(); }
   IteratorPtr make_iterator() const override {
     struct It : IteratorBase {
       const TakeSkipNode* n;
@@ -92,29 +87,24 @@ class TakeSkipNode : public DatasetNode {
         input->restore(s.at("input"));
       }
     };
-    auto it = std::make_unique<It>();
-    it->n = this;
-    it->input = input_.node()->make_iterator();
+    auto it = fresh_iterator<It>();
     return it;
   }
 
  private:
-  Dataset input_;
   std::int64_t skip_, limit_;
 };
 
 // filter (predicate) and shard (every num-th element from index) select elements.
-class SelectNode : public DatasetNode {
+class SelectNode : public UnaryNode<SelectNode> {
  public:
   SelectNode(Dataset input, PredicateFn pred, std::int64_t num, std::int64_t index)
-      : input_(std::move(input)), pred_(std::move(pred)), num_(num), index_(index) {}
-  std::vector<const DatasetNode*> inputs() const override { return {input_.node().get()}; }
+      : UnaryNode(std::move(input)), pred_(std::move(pred)), num_(num), index_(index) {}
   std::int64_t cardinality() const override {
     const auto c = input_.cardinality();
     if (pred_ || c < 0) return c == INFINITE_CARDINALITY ? c : UNKNOWN_CARDINALITY;
     return c / num_ + (c % num_ > index_ ? 1 : 0);
   }
-  ElementSpec element_spec() const override { return input_.element_spec(); }
   IteratorPtr make_iterator() const override {
     struct It : IteratorBase {
       const SelectNode* n;
@@ -134,14 +124,11 @@ class SelectNode : public DatasetNode {
         input->restore(s.at("input"));
       }
     };
-    auto it = std::make_unique<It>();
-    it->n = this;
-    it->input = input_.node()->make_iterator();
+    auto it = fresh_iterator<It>();
     return it;
   }
 
  private:
-  Dataset input_;
   PredicateFn pred_;
   std::int64_t num_, index_;
 };

@@ -6,127 +6,48 @@
 #include <fmt/format.h>
 
 #include "data/auto_shard.hpp"
+#include "data/csv_reader.hpp"
 #include "data/file_stream.hpp"
 
 namespace keras::data {
 namespace detail {
 
-bool csv_quote_open(const std::string& text, bool use_quote) {
-  if (!use_quote) return false;
-  bool open = false;
-  for (char c : text)
-    if (c == '"') open = !open;
-  return open;
-}
-
 std::vector<std::string> split_csv_record(const std::string& line, char delim, bool use_quote) {
-  std::vector<std::string> fields;
-  std::string cur;
-  std::size_t i = 0;
-  for (;;) {
-    cur.clear();
-    if (use_quote && i < line.size() && line[i] == '"') {
-      ++i;
-      for (;;) {
-        if (i >= line.size()) throw ValueError("CSV: a quoted field is not closed in record: " + line);
-        if (line[i] == '"') {
-          if (i + 1 < line.size() && line[i + 1] == '"') {
-            cur.push_back('"');
-            i += 2;
-            continue;
-          }
-          ++i;
-          break;
-        }
-        cur.push_back(line[i++]);
-      }
-      if (i < line.size() && line[i] != delim)
-        throw ValueError("CSV: a quoted field must be followed by the delimiter or the end of the record: " + line);
-    } else {
-      while (i < line.size() && line[i] != delim) cur.push_back(line[i++]);
-    }
-    fields.push_back(cur);
-    if (i >= line.size()) break;
-    ++i;  // the delimiter
-  }
-  return fields;
+  CsvFieldSplitter splitter;
+  const auto& fields = splitter.split(line, delim, use_quote);
+  return {fields.begin(), fields.end()};
 }
 
 }  // namespace detail
 
 namespace {
 
-Component parse_field(const std::string& field, const RecordDefault& d, const std::string& na, const std::string& where) {
-  const bool empty = field.empty() || (!na.empty() && field == na);
-  if (empty && !d.value()) throw ValueError("CSV: " + where + " is empty and the column has no default (it is required)");
-  const std::string& s = empty ? *d.value() : field;
-  if (d.dtype() == "string") return Component(s);
-  auto bad = [&] { return ValueError("CSV: " + where + ": cannot parse '" + s + "' as " + d.dtype()); };
-  const char* b = s.data();
-  const char* e = s.data() + s.size();
-  while (b < e && *b == ' ') ++b;
-  if (d.dtype() == "float32") {
-    float v = 0;
-    auto r = std::from_chars(b, e, v);
-    if (r.ec != std::errc() || r.ptr != e) throw bad();
-    return Tensor::full({}, v);
-  }
-  std::int64_t v = 0;
-  auto r = std::from_chars(b, e, v);
-  if (r.ec != std::errc() || r.ptr != e) throw bad();
-  if (d.dtype() == "int32") {
-    if (v < INT32_MIN || v > INT32_MAX) throw bad();
-    return Tensor::full({}, double(v), DType::int32);
-  }
-  if (d.dtype() != "int64") throw ValueError("CSV: unsupported column type " + d.dtype());
-  Tensor t = Tensor::empty({}, DType::int64);
-  *t.data<std::int64_t>() = v;
-  return t;
-}
-
 class CsvNode : public DatasetNode {
  public:
   CsvNode(std::vector<std::string> files, std::vector<RecordDefault> defaults, CsvOptions o)
       : files_(std::move(files)), defaults_(std::move(defaults)), o_(std::move(o)) {
-    detail::check_compression_type(o_.compression_type);
-    if (files_.empty()) throw ValueError("CsvDataset needs at least one file name");
-    if (defaults_.empty()) throw ValueError("CsvDataset needs record_defaults (one per column)");
-    if (!o_.select_cols.empty() && o_.select_cols.size() != defaults_.size())
-      throw ValueError(fmt::format("CsvDataset: {} select_cols but {} record_defaults; give one default per selected column",
-                                   o_.select_cols.size(), defaults_.size()));
-    for (std::size_t i = 1; i < o_.select_cols.size(); ++i)
-      if (o_.select_cols[i] <= o_.select_cols[i - 1]) throw ValueError("CsvDataset: select_cols must be strictly ascending");
+    detail::check_csv_arguments("CsvDataset", files_, defaults_, o_);
   }
   ElementSpec element_spec() const override {
-    std::vector<ElementSpec> cols;
-    for (const auto& d : defaults_) cols.push_back(TensorSpec{{}, d.dtype()});
-    return ElementSpec::tuple(cols);
+    return ElementSpec::tuple(detail::CsvColumns(defaults_, o_, 0).specs(false));
   }
   IteratorPtr make_iterator() const override {
     struct It : IteratorBase {
-      std::vector<std::string> files;  // this replica's (data/auto_shard.hpp)
       const CsvNode* n;
+      std::vector<std::string> files;  // this replica's (data/auto_shard.hpp)
       std::size_t file = 0;
-      std::int64_t line_no = 0;
-      std::unique_ptr<detail::FileStream> in;
+      std::unique_ptr<detail::CsvRecordReader> in;
+      detail::CsvColumns row;
+      explicit It(const CsvNode* node)
+          : n(node), files(files_of_this_replica(node->files_, "CsvDataset")), row(node->defaults_, node->o_, 1) {}
       const char* kind() const override { return "CsvDataset"; }
       std::optional<Element> next() override {
-        std::string line;
+        std::string_view record;
         while (file < files.size()) {
-          if (!in) {
-            in = std::make_unique<detail::FileStream>(files[file], n->o_.compression_type);
-            line_no = 0;
-            if (n->o_.header && in->getline(line)) ++line_no;
-          }
-          if (in->getline(line)) {
-            ++line_no;
-            std::string more;
-            while (detail::csv_quote_open(line, n->o_.use_quote_delim) && in->getline(more)) {
-              ++line_no;
-              line += "\n" + more;
-            }
-            if (line.empty()) continue;
-            return n->parse(line, fmt::format("{}:{}", files[file], line_no));
+          if (!in) in = std::make_unique<detail::CsvRecordReader>(files[file], n->o_);
+          if (in->next(record)) {
+            row.parse(record, 0, *in);
+            return Element::tuple(row.scalars());
           }
           in.reset();
           ++file;
@@ -134,29 +55,13 @@ class CsvNode : public DatasetNode {
         return std::nullopt;
       }
     };
-    auto it = std::make_unique<It>();
-    it->n = this;
-    it->files = files_of_this_replica(files_, "CsvDataset");
-    return it;
+    return std::make_unique<It>(this);
   }
 
  private:
   std::vector<std::string> files_;
   std::vector<RecordDefault> defaults_;
   CsvOptions o_;
-
-  Element parse(const std::string& line, const std::string& where) const {
-    const auto fields = detail::split_csv_record(line, o_.field_delim, o_.use_quote_delim);
-    std::vector<Element> out;
-    for (std::size_t k = 0; k < defaults_.size(); ++k) {
-      const std::size_t col = o_.select_cols.empty() ? k : static_cast<std::size_t>(o_.select_cols[k]);
-      if (col >= fields.size() || (o_.select_cols.empty() && fields.size() != defaults_.size()))
-        throw ValueError(fmt::format("CSV: {} has {} fields but {} columns were expected", where, fields.size(),
-                                     o_.select_cols.empty() ? defaults_.size() : col + 1));
-      out.push_back(parse_field(fields[col], defaults_[k], o_.na_value, fmt::format("{} column {}", where, col)));
-    }
-    return Element::tuple(std::move(out));
-  }
 };
 
 std::vector<std::string> glob_files(const std::string& pattern) {
@@ -169,16 +74,17 @@ std::vector<std::string> glob_files(const std::string& pattern) {
   return files;
 }
 
-// tf infers int32, then float32, then string from the values seen in the first rows.
+// tf infers int32, then float32, then string from the values seen in the first records.
 std::vector<RecordDefault> infer_defaults(const std::string& file, const MakeCsvOptions& o, std::size_t columns) {
   std::vector<int> level(columns, 0);  // 0 int32, 1 float32, 2 string
-  detail::FileStream in(file, o.compression_type);
-  std::string line;
-  if (o.header) in.getline(line);
-  for (int row = 0; row < 100 && in.getline(line); ++row) {
-    const auto fields = detail::split_csv_record(line, o.field_delim, o.use_quote_delim);
+  detail::CsvRecordReader in(file, {.compression_type = o.compression_type, .header = o.header,
+                                    .use_quote_delim = o.use_quote_delim});
+  detail::CsvFieldSplitter splitter;
+  std::string_view record;
+  for (int row = 0; row < 100 && in.next(record); ++row) {
+    const auto& fields = splitter.split(record, o.field_delim, o.use_quote_delim);
     for (std::size_t c = 0; c < columns && c < fields.size(); ++c) {
-      const std::string& f = fields[c];
+      const std::string_view f = fields[c];
       if (f.empty() || f == o.na_value) continue;
       std::int64_t i = 0;
       float x = 0;
@@ -225,11 +131,13 @@ Dataset make_csv_dataset(const std::string& file_pattern, std::int64_t batch_siz
   }
   if (!o.label_name.empty() && std::find(kept_names.begin(), kept_names.end(), o.label_name) == kept_names.end())
     throw ValueError("make_csv_dataset: label_name '" + o.label_name + "' is not one of the columns");
-  Dataset ds = CsvDataset(files, kept, {.compression_type = o.compression_type, .header = o.header,
-                                        .field_delim = o.field_delim, .use_quote_delim = o.use_quote_delim,
-                                        .na_value = o.na_value, .select_cols = cols});
   const std::string label = o.label_name;
-  ds = ds.map([kept_names, label](const Element& e) {
+  Dataset ds = detail::csv_batches(files, kept,
+                                   {.compression_type = o.compression_type, .header = o.header, .field_delim = o.field_delim,
+                                    .use_quote_delim = o.use_quote_delim, .na_value = o.na_value, .select_cols = cols},
+                                   {.batch_size = batch_size, .num_epochs = o.num_epochs, .shuffle = o.shuffle,
+                                    .shuffle_buffer_size = o.shuffle_buffer_size, .shuffle_seed = o.shuffle_seed});
+  ds = ds.map([kept_names, label](const Element& e) {  // (column, ...) -> ({name: column}, label)
     std::vector<std::pair<std::string, Element>> features;
     std::optional<Element> y;
     for (std::size_t i = 0; i < kept_names.size(); ++i) {
@@ -239,9 +147,7 @@ Dataset make_csv_dataset(const std::string& file_pattern, std::int64_t batch_siz
     Element dict = Element::dict(std::move(features));
     return y ? Element::tuple({dict, *y}) : dict;
   });
-  if (o.num_epochs != 1) ds = ds.repeat(o.num_epochs);
-  if (o.shuffle) ds = ds.shuffle(o.shuffle_buffer_size, {.seed = o.shuffle_seed});
-  return ds.batch(batch_size).prefetch(o.prefetch_buffer_size);
+  return ds.prefetch(o.prefetch_buffer_size);
 }
 
 }  // namespace keras::data

@@ -68,8 +68,6 @@ Dataset make_csv_dataset(const std::string& file_pattern, std::int64_t batch_siz
 namespace detail {
 /// Splits one CSV record into fields (quotes removed, "" unescaped). Throws on a stray quote.
 std::vector<std::string> split_csv_record(const std::string& line, char delim, bool use_quote);
-/// True while a line ends inside an open quoted field (the record continues on the next line).
-bool csv_quote_open(const std::string& text, bool use_quote);
 }  // namespace detail
 
 }  // namespace keras::data

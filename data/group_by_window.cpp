@@ -4,24 +4,23 @@
 
 #include <fmt/format.h>
 
-#include "data/dataset.hpp"
+#include "data/unary_node.hpp"
 #include "data/elements_dataset.hpp"
 #include "keras/json.hpp"
 
 namespace keras::data {
 namespace {
 
-class GroupByWindowNode : public DatasetNode {
+class GroupByWindowNode : public UnaryNode<GroupByWindowNode> {
  public:
   GroupByWindowNode(Dataset input, KeyFn key, WindowReduceFn reduce, std::function<std::int64_t(std::int64_t)> size)
-      : input_(std::move(input)), key_(std::move(key)), reduce_(std::move(reduce)), size_(std::move(size)) {
+      : UnaryNode(std::move(input)), key_(std::move(key)), reduce_(std::move(reduce)), size_(std::move(size)) {
     if (!key_ || !reduce_ || !size_)
       throw ValueError("group_by_window needs key_func, reduce_func and a window_size (or window_size_func)");
   }
   std::int64_t cardinality() const override {
     return input_.cardinality() == INFINITE_CARDINALITY ? INFINITE_CARDINALITY : UNKNOWN_CARDINALITY;
   }
-  std::vector<const DatasetNode*> inputs() const override { return {input_.node().get()}; }
   // tf traces reduce_func on a window of the input's spec; here it is called on an empty window.
   ElementSpec element_spec() const override {
     return reduce_(0, detail::elements_dataset(std::make_shared<std::vector<Element>>(), input_.element_spec())).element_spec();
@@ -101,9 +100,7 @@ class GroupByWindowNode : public DatasetNode {
         }
       }
     };
-    auto it = std::make_unique<It>();
-    it->n = this;
-    it->input = input_.node()->make_iterator();
+    auto it = fresh_iterator<It>();
     return it;
   }
 
@@ -122,7 +119,6 @@ class GroupByWindowNode : public DatasetNode {
   };
 
  private:
-  Dataset input_;
   KeyFn key_;
   WindowReduceFn reduce_;
   std::function<std::int64_t(std::int64_t)> size_;

@@ -1,20 +1,18 @@
 // Dataset::ignore_errors: an element whose computation throws is dropped and the pass goes on.
 #include <cstdio>
 
-#include "data/dataset.hpp"
+#include "data/unary_node.hpp"
 #include "keras/json.hpp"
 
 namespace keras::data {
 namespace {
 
-class IgnoreErrorsNode : public DatasetNode {
+class IgnoreErrorsNode : public UnaryNode<IgnoreErrorsNode> {
  public:
-  IgnoreErrorsNode(Dataset input, bool log) : input_(std::move(input)), log_(log) {}
-  std::vector<const DatasetNode*> inputs() const override { return {input_.node().get()}; }
+  IgnoreErrorsNode(Dataset input, bool log) : UnaryNode(std::move(input)), log_(log) {}
   std::int64_t cardinality() const override {
     return input_.cardinality() == INFINITE_CARDINALITY ? INFINITE_CARDINALITY : UNKNOWN_CARDINALITY;
   }
-  ElementSpec element_spec() const override { return input_.element_spec(); }
   IteratorPtr make_iterator() const override {
     struct It : IteratorBase {
       const IgnoreErrorsNode* n;
@@ -31,14 +29,11 @@ class IgnoreErrorsNode : public DatasetNode {
       json save() const override { return input->save(); }
       void restore(const json& s) override { input->restore(s); }
     };
-    auto it = std::make_unique<It>();
-    it->n = this;
-    it->input = input_.node()->make_iterator();
+    auto it = fresh_iterator<It>();
     return it;
   }
 
  private:
-  Dataset input_;
   bool log_;
 };
 

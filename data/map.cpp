@@ -5,7 +5,7 @@
 #include <mutex>
 #include <thread>
 
-#include "data/dataset.hpp"
+#include "data/unary_node.hpp"
 #include "data/worker_threads.hpp"
 #include "keras/json.hpp"
 
@@ -185,14 +185,13 @@ class ParallelMapIterator : public IteratorBase {
   }
 };
 
-class MapNode : public DatasetNode {
+class MapNode : public UnaryNode<MapNode> {
  public:
-  MapNode(Dataset input, MapFn fn, MapOptions o) : input_(std::move(input)), fn_(std::move(fn)), o_(o) {
+  MapNode(Dataset input, MapFn fn, MapOptions o) : UnaryNode(std::move(input)), fn_(std::move(fn)), o_(o) {
     if (!fn_) throw ValueError("map needs a function");
     (void)detail::parallel_calls(o_.num_parallel_calls, "map");
   }
   std::int64_t cardinality() const override { return input_.cardinality(); }
-  std::vector<const DatasetNode*> inputs() const override { return {input_.node().get()}; }
   // tf.data traces the function; here it runs once on the first element.
   ElementSpec element_spec() const override {
     auto it = input_.node()->make_iterator();
@@ -207,7 +206,6 @@ class MapNode : public DatasetNode {
   }
 
  private:
-  Dataset input_;
   MapFn fn_;
   MapOptions o_;
 };

@@ -1,7 +1,7 @@
 // Transformations that open a dataset per element or group elements: flat_map, interleave, window.
 #include <deque>
 
-#include "data/dataset.hpp"
+#include "data/unary_node.hpp"
 #include "data/elements_dataset.hpp"
 #include "data/worker_threads.hpp"
 #include "keras/json.hpp"
@@ -16,15 +16,14 @@ struct OpenDataset {
   Element source;  // the input element ds was made from (to remake it when a saved position is restored)
 };
 
-class InterleaveNode : public DatasetNode {
+class InterleaveNode : public UnaryNode<InterleaveNode> {
  public:
   InterleaveNode(Dataset input, DatasetFn fn, std::int64_t cycle, std::int64_t block, std::int64_t threads = 0)
-      : input_(std::move(input)), fn_(std::move(fn)), cycle_(cycle), block_(block), read_ahead_(threads > 1) {
+      : UnaryNode(std::move(input)), fn_(std::move(fn)), cycle_(cycle), block_(block), read_ahead_(threads > 1) {
     if (!fn_) throw ValueError("flat_map/interleave needs a function");
     if (cycle_ == AUTOTUNE) cycle_ = detail::autotune_threads();
     if (cycle_ <= 0 || block_ <= 0) throw ValueError("interleave: cycle_length and block_length must be positive");
   }
-  std::vector<const DatasetNode*> inputs() const override { return {input_.node().get()}; }
   ElementSpec element_spec() const override {
     auto it = input_.node()->make_iterator();
     auto e = it->next();
@@ -105,30 +104,26 @@ class InterleaveNode : public DatasetNode {
         }
       }
     };
-    auto it = std::make_unique<It>();
-    it->n = this;
-    it->input = input_.node()->make_iterator();
+    auto it = fresh_iterator<It>();
     it->slots.resize(static_cast<std::size_t>(cycle_));
     return it;
   }
 
  private:
-  Dataset input_;
   DatasetFn fn_;
   std::int64_t cycle_, block_;
   bool read_ahead_;  // parallel: each open dataset is prefetched by its own thread
 };
 
-class WindowNode : public DatasetNode {
+class WindowNode : public UnaryNode<WindowNode> {
  public:
   // gather: each window comes as a tuple of its elements (for window_datasets) instead of stacked.
   WindowNode(Dataset input, std::int64_t size, WindowOptions o, bool gather = false)
-      : input_(std::move(input)), size_(size), shift_(o.shift.value_or(size)), stride_(o.stride), drop_(o.drop_remainder),
+      : UnaryNode(std::move(input)), size_(size), shift_(o.shift.value_or(size)), stride_(o.stride), drop_(o.drop_remainder),
         gather_(gather) {
     if (size_ <= 0 || shift_ <= 0 || stride_ <= 0) throw ValueError("window: size, shift and stride must be positive");
   }
   ElementSpec element_spec() const override { return batched_spec(input_.element_spec(), drop_ ? size_ : -1); }
-  std::vector<const DatasetNode*> inputs() const override { return {input_.node().get()}; }
   std::int64_t cardinality() const override {
     const auto c = input_.cardinality();
     if (c < 0) return c;
@@ -185,14 +180,11 @@ class WindowNode : public DatasetNode {
         ended = s.at("ended");
       }
     };
-    auto it = std::make_unique<It>();
-    it->n = this;
-    it->input = input_.node()->make_iterator();
+    auto it = fresh_iterator<It>();
     return it;
   }
 
  private:
-  Dataset input_;
   std::int64_t size_, shift_, stride_;
   bool drop_, gather_;
 };

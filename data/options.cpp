@@ -4,7 +4,7 @@
 
 #include <unordered_set>
 
-#include "data/dataset.hpp"
+#include "data/unary_node.hpp"
 
 namespace keras::data {
 
@@ -40,12 +40,10 @@ void check(const Options& o) {
 }
 
 // Options that the pipeline below this node inherits, with this node's on top.
-class OptionsNode : public DatasetNode {
+class OptionsNode : public UnaryNode<OptionsNode> {
  public:
-  OptionsNode(Dataset input, Options o) : input_(std::move(input)), o_(std::move(o)) { check(o_); }
+  OptionsNode(Dataset input, Options o) : UnaryNode(std::move(input)), o_(std::move(o)) { check(o_); }
   std::int64_t cardinality() const override { return input_.cardinality(); }
-  ElementSpec element_spec() const override { return input_.element_spec(); }
-  std::vector<const DatasetNode*> inputs() const override { return {input_.node().get()}; }
   const Options* attached_options() const override { return &o_; }
   IteratorPtr make_iterator() const override {
     // Options set further downstream win over these ones.
@@ -71,7 +69,6 @@ class OptionsNode : public DatasetNode {
   }
 
  private:
-  Dataset input_;
   Options o_;
 };
 

@@ -8,7 +8,7 @@
 #include <mutex>
 #include <thread>
 
-#include "data/dataset.hpp"
+#include "data/unary_node.hpp"
 #include "data/worker_threads.hpp"
 #include "keras/json.hpp"
 
@@ -129,21 +129,18 @@ class PrefetchIterator : public IteratorBase {
   }
 };
 
-class PrefetchNode : public DatasetNode {
+class PrefetchNode : public UnaryNode<PrefetchNode> {
  public:
-  PrefetchNode(Dataset input, std::int64_t n) : input_(std::move(input)), n_(n == AUTOTUNE ? kAutotunePrefetch : n) {
+  PrefetchNode(Dataset input, std::int64_t n) : UnaryNode(std::move(input)), n_(n == AUTOTUNE ? kAutotunePrefetch : n) {
     if (n_ < 0) throw ValueError("prefetch: buffer_size must be >= 0 or AUTOTUNE");
   }
   std::int64_t cardinality() const override { return input_.cardinality(); }
-  ElementSpec element_spec() const override { return input_.element_spec(); }
-  std::vector<const DatasetNode*> inputs() const override { return {input_.node().get()}; }
   IteratorPtr make_iterator() const override {
     if (n_ == 0) return input_.node()->make_iterator();
     return std::make_unique<PrefetchIterator>(input_.node()->make_iterator(), n_);
   }
 
  private:
-  Dataset input_;
   std::int64_t n_;
 };
 
@@ -164,12 +161,10 @@ std::optional<Element> read_record(std::ifstream& in, const std::string& path) {
   return element_from_json(json::from_cbor(bytes));
 }
 
-class CacheNode : public DatasetNode {
+class CacheNode : public UnaryNode<CacheNode> {
  public:
-  CacheNode(Dataset input, std::string file) : input_(std::move(input)), file_(std::move(file)) {}
-  std::vector<const DatasetNode*> inputs() const override { return {input_.node().get()}; }
+  CacheNode(Dataset input, std::string file) : UnaryNode(std::move(input)), file_(std::move(file)) {}
   std::int64_t cardinality() const override { return input_.cardinality(); }
-  ElementSpec element_spec() const override { return input_.element_spec(); }
   IteratorPtr make_iterator() const override {
     struct It : IteratorBase {
       const CacheNode* n;
@@ -290,7 +285,6 @@ class CacheNode : public DatasetNode {
   }
 
  private:
-  Dataset input_;
   std::string file_;
   mutable std::mutex mu_;
   mutable std::shared_ptr<const std::vector<Element>> memory_;

@@ -2,15 +2,15 @@
 // crossing input batch boundaries.
 #include <fmt/format.h>
 
-#include "data/dataset.hpp"
+#include "data/unary_node.hpp"
 #include "keras/json.hpp"
 
 namespace keras::data {
 namespace {
 
-class RebatchNode : public DatasetNode {
+class RebatchNode : public UnaryNode<RebatchNode> {
  public:
-  RebatchNode(Dataset input, std::vector<std::int64_t> sizes, bool drop) : input_(std::move(input)), sizes_(std::move(sizes)), drop_(drop) {
+  RebatchNode(Dataset input, std::vector<std::int64_t> sizes, bool drop) : UnaryNode(std::move(input)), sizes_(std::move(sizes)), drop_(drop) {
     if (sizes_.empty()) throw ValueError("rebatch: batch_size must be a positive number or a non-empty list of them");
     for (auto s : sizes_)
       if (s <= 0) throw ValueError(fmt::format("rebatch: batch sizes must be positive, got {}", s));
@@ -19,7 +19,6 @@ class RebatchNode : public DatasetNode {
         throw ValueError("rebatch: the input's elements must be batched (every component needs a first axis); got " +
                          spec_str(input_.element_spec()) + ". batch() it first");
   }
-  std::vector<const DatasetNode*> inputs() const override { return {input_.node().get()}; }
   ElementSpec element_spec() const override {
     const bool fixed = drop_ && std::all_of(sizes_.begin(), sizes_.end(), [&](auto s) { return s == sizes_[0]; });
     return batched_spec(unbatched_spec(input_.element_spec()), fixed ? sizes_[0] : -1);
@@ -87,14 +86,11 @@ class RebatchNode : public DatasetNode {
         }
       }
     };
-    auto it = std::make_unique<It>();
-    it->n = this;
-    it->input = input_.node()->make_iterator();
+    auto it = fresh_iterator<It>();
     return it;
   }
 
  private:
-  Dataset input_;
   std::vector<std::int64_t> sizes_;
   bool drop_;
 };

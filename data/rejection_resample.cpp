@@ -10,7 +10,7 @@
 
 #include <fmt/format.h>
 
-#include "data/dataset.hpp"
+#include "data/unary_node.hpp"
 #include "keras/json.hpp"
 #include "keras/utils/random.hpp"
 
@@ -28,10 +28,10 @@ void check_dist(const std::vector<double>& d, const char* name) {
     throw ValueError(fmt::format("rejection_resample: {} must sum to 1, got {}", name, total));
 }
 
-class RejectionResampleNode : public DatasetNode {
+class RejectionResampleNode : public UnaryNode<RejectionResampleNode> {
  public:
   RejectionResampleNode(Dataset input, KeyFn class_func, std::vector<double> target, RejectionResampleOptions o)
-      : input_(std::move(input)), class_(std::move(class_func)), target_(std::move(target)), initial_(o.initial_dist) {
+      : UnaryNode(std::move(input)), class_(std::move(class_func)), target_(std::move(target)), initial_(o.initial_dist) {
     if (!class_) throw ValueError("rejection_resample needs a class_func");
     if (target_.empty()) throw ValueError("rejection_resample: target_dist must not be empty");
     check_dist(target_, "target_dist");
@@ -48,7 +48,6 @@ class RejectionResampleNode : public DatasetNode {
     }
     seed_ = o.seed ? *o.seed : utils::random_generator()();
   }
-  std::vector<const DatasetNode*> inputs() const override { return {input_.node().get()}; }
   std::int64_t cardinality() const override {
     return input_.cardinality() == INFINITE_CARDINALITY ? INFINITE_CARDINALITY : UNKNOWN_CARDINALITY;
   }
@@ -116,16 +115,13 @@ class RejectionResampleNode : public DatasetNode {
         }
       }
     };
-    auto it = std::make_unique<It>();
-    it->n = this;
-    it->input = input_.node()->make_iterator();
+    auto it = fresh_iterator<It>();
     it->rng.seed(seed_);
     it->counts.assign(target_.size(), 1.0);
     return it;
   }
 
  private:
-  Dataset input_;
   KeyFn class_;
   std::vector<double> target_;
   std::optional<std::vector<double>> initial_;

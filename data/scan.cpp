@@ -1,7 +1,7 @@
 // Dataset::scan: a running state threaded through the elements; each step yields an output.
 #include <fmt/format.h>
 
-#include "data/dataset.hpp"
+#include "data/unary_node.hpp"
 #include "keras/json.hpp"
 
 namespace keras::data {
@@ -20,13 +20,12 @@ void check_state(const Element& initial, const Element& state) {
                      spec_str(a) + "; return a state of the same kind");
 }
 
-class ScanNode : public DatasetNode {
+class ScanNode : public UnaryNode<ScanNode> {
  public:
-  ScanNode(Dataset input, Element initial, ScanFn fn) : input_(std::move(input)), initial_(std::move(initial)), fn_(std::move(fn)) {
+  ScanNode(Dataset input, Element initial, ScanFn fn) : UnaryNode(std::move(input)), initial_(std::move(initial)), fn_(std::move(fn)) {
     if (!fn_) throw ValueError("scan needs a scan_func");
   }
   std::int64_t cardinality() const override { return input_.cardinality(); }
-  std::vector<const DatasetNode*> inputs() const override { return {input_.node().get()}; }
   // tf traces scan_func; here it runs once on the first element.
   ElementSpec element_spec() const override {
     auto it = input_.node()->make_iterator();
@@ -53,15 +52,12 @@ class ScanNode : public DatasetNode {
         input->restore(s.at("input"));
       }
     };
-    auto it = std::make_unique<It>();
-    it->n = this;
+    auto it = fresh_iterator<It>();
     it->state = initial_;
-    it->input = input_.node()->make_iterator();
     return it;
   }
 
  private:
-  Dataset input_;
   Element initial_;
   ScanFn fn_;
 };

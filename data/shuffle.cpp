@@ -4,7 +4,7 @@
 #include <random>
 #include <sstream>
 
-#include "data/dataset.hpp"
+#include "data/unary_node.hpp"
 #include "keras/json.hpp"
 #include "keras/utils/random.hpp"
 
@@ -65,16 +65,14 @@ class ShuffleIterator : public IteratorBase {
   std::atomic<std::uint64_t>* passes_;  // the node's pass counter (null without reshuffling)
 };
 
-class ShuffleNode : public DatasetNode {
+class ShuffleNode : public UnaryNode<ShuffleNode> {
  public:
   ShuffleNode(Dataset input, std::int64_t buffer_size, ShuffleOptions o)
-      : input_(std::move(input)), buffer_size_(buffer_size), reshuffle_(o.reshuffle_each_iteration) {
+      : UnaryNode(std::move(input)), buffer_size_(buffer_size), reshuffle_(o.reshuffle_each_iteration) {
     if (buffer_size <= 0) throw ValueError("shuffle: buffer_size must be positive, got " + std::to_string(buffer_size));
     seed_ = o.seed ? *o.seed : utils::random_generator()();
   }
   std::int64_t cardinality() const override { return input_.cardinality(); }
-  std::vector<const DatasetNode*> inputs() const override { return {input_.node().get()}; }
-  ElementSpec element_spec() const override { return input_.element_spec(); }
   IteratorPtr make_iterator() const override {
     // A fixed seed still gives a new order each pass with reshuffle_each_iteration, deterministically.
     const std::uint64_t pass = reshuffle_ ? passes_++ : 0;
@@ -85,7 +83,6 @@ class ShuffleNode : public DatasetNode {
   }
 
  private:
-  Dataset input_;
   std::int64_t buffer_size_;
   bool reshuffle_;
   std::uint64_t seed_;

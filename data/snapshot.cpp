@@ -8,7 +8,7 @@
 
 #include <fmt/format.h>
 
-#include "data/dataset.hpp"
+#include "data/unary_node.hpp"
 #include "data/tfrecord_dataset.hpp"
 #include "keras/json.hpp"
 
@@ -160,13 +160,11 @@ class LoadNode : public DatasetNode {
   std::optional<Dataset> records_;
 };
 
-class SnapshotNode : public DatasetNode {
+class SnapshotNode : public UnaryNode<SnapshotNode> {
  public:
   SnapshotNode(Dataset input, std::string path, std::string compression)
-      : input_(std::move(input)), path_(std::move(path)), compression_(std::move(compression)) {}
+      : UnaryNode(std::move(input)), path_(std::move(path)), compression_(std::move(compression)) {}
   std::int64_t cardinality() const override { return input_.cardinality(); }
-  ElementSpec element_spec() const override { return input_.element_spec(); }
-  std::vector<const DatasetNode*> inputs() const override { return {input_.node().get()}; }
   IteratorPtr make_iterator() const override {
     if (auto spec = read_spec(path_)) return LoadNode(path_, *spec).make_iterator();
     struct It : IteratorBase {
@@ -191,9 +189,7 @@ class SnapshotNode : public DatasetNode {
         return e;
       }
     };
-    auto it = std::make_unique<It>();
-    it->n = this;
-    it->input = input_.node()->make_iterator();
+    auto it = fresh_iterator<It>();
     std::lock_guard lock(mu_);
     if (!writing_) {
       it->writer.emplace(path_, compression_, 0);
@@ -203,7 +199,6 @@ class SnapshotNode : public DatasetNode {
   }
 
  private:
-  Dataset input_;
   std::string path_, compression_;
   mutable std::mutex mu_;
   mutable bool writing_ = false;

@@ -1,17 +1,15 @@
 // Dataset::take_while: elements while a predicate holds; the first that fails ends the dataset.
-#include "data/dataset.hpp"
+#include "data/unary_node.hpp"
 #include "keras/json.hpp"
 
 namespace keras::data {
 namespace {
 
-class TakeWhileNode : public DatasetNode {
+class TakeWhileNode : public UnaryNode<TakeWhileNode> {
  public:
-  TakeWhileNode(Dataset input, PredicateFn p) : input_(std::move(input)), p_(std::move(p)) {
+  TakeWhileNode(Dataset input, PredicateFn p) : UnaryNode(std::move(input)), p_(std::move(p)) {
     if (!p_) throw ValueError("take_while needs a predicate");
   }
-  std::vector<const DatasetNode*> inputs() const override { return {input_.node().get()}; }
-  ElementSpec element_spec() const override { return input_.element_spec(); }
   IteratorPtr make_iterator() const override {
     struct It : IteratorBase {
       const TakeWhileNode* n;
@@ -30,14 +28,11 @@ class TakeWhileNode : public DatasetNode {
         done = s.at("done");
       }
     };
-    auto it = std::make_unique<It>();
-    it->n = this;
-    it->input = input_.node()->make_iterator();
+    auto it = fresh_iterator<It>();
     return it;
   }
 
  private:
-  Dataset input_;
   PredicateFn p_;
 };
 

@@ -1,26 +1,24 @@
 // Dataset::unique: each distinct element once, at its first occurrence.
 #include <unordered_set>
 
-#include "data/dataset.hpp"
+#include "data/unary_node.hpp"
 #include "data/elements_dataset.hpp"
 #include "keras/json.hpp"
 
 namespace keras::data {
 namespace {
 
-class UniqueNode : public DatasetNode {
+class UniqueNode : public UnaryNode<UniqueNode> {
  public:
-  explicit UniqueNode(Dataset input) : input_(std::move(input)) {
+  explicit UniqueNode(Dataset input) : UnaryNode(std::move(input)) {
     const ElementSpec s = input_.element_spec();
     if (!s.is_leaf() || (s.leaf().dtype != "int32" && s.leaf().dtype != "int64" && s.leaf().dtype != "string"))
       throw ValueError("unique: only datasets of one int32, int64 or string component are supported, got " + spec_str(s) +
                        "; map the elements to such a key first");
   }
-  std::vector<const DatasetNode*> inputs() const override { return {input_.node().get()}; }
   std::int64_t cardinality() const override {
     return input_.cardinality() == INFINITE_CARDINALITY ? INFINITE_CARDINALITY : UNKNOWN_CARDINALITY;
   }
-  ElementSpec element_spec() const override { return input_.element_spec(); }
   IteratorPtr make_iterator() const override {
     struct It : IteratorBase {
       IteratorPtr input;
@@ -49,9 +47,6 @@ class UniqueNode : public DatasetNode {
     it->input = input_.node()->make_iterator();
     return it;
   }
-
- private:
-  Dataset input_;
 };
 
 }  // namespace

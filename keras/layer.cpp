@@ -12,6 +12,7 @@
 #include "keras/config/dtype_policy.hpp"
 #include "keras/json.hpp"
 #include "keras/ops/math.hpp"
+#include "keras/profiler/trace_hooks.hpp"
 
 namespace keras {
 
@@ -213,6 +214,9 @@ std::vector<Tensor> Layer::run_call(const std::vector<Tensor>& inputs, const Cal
     Depth() { ++call_depth; }
     ~Depth() { --call_depth; }
   } depth;
+  profiler::Scope scope(name_);  // the layer's name scope while a tracer listens (keras/profiler)
+  if (scope.listener())
+    for (const auto& w : own_weights_) scope.listener()->variable(w->value(), w->name());
   std::vector<Tensor> out = call(inputs, context);
   if (activity_regularizer_ && !out.empty() && out[0].defined()) {
     // As tf.keras 2.x: the penalty of the output, divided by the batch size.

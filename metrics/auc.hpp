@@ -43,6 +43,8 @@ class AUC : public Metric {
   void update_state(const Tensor& y_true, const Tensor& y_pred, const Tensor& sample_weight = Tensor()) override;
   double result() const override;
   void reset_state() override { counts_.reset(); }
+  std::vector<double> state() const override { return counts_.state(); }
+  void set_state(const std::vector<double>& state) override { counts_.set_state(state, name()); }
   std::string class_name() const override { return "AUC"; }
   /// {"name", "dtype", "num_thresholds", "curve", "summation_method", "multi_label", "num_labels",
   /// "label_weights", "from_logits"}, plus "thresholds" when they were given.

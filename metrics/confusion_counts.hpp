@@ -29,6 +29,8 @@ class ConfusionCount : public Metric {
   double result() const override;
   Tensor result_tensor() const;
   void reset_state() override { counts_.reset(); }
+  std::vector<double> state() const override { return counts_.state(); }
+  void set_state(const std::vector<double>& state) override { counts_.set_state(state, name()); }
   std::string class_name() const override;
   /// {"name", "dtype", "thresholds"} (thresholds as given: null, a number or a list).
   json get_config() const override;

@@ -22,6 +22,12 @@ void ConfusionCounts::reset() {
   for (auto* v : {&tp, &fp, &tn, &fn}) std::fill(v->begin(), v->end(), 0.0);
 }
 
+std::vector<double> ConfusionCounts::state() const { return detail::concat_state({&tp, &fp, &tn, &fn}); }
+
+void ConfusionCounts::set_state(const std::vector<double>& state, const std::string& metric_name) {
+  detail::split_state(state, {&tp, &fp, &tn, &fn}, metric_name);
+}
+
 bool is_evenly_distributed(const std::vector<double>& thresholds) {
   const auto n = thresholds.size();
   if (n < 3) return false;

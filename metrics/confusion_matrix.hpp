@@ -24,6 +24,9 @@ struct ConfusionCounts {
   void resize(std::int64_t thresholds, std::int64_t labels = 1);
   void reset();
   bool empty() const { return tp.empty(); }
+  /// tp, fp, tn, fn one after the other (Metric::state()), and back.
+  std::vector<double> state() const;
+  void set_state(const std::vector<double>& state, const std::string& metric_name);
 };
 
 /// How one batch is counted.

@@ -118,6 +118,12 @@ std::shared_ptr<Metric> F1Score::from_config(const json& config) {
   return metric_from_config<F1Score, F1ScoreOptions>(config);
 }
 
+std::vector<double> FBetaScore::state() const { return detail::concat_state({&tp_, &fp_, &fn_, &support_}); }
+
+void FBetaScore::set_state(const std::vector<double>& state) {
+  detail::split_state(state, {&tp_, &fp_, &fn_, &support_}, name());
+}
+
 namespace {
 const bool registered_fbeta = register_class<Metric, FBetaScore>("FBetaScore", {"fbeta_score", "f_beta_score"});
 const bool registered_f1 = register_class<Metric, F1Score>("F1Score", {"f1_score"});

@@ -38,6 +38,8 @@ class FBetaScore : public Metric {
   double result() const override;
   Tensor result_tensor() const;
   void reset_state() override;
+  std::vector<double> state() const override;
+  void set_state(const std::vector<double>& state) override;
   std::string class_name() const override { return "FBetaScore"; }
   /// {"name", "dtype", "average", "beta", "threshold"} (null where not given).
   json get_config() const override;

@@ -185,6 +185,8 @@ std::shared_ptr<Metric> OneHotMeanIoU::from_config(const json& config) {
   return metric_from_config<OneHotMeanIoU, OneHotMeanIoUOptions>(config, required_classes(config, "OneHotMeanIoU"));
 }
 
+void IoU::set_state(const std::vector<double>& state) { detail::split_state(state, {&cm_}, name()); }
+
 namespace {
 const bool registered_iou = register_class<Metric, IoU>("IoU", {"io_u"});
 const bool registered_mean = register_class<Metric, MeanIoU>("MeanIoU", {"mean_io_u"});

@@ -58,6 +58,8 @@ class IoU : public Metric {
   void update_state(const Tensor& y_true, const Tensor& y_pred, const Tensor& sample_weight = Tensor()) override;
   double result() const override;
   void reset_state() override;
+  std::vector<double> state() const override { return cm_; }
+  void set_state(const std::vector<double>& state) override;
   std::string class_name() const override { return "IoU"; }
   /// {"name", "dtype", "num_classes", "target_class_ids", "ignore_class", "sparse_y_true",
   /// "sparse_y_pred", "axis"}.

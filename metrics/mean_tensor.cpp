@@ -67,6 +67,12 @@ std::shared_ptr<Metric> MeanTensor::from_config(const json& config) {
   return metric_from_config<MeanTensor, MeanTensorOptions>(config);
 }
 
+std::vector<double> MeanTensor::state() const { return detail::concat_state({&total_, &count_}); }
+
+void MeanTensor::set_state(const std::vector<double>& state) {
+  detail::split_state(state, {&total_, &count_}, name());
+}
+
 namespace {
 const bool registered = register_class<Metric, MeanTensor>("MeanTensor", {"mean_tensor"});
 }

@@ -41,6 +41,8 @@ class MeanTensor : public Metric {
   Tensor result_tensor() const;
   double result() const override;
   void reset_state() override;
+  std::vector<double> state() const override;
+  void set_state(const std::vector<double>& state) override;
   std::string class_name() const override { return "MeanTensor"; }
   /// {"name", "dtype"}, plus "shape" when it was given.
   json get_config() const override;

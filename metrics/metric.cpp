@@ -10,6 +10,19 @@ namespace keras::metrics {
 
 json Metric::get_config() const { return {{"name", name_}, {"dtype", "float32"}}; }
 
+void Metric::set_state(const std::vector<double>& state) {
+  if (!state.empty())
+    throw ValueError("metric '" + name_ + "' (" + class_name() + ") has no state() to restore: override state() and "
+                     "set_state() together");
+}
+
+void Mean::set_state(const std::vector<double>& state) {
+  std::vector<double> both{0, 0};
+  detail::split_state(state, {&both}, name());
+  total_ = both[0];
+  count_ = both[1];
+}
+
 std::shared_ptr<Metric> Metric::get(const std::string& identifier) {
   return Registry<Metric>::instance().create(identifier, json::object(), "metric");
 }

@@ -23,6 +23,13 @@ class Metric {
   virtual void update_state(const Tensor& y_true, const Tensor& y_pred, const Tensor& sample_weight = Tensor()) = 0;
   virtual double result() const = 0;
   virtual void reset_state() = 0;
+  /// The metric's accumulators as numbers that add up across replicas (Keras's metric variables, which
+  /// tf.distribute sums): set_state(the element-wise sum of every replica's state()) makes result() the
+  /// metric of all their data together. Empty for a metric that does not say (a custom one, or one not yet
+  /// updated); under a strategy its logged result is then the replicas' results averaged by their rows.
+  virtual std::vector<double> state() const { return {}; }
+  /// Restores accumulators from state()'s layout; a ValueError naming the metric when the size differs.
+  virtual void set_state(const std::vector<double>& state);
 
   virtual std::string class_name() const = 0;
   /// {"name", "dtype"} plus each subclass's own fields.
@@ -74,6 +81,8 @@ class Mean : public Metric {
   }
   double result() const override { return count_ > 0 ? total_ / count_ : 0.0; }
   void reset_state() override { total_ = count_ = 0; }
+  std::vector<double> state() const override { return {total_, count_}; }
+  void set_state(const std::vector<double>& state) override;
   std::string class_name() const override { return "Mean"; }
   static std::shared_ptr<Metric> from_config(const json& config);
 
@@ -105,6 +114,8 @@ class MeanMetricWrapper : public Metric {
   void update_state(const Tensor& y_true, const Tensor& y_pred, const Tensor& sample_weight = Tensor()) override;
   double result() const override { return mean_.result(); }
   void reset_state() override { mean_.reset_state(); }
+  std::vector<double> state() const override { return mean_.state(); }
+  void set_state(const std::vector<double>& state) override { mean_.set_state(state); }
   std::string class_name() const override { return class_name_; }
   /// {"name", "dtype"}, plus "fn" (a registered metric or loss identifier) for a plain MeanMetricWrapper
   /// whose function is known by name.

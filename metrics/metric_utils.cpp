@@ -2,6 +2,7 @@
 
 #include <sstream>
 
+#include "keras/errors.hpp"
 #include "keras/json.hpp"
 
 namespace keras::metrics::detail {
@@ -72,6 +73,27 @@ void check_thresholds(const std::vector<double>& thresholds, const std::string& 
     if (!(t >= 0 && t <= 1)) bad << (bad.tellp() > 0 ? ", " : "") << t;
   if (bad.tellp() > 0)
     throw ValueError(metric_name + ": threshold values must be in [0, 1]. Received: [" + bad.str() + "]");
+}
+
+std::vector<double> concat_state(std::initializer_list<const std::vector<double>*> parts) {
+  std::vector<double> out;
+  for (const auto* p : parts) out.insert(out.end(), p->begin(), p->end());
+  return out;
+}
+
+void split_state(const std::vector<double>& state, std::initializer_list<std::vector<double>*> parts,
+                 const std::string& metric_name) {
+  std::size_t size = 0;
+  for (const auto* p : parts) size += p->size();
+  if (size != state.size())
+    throw ValueError("metric '" + metric_name + "': set_state() got " + std::to_string(state.size()) +
+                     " values, its accumulators hold " + std::to_string(size) +
+                     " (a state from the same metric built for the same shapes is needed)");
+  auto at = state.begin();
+  for (auto* p : parts) {
+    std::copy(at, at + std::ptrdiff_t(p->size()), p->begin());
+    at += std::ptrdiff_t(p->size());
+  }
 }
 
 }  // namespace keras::metrics::detail

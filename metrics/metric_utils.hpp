@@ -2,6 +2,7 @@
 // Helpers shared by the metric implementations: Keras's matching of targets, predictions and sample
 // weights (squeeze_or_expand_dimensions, broadcast_weights), plain value access, and Keras's check of
 // thresholds.
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,13 @@ Tensor match_rank(const Tensor& y_true, const Tensor& y_pred);
 /// broadcasting, or, when the weight's dimensions lead `shape`, one weight per leading index.
 /// A ValueError names `metric_name` and both shapes when they cannot match.
 std::vector<float> broadcast_weights(const Tensor& sample_weight, const Shape& shape, const std::string& metric_name);
+
+/// state() of a metric: the concatenation of its accumulators.
+std::vector<double> concat_state(std::initializer_list<const std::vector<double>*> parts);
+/// set_state() of a metric: `state` split back into accumulators of their current sizes; a ValueError names
+/// `metric_name` when the sizes do not add up (a state from a metric built for other shapes).
+void split_state(const std::vector<double>& state, std::initializer_list<std::vector<double>*> parts,
+                 const std::string& metric_name);
 
 /// Keras's checks that thresholds lie in [0, 1]; the error names the metric.
 void check_thresholds(const std::vector<double>& thresholds, const std::string& metric_name);

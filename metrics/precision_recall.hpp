@@ -37,6 +37,8 @@ class PrecisionRecallBase : public Metric {
   double result() const override { return value(0); }
   Tensor result_tensor() const;
   void reset_state() override { counts_.reset(); }
+  std::vector<double> state() const override { return counts_.state(); }
+  void set_state(const std::vector<double>& state) override { counts_.set_state(state, name()); }
   /// {"name", "dtype", "thresholds", "top_k", "class_id"} (null where not given).
   json get_config() const override;
   const std::vector<double>& thresholds() const { return update_.thresholds; }

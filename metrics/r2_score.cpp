@@ -111,4 +111,16 @@ namespace {
 const bool registered = register_class<Metric, R2Score>("R2Score", {"r2_score"});
 }
 
+std::vector<double> R2Score::state() const {
+  std::vector<double> out = detail::concat_state({&sum_, &squared_sum_, &residual_, &count_});
+  out.push_back(num_samples_);
+  return out;
+}
+
+void R2Score::set_state(const std::vector<double>& state) {
+  std::vector<double> samples{0};
+  detail::split_state(state, {&sum_, &squared_sum_, &residual_, &count_, &samples}, name());
+  num_samples_ = samples[0];
+}
+
 }  // namespace keras::metrics

@@ -32,6 +32,8 @@ class R2Score : public Metric {
   double result() const override;
   Tensor result_tensor() const;
   void reset_state() override;
+  std::vector<double> state() const override;
+  void set_state(const std::vector<double>& state) override;
   std::string class_name() const override { return "R2Score"; }
   /// {"name", "dtype", "class_aggregation", "num_regressors"}.
   json get_config() const override;

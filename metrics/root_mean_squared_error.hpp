@@ -21,6 +21,8 @@ class RootMeanSquaredError : public Metric {
   void update_state(const Tensor& y_true, const Tensor& y_pred, const Tensor& sample_weight = Tensor()) override;
   double result() const override;
   void reset_state() override { squared_errors_.reset_state(); }
+  std::vector<double> state() const override { return squared_errors_.state(); }
+  void set_state(const std::vector<double>& state) override { squared_errors_.set_state(state); }
   std::string class_name() const override { return "RootMeanSquaredError"; }
   static std::shared_ptr<Metric> from_config(const json& config);
 

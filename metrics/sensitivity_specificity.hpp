@@ -38,6 +38,8 @@ class SensitivitySpecificityBase : public Metric {
  public:
   void update_state(const Tensor& y_true, const Tensor& y_pred, const Tensor& sample_weight = Tensor()) override;
   void reset_state() override { counts_.reset(); }
+  std::vector<double> state() const override { return counts_.state(); }
+  void set_state(const std::vector<double>& state) override { counts_.set_state(state, name()); }
   /// {"name", "dtype", "class_id", "num_thresholds", <the target's name>: value}.
   json get_config() const override;
   double value() const { return value_; }

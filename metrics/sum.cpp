@@ -21,6 +21,12 @@ std::shared_ptr<Metric> Sum::from_config(const json& config) {
   return metric_from_config<Sum, SumOptions>(config);
 }
 
+void Sum::set_state(const std::vector<double>& state) {
+  std::vector<double> total{0};
+  detail::split_state(state, {&total}, name());
+  total_ = total[0];
+}
+
 namespace {
 const bool registered = register_class<Metric, Sum>("Sum", {"sum"});
 }

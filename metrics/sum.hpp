@@ -36,6 +36,8 @@ class Sum : public Metric {
   }
   double result() const override { return total_; }
   void reset_state() override { total_ = 0; }
+  std::vector<double> state() const override { return {total_}; }
+  void set_state(const std::vector<double>& state) override;
   std::string class_name() const override { return "Sum"; }
   static std::shared_ptr<Metric> from_config(const json& config);
 

@@ -9,6 +9,7 @@
 #include "keras/autodiff/gradient_ready.hpp"
 #include "keras/function/trace.hpp"
 #include "keras/ops/math.hpp"
+#include "keras/profiler/trace_hooks.hpp"
 #include "keras/variable.hpp"
 
 namespace keras {
@@ -171,8 +172,11 @@ std::vector<Tensor> GradientTape::gradient(const Tensor& target, const std::vect
     if (!any) return;
     Tensor grad_out = g->second;
     if (!persistent_ && !std::binary_search(source_ids.begin(), source_ids.end(), g->first)) grads.erase(g);
+    profiler::Tracer* const tracer = profiler::tracer();  // the gradient as a traced op (keras/profiler)
+    const std::int64_t begin = tracer ? profiler::now_ns() : 0;
     std::vector<Tensor> in_grads =
         higher_order ? recorded_backward(record, grad_out, needs) : record.backward(grad_out, needs);
+    if (tracer) tracer->gradient(record.info.name, record.output, grad_out, in_grads, begin);
     for (std::size_t i = 0; i < record.inputs.size(); ++i) {
       if (!needs[i] || i >= in_grads.size() || !in_grads[i].defined()) continue;
       auto [slot, inserted] = grads.try_emplace(record.inputs[i].id(), in_grads[i]);
@@ -209,11 +213,13 @@ std::vector<Tensor> GradientTape::gradient(const Tensor& target, const std::vect
 
 namespace autodiff {
 
-// A compiled function being traced records too: it keeps the backward closures for its replays.
-bool recording() { return !no_grad && (!active_tapes.empty() || jit::tracing()); }
+// A tracer (keras/profiler) hears the ops run outside any tape too; a compiled function being traced
+// records too: it keeps the backward closures for its replays.
+bool recording() { return !no_grad && (!active_tapes.empty() || profiler::tracer() || jit::tracing()); }
 
 void record(const Tensor& output, const std::vector<Tensor>& inputs, BackwardFn backward, OpInfo info) {
   if (!recording()) return;
+  if (profiler::Tracer* tracer = profiler::tracer()) tracer->op(info.name, output, inputs);
   if (jit::tracing()) jit::detail::active_trace->record(output, inputs, backward, info);
   for (GradientTape* tape : active_tapes) {
     bool any = false;

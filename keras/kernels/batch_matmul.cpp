@@ -41,7 +41,7 @@ void batch_matmul(const float* a, const float* b, float* c, const BatchMatmulArg
   e.a.set_data_handle(const_cast<float*>(a));
   e.b.set_data_handle(const_cast<float*>(b));
   e.c.set_data_handle(c);
-  e.prim.execute(stream(), {{DNNL_ARG_SRC, e.a}, {DNNL_ARG_WEIGHTS, e.b}, {DNNL_ARG_DST, e.c}});
+  execute(e.prim, {{DNNL_ARG_SRC, e.a}, {DNNL_ARG_WEIGHTS, e.b}, {DNNL_ARG_DST, e.c}});
   stream().wait();
 }
 

@@ -58,7 +58,7 @@ struct Staged {
   dnnl::memory bind_input(const void* p) {
     user.set_data_handle(const_cast<void*>(p));
     if (!reorders) return user;
-    reorder.execute(stream(), user, inner);
+    execute(reorder, {{DNNL_ARG_FROM, user}, {DNNL_ARG_TO, inner}});
     return inner;
   }
   dnnl::memory bind_output(void* p) {
@@ -67,7 +67,7 @@ struct Staged {
   }
   /// After the run: writes an output back into the caller's layout.
   void finish_output() {
-    if (reorders) reorder.execute(stream(), inner, user);
+    if (reorders) execute(reorder, {{DNNL_ARG_FROM, inner}, {DNNL_ARG_TO, user}});
   }
 };
 
@@ -131,7 +131,7 @@ struct Family {
       e.b.set_data_handle(const_cast<float*>(bias));
       margs.emplace(DNNL_ARG_BIAS, e.b);
     }
-    e.prim.execute(stream(), margs);
+    execute(e.prim, margs);
     e.y.finish_output();
     stream().wait();
   }
@@ -153,7 +153,7 @@ struct Family {
       it = cache.emplace(key, std::move(e)).first;
     }
     BackwardData& e = it->second;
-    e.prim.execute(stream(), {{DNNL_ARG_DIFF_DST, e.dy.bind_input(dy)},
+    execute(e.prim, {{DNNL_ARG_DIFF_DST, e.dy.bind_input(dy)},
                               {DNNL_ARG_WEIGHTS, e.k.bind_input(kernel)},
                               {DNNL_ARG_DIFF_SRC, e.dx.bind_output(dx)}});
     e.dx.finish_output();
@@ -189,7 +189,7 @@ struct Family {
       e.db.set_data_handle(dbias);
       margs.emplace(DNNL_ARG_DIFF_BIAS, e.db);
     }
-    e.prim.execute(stream(), margs);
+    execute(e.prim, margs);
     e.dk.finish_output();
     stream().wait();
   }

@@ -12,6 +12,8 @@ namespace keras::kernels {
 
 dnnl::engine& engine();
 dnnl::stream& stream();
+/// Runs a primitive on this thread's stream; while a tracer listens (keras/profiler), as a kernel event.
+void execute(const dnnl::primitive& primitive, const std::unordered_map<int, dnnl::memory>& args);
 
 /// Builds a cache key from plain values (shapes, flags, enum values).
 template <class... Args>

@@ -68,7 +68,7 @@ void eltwise_forward(Eltwise f, float alpha, float beta, const float* src, float
   Forward& e = forward_entry(f, alpha, beta, n);
   e.src.set_data_handle(const_cast<float*>(src));
   e.dst.set_data_handle(dst);
-  e.prim.execute(stream(), {{DNNL_ARG_SRC, e.src}, {DNNL_ARG_DST, e.dst}});
+  execute(e.prim, {{DNNL_ARG_SRC, e.src}, {DNNL_ARG_DST, e.dst}});
   stream().wait();
 }
 
@@ -92,7 +92,7 @@ void eltwise_backward(Eltwise f, float alpha, float beta, const float* src, cons
   e.src.set_data_handle(const_cast<float*>(src));
   e.diff_dst.set_data_handle(const_cast<float*>(diff_dst));
   e.diff_src.set_data_handle(diff_src);
-  e.prim.execute(stream(), {{DNNL_ARG_SRC, e.src}, {DNNL_ARG_DIFF_DST, e.diff_dst}, {DNNL_ARG_DIFF_SRC, e.diff_src}});
+  execute(e.prim, {{DNNL_ARG_SRC, e.src}, {DNNL_ARG_DIFF_DST, e.diff_dst}, {DNNL_ARG_DIFF_SRC, e.diff_src}});
   stream().wait();
 }
 

@@ -58,7 +58,7 @@ void matmul(const float* a, const float* b, float* c, const MatmulArgs& args) {
     e.bias.set_data_handle(const_cast<float*>(args.bias));
     margs.emplace(DNNL_ARG_BIAS, e.bias);
   }
-  e.prim.execute(stream(), margs);
+  execute(e.prim, margs);
   stream().wait();
 }
 

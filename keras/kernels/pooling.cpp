@@ -75,7 +75,7 @@ void pool_forward(Pooling kind, const float* x, float* y, void* workspace, const
     e.ws.set_data_handle(workspace);
     margs.emplace(DNNL_ARG_WORKSPACE, e.ws);
   }
-  e.prim.execute(stream(), margs);
+  execute(e.prim, margs);
   stream().wait();
 }
 
@@ -104,7 +104,7 @@ void pool_backward(Pooling kind, const float* dy, float* dx, const void* workspa
     e.ws.set_data_handle(const_cast<void*>(workspace));
     margs.emplace(DNNL_ARG_WORKSPACE, e.ws);
   }
-  e.prim.execute(stream(), margs);
+  execute(e.prim, margs);
   stream().wait();
 }
 

@@ -52,7 +52,7 @@ bool reduce(Reduce kind, const float* src, const std::vector<std::int64_t>& in, 
   Entry& e = it->second;
   e.src.set_data_handle(const_cast<float*>(src));
   e.dst.set_data_handle(dst);
-  e.prim.execute(stream(), {{DNNL_ARG_SRC, e.src}, {DNNL_ARG_DST, e.dst}});
+  execute(e.prim, {{DNNL_ARG_SRC, e.src}, {DNNL_ARG_DST, e.dst}});
   stream().wait();
   return true;
 }

@@ -143,7 +143,7 @@ Entry& entry(const RnnArgs& a, bool training) {
 }
 
 void reorder(dnnl::memory& from, dnnl::memory& to) {
-  dnnl::reorder(from, to).execute(stream(), from, to);
+  execute(dnnl::reorder(from, to), {{DNNL_ARG_FROM, from}, {DNNL_ARG_TO, to}});
 }
 
 dnnl::memory bind(const md& d, const void* p) { return dnnl::memory(d, engine(), const_cast<void*>(p)); }
@@ -214,7 +214,7 @@ void rnn_forward(const RnnArgs& a, const float* x, const float* h0, const float*
     args.emplace(DNNL_ARG_DST_ITER_C, bind(d.c, c));
   }
   if (workspace) args.emplace(DNNL_ARG_WORKSPACE, bind(e.fwd_pd.workspace_desc(), workspace));
-  e.fwd.execute(stream(), args);
+  execute(e.fwd, args);
   stream().wait();
 }
 
@@ -259,7 +259,7 @@ void rnn_backward(const RnnArgs& a, const RnnBackwardArgs& g) {
     args.emplace(DNNL_ARG_DIFF_SRC_ITER_C, bind(d.c, g.dc0 ? g.dc0 : dc0_scratch.data()));
     args.emplace(DNNL_ARG_DIFF_DST_ITER_C, bind(d.c, g.dc ? g.dc : zeros.data()));
   }
-  e.bwd.execute(stream(), args);
+  execute(e.bwd, args);
   e.dw_user.set_data_handle(g.dw);
   e.dr_user.set_data_handle(g.dr);
   reorder(e.dw, e.dw_user);

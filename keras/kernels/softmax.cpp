@@ -46,7 +46,7 @@ void softmax_forward(const float* src, float* dst, std::int64_t rows, std::int64
   Forward& e = forward_entry(rows, cols, log);
   e.src.set_data_handle(const_cast<float*>(src));
   e.dst.set_data_handle(dst);
-  e.prim.execute(stream(), {{DNNL_ARG_SRC, e.src}, {DNNL_ARG_DST, e.dst}});
+  execute(e.prim, {{DNNL_ARG_SRC, e.src}, {DNNL_ARG_DST, e.dst}});
   stream().wait();
 }
 
@@ -70,7 +70,7 @@ void softmax_backward(const float* dst, const float* diff_dst, float* diff_src, 
   e.dst.set_data_handle(const_cast<float*>(dst));
   e.diff_dst.set_data_handle(const_cast<float*>(diff_dst));
   e.diff_src.set_data_handle(diff_src);
-  e.prim.execute(stream(), {{DNNL_ARG_DST, e.dst}, {DNNL_ARG_DIFF_DST, e.diff_dst}, {DNNL_ARG_DIFF_SRC, e.diff_src}});
+  execute(e.prim, {{DNNL_ARG_DST, e.dst}, {DNNL_ARG_DIFF_DST, e.diff_dst}, {DNNL_ARG_DIFF_SRC, e.diff_src}});
   stream().wait();
 }
 

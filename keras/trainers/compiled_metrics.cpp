@@ -27,8 +27,8 @@ std::string CompiledMetrics::log_name(const std::string& metric_name, const std:
   return prefix_ + (weighted_ && clashes ? "weighted_" : "") + metric_name;
 }
 
-void CompiledMetrics::write(Logs& logs, const std::vector<std::string>& taken) const {
-  for (const auto& m : metrics_) logs[log_name(m->name(), taken)] = m->result();
+void CompiledMetrics::collect(LoggedMetrics& out, const std::vector<std::string>& taken) const {
+  for (const auto& m : metrics_) out.emplace_back(log_name(m->name(), taken), m.get());
 }
 
 std::vector<std::string> CompiledMetrics::names(const std::vector<std::string>& taken) const {

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "keras/trainers/replica_sync.hpp"
 #include "keras/utils/logs.hpp"
 #include "metrics/metric.hpp"
 
@@ -20,8 +21,8 @@ class CompiledMetrics {
   /// Updates every metric; sample_weight reaches them only when they are weighted metrics.
   void update_state(const Tensor& y, const Tensor& y_pred, const Tensor& sample_weight, const std::string& loss_class);
   void reset_state();
-  /// Appends log name → result for each metric; `taken`: the names the unweighted metrics log.
-  void write(Logs& logs, const std::vector<std::string>& taken = {}) const;
+  /// Appends log name → metric for each metric; `taken`: the names the unweighted metrics log.
+  void collect(LoggedMetrics& out, const std::vector<std::string>& taken = {}) const;
   /// Log names known so far (all of them once the first batch has been seen).
   std::vector<std::string> names(const std::vector<std::string>& taken = {}) const;
 

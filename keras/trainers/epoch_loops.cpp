@@ -85,16 +85,17 @@ int replica_verbose(int verbose) {
 
 // One step of a loop on this replica's part of a global batch (from ReplicaBatches, which set the step's
 // rows), its logs aggregated over the replicas (`rows_seen`: the rows this replica has seen in this
-// pass, the weight of its running means).
-template <class Step>
-Logs replica_step(ReplicaSync& sync, const Batch& local, std::int64_t& rows_seen, bool& stop, Step step) {
+// pass, the weight of its running means); `metrics` gives the metrics behind the logs once the step ran.
+template <class Step, class Metrics>
+Logs replica_step(ReplicaSync& sync, const Batch& local, std::int64_t& rows_seen, bool& stop, Step step,
+                  Metrics metrics) {
   const std::int64_t rows = batch_rows(local);
   sync.on_step_begin();
   Logs logs = step(local);
   sync.on_step_end();
   sync.set_step_rows(0, 0);
   rows_seen += rows;
-  return sync.aggregate(logs, double(rows_seen), stop);
+  return sync.aggregate(logs, double(rows_seen), stop, metrics());
 }
 
 }  // namespace
@@ -187,7 +188,7 @@ callbacks::History Trainer::run_fit_loop(Model& model, DataAdapter& train_data, 
         batch_logs = replica_step(*sync, *b, rows_seen, model.stop_training, [&](const Batch& local) {
           sync_replica_model(model, local, *sync);  // before an overridden train_step too
           return model.train_step(local);
-        });
+        }, [this] { return logged_metrics(); });
       else
         batch_logs = model.train_step(*b);
       cbs.on_train_batch_end(step, batch_logs);
@@ -230,7 +231,7 @@ Logs Trainer::run_test_loop(Model& model, DataAdapter& test_data, callbacks::Cal
       batch_logs = replica_step(*sync, *b, rows_seen, stop, [&](const Batch& local) {
         // Fewer rows than replicas: this one has none this step and only takes part in the aggregation.
         return batch_rows(local) > 0 ? model.test_step(local) : this->logs();
-      });
+      }, [this] { return logged_metrics(); });
     else
       batch_logs = model.test_step(*b);
     cbs.on_test_batch_end(step, batch_logs);

@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "keras/errors.hpp"
+#include "metrics/metric.hpp"
 
 namespace keras {
 namespace {
@@ -81,14 +82,36 @@ Batch ReplicaSync::shard(const Batch& global) const {
   return global.rows(range.first, range.second);
 }
 
-Logs ReplicaSync::aggregate(const Logs& local, double rows, bool& stop) {
-  std::vector<double> values{rows, stop ? 1.0 : 0.0};
+Logs ReplicaSync::aggregate(const Logs& local, double rows, bool& stop, const LoggedMetrics& metrics) {
+  LoggedMetrics summable;  // the logged metrics whose state adds up, and their states one after the other
+  std::vector<double> states;
+  for (const auto& [name, metric] : metrics) {
+    if (!local.contains(name)) continue;
+    const std::vector<double> state = metric->state();
+    if (state.empty()) continue;
+    summable.emplace_back(name, metric);
+    states.insert(states.end(), state.begin(), state.end());
+  }
+  const auto size = double(states.size());
+  std::vector<double> values{rows, stop ? 1.0 : 0.0, size, size * size};
   for (const auto& [key, value] : local) values.push_back(value * rows);
   allreduce_sum(values);
   stop = values[1] > 0;
   Logs global;
-  std::size_t i = 2;
+  std::size_t i = 4;
   for (const auto& [key, value] : local) global[key] = values[0] > 0 ? values[i++] / values[0] : value;
+  // Every replica's states line up (the same metrics, built for the same shapes) exactly when their sizes are
+  // all equal: (sum of sizes)^2 = replicas * (sum of squared sizes).
+  if (values[2] == 0 || values[2] * values[2] != double(num_replicas()) * values[3]) return global;
+  allreduce_sum(states);
+  auto at = states.begin();
+  for (const auto& [name, metric] : summable) {
+    const std::vector<double> own = metric->state();
+    metric->set_state(std::vector<double>(at, at + std::ptrdiff_t(own.size())));
+    at += std::ptrdiff_t(own.size());
+    global[name] = metric->result();
+    metric->set_state(own);
+  }
   return global;
 }
 

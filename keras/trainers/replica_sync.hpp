@@ -22,6 +22,13 @@ class Variable;
 namespace optimizers {
 class Optimizer;
 }
+namespace metrics {
+class Metric;
+}
+
+/// The metrics behind a step's logs: log name → the metric object (the trainer's loss trackers and compiled
+/// metrics).
+using LoggedMetrics = std::vector<std::pair<std::string, metrics::Metric*>>;
 
 class ReplicaSync {
  public:
@@ -61,9 +68,11 @@ class ReplicaSync {
   std::pair<std::int64_t, std::int64_t> shard(std::int64_t rows) const;
   /// This replica's rows of a global batch.
   Batch shard(const Batch& global) const;
-  /// Logs aggregated over replicas: each value weighted by the rows the replica has seen (`rows`). Also
-  /// agrees on `stop` (true on every replica when true on one).
-  Logs aggregate(const Logs& local, double rows, bool& stop);
+  /// Logs aggregated over replicas, as tf.distribute aggregates Keras's metric variables: a log of one of
+  /// `metrics` whose state() adds up is that metric's result() on the sum of every replica's state (exact
+  /// for precision, AUC, IoU...); any other value is averaged, each replica weighted by the rows it has seen
+  /// (`rows`). Also agrees on `stop` (true on every replica when true on one).
+  Logs aggregate(const Logs& local, double rows, bool& stop, const LoggedMetrics& metrics = {});
   /// Every replica's `local` tensors (predict's outputs for its rows of a global batch), in replica
   /// order, i.e. the global batch's row order; replicas that had no rows (`local` empty) are left out.
   std::vector<std::vector<Tensor>> gather(const std::vector<Tensor>& local);

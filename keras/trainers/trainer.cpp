@@ -88,15 +88,20 @@ std::vector<std::string> Trainer::metrics_names() const {
   return names;
 }
 
-Logs Trainer::logs() const {
-  Logs logs;
-  logs["loss"] = loss_tracker_.result();
+LoggedMetrics Trainer::logged_metrics() {
+  LoggedMetrics out{{"loss", &loss_tracker_}};
   for (const auto& t : output_loss_trackers_)
-    if (t) logs[t->name()] = t->result();
+    if (t) out.emplace_back(t->name(), t.get());
   for (std::size_t i = 0; i < metrics_.size(); ++i) {
-    metrics_[i].write(logs);
-    weighted_metrics_[i].write(logs, metrics_[i].names());
+    metrics_[i].collect(out);
+    weighted_metrics_[i].collect(out, metrics_[i].names());
   }
+  return out;
+}
+
+Logs Trainer::logs() {
+  Logs logs;
+  for (const auto& [name, metric] : logged_metrics()) logs[name] = metric->result();
   return logs;
 }
 

@@ -69,7 +69,9 @@ class Trainer {
   Logs eager_train_step(Model& model, const Batch& data);
   /// Builds a model that is not yet (from this replica's batch) and gives it the chief's weights (once).
   void sync_replica_model(Model& model, const Batch& data, ReplicaSync& sync);
-  Logs logs() const;
+  /// The loss trackers and compiled metrics, by the names they log under.
+  LoggedMetrics logged_metrics();
+  Logs logs();
   std::unique_ptr<DataAdapter> adapter(Model& model, const data::Dataset& dataset, std::optional<std::int64_t> steps,
                                        const char* what, bool carry_over) const;
   std::unique_ptr<DataAdapter> validation_adapter(Model& model, const ValidationSource& v, const FitOptions& o) const;

@@ -1,6 +1,7 @@
 #pragma once
 // Drives a callback's epoch hooks with a scripted training signal on a tiny compiled model.
 #include <filesystem>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -47,6 +48,16 @@ inline std::filesystem::path temp_dir(const std::string& name) {
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   return dir;
+}
+
+/// The one file of a directory (an event file); fails the test otherwise.
+inline std::filesystem::path only_file(const std::filesystem::path& dir) {
+  std::vector<std::filesystem::path> files;
+  for (const auto& e : std::filesystem::directory_iterator(dir))
+    if (e.is_regular_file()) files.push_back(e.path());
+  if (files.size() != 1)
+    throw std::runtime_error(dir.string() + " holds " + std::to_string(files.size()) + " files, expected one");
+  return files[0];
 }
 
 }  // namespace cbtest

@@ -31,16 +31,27 @@ struct Histo {
   std::vector<double> bucket_limit, bucket;
 };
 
+// A TensorProto's dtype, shape and string values (what tensor summaries of strings hold).
+struct TensorValue {
+  int dtype = 0;
+  std::vector<std::int64_t> shape;
+  std::vector<std::string> strings;
+};
+
 struct Value {
   std::string tag;
   std::optional<float> simple_value;
   std::optional<Histo> histo;
+  std::optional<TensorValue> tensor;
+  std::string plugin_name, plugin_content;  // SummaryMetadata.plugin_data
+  int data_class = 0;
 };
 
 struct Event {
   double wall_time = 0;
   std::int64_t step = 0;
   std::string file_version;
+  std::string graph_def;
   std::vector<Value> values;
 };
 
@@ -123,6 +134,35 @@ inline Histo decode_histo(const std::string& s) {
   return h;
 }
 
+// Calls f(field, wire type, wire) for each field of a message.
+template <class F>
+void each_field(const std::string& s, F f) {
+  Wire w(s);
+  while (!w.done()) {
+    const auto key = w.varint();
+    f(static_cast<int>(key >> 3), static_cast<int>(key & 7), w);
+  }
+}
+
+inline TensorValue decode_tensor(const std::string& s) {
+  TensorValue t;
+  each_field(s, [&](int field, int type, Wire& w) {
+    if (field == 1 && type == 0) t.dtype = static_cast<int>(w.varint());
+    else if (field == 2 && type == 2)
+      each_field(w.length_delimited(), [&](int f2, int t2, Wire& w2) {
+        if (f2 == 2 && t2 == 2)
+          each_field(w2.length_delimited(), [&](int f3, int t3, Wire& w3) {
+            if (f3 == 1 && t3 == 0) t.shape.push_back(static_cast<std::int64_t>(w3.varint()));
+            else w3.skip(t3);
+          });
+        else w2.skip(t2);
+      });
+    else if (field == 8 && type == 2) t.strings.push_back(w.length_delimited());
+    else w.skip(type);
+  });
+  return t;
+}
+
 inline Value decode_value(const std::string& s) {
   Value v;
   Wire w(s);
@@ -132,9 +172,121 @@ inline Value decode_value(const std::string& s) {
     if (field == 1 && type == 2) v.tag = w.length_delimited();
     else if (field == 2 && type == 5) v.simple_value = w.f32();
     else if (field == 5 && type == 2) v.histo = decode_histo(w.length_delimited());
+    else if (field == 8 && type == 2) v.tensor = decode_tensor(w.length_delimited());
+    else if (field == 9 && type == 2)
+      each_field(w.length_delimited(), [&](int f2, int t2, Wire& w2) {
+        if (f2 == 1 && t2 == 2)
+          each_field(w2.length_delimited(), [&](int f3, int t3, Wire& w3) {
+            if (f3 == 1 && t3 == 2) v.plugin_name = w3.length_delimited();
+            else if (f3 == 2 && t3 == 2) v.plugin_content = w3.length_delimited();
+            else w3.skip(t3);
+          });
+        else if (f2 == 4 && t2 == 0) v.data_class = static_cast<int>(w2.varint());
+        else w2.skip(t2);
+      });
     else w.skip(type);
   }
   return v;
+}
+
+// GraphDef nodes: name, op, inputs and the names of their attrs (with "T"/"dtype" and the first output shape).
+struct Node {
+  std::string name, op, device;
+  std::vector<std::string> inputs, attrs;
+  int type = 0;
+  std::vector<std::int64_t> shape;
+};
+
+inline std::vector<std::int64_t> decode_shape(const std::string& s) {
+  std::vector<std::int64_t> shape;
+  each_field(s, [&](int f, int t, Wire& w) {
+    if (f == 2 && t == 2)
+      each_field(w.length_delimited(), [&](int f2, int t2, Wire& w2) {
+        if (f2 == 1 && t2 == 0) shape.push_back(static_cast<std::int64_t>(w2.varint()));
+        else w2.skip(t2);
+      });
+    else w.skip(t);
+  });
+  return shape;
+}
+
+inline std::vector<Node> decode_graph_def(const std::string& s) {
+  std::vector<Node> nodes;
+  each_field(s, [&](int field, int type, Wire& w) {
+    if (field != 1 || type != 2) return w.skip(type);
+    Node n;
+    each_field(w.length_delimited(), [&](int f, int t, Wire& nw) {
+      if (f == 1 && t == 2) n.name = nw.length_delimited();
+      else if (f == 2 && t == 2) n.op = nw.length_delimited();
+      else if (f == 3 && t == 2) n.inputs.push_back(nw.length_delimited());
+      else if (f == 4 && t == 2) n.device = nw.length_delimited();
+      else if (f == 5 && t == 2) {
+        std::string key, value;
+        each_field(nw.length_delimited(), [&](int f2, int t2, Wire& ew) {
+          if (f2 == 1 && t2 == 2) key = ew.length_delimited();
+          else if (f2 == 2 && t2 == 2) value = ew.length_delimited();
+          else ew.skip(t2);
+        });
+        n.attrs.push_back(key);
+        each_field(value, [&](int f3, int t3, Wire& aw) {  // AttrValue: type = 6, shape = 7, list = 1 { shape = 7 }
+          if (f3 == 6 && t3 == 0) n.type = static_cast<int>(aw.varint());
+          else if (f3 == 1 && t3 == 2 && key == "_output_shapes")
+            each_field(aw.length_delimited(), [&](int f4, int t4, Wire& lw) {
+              if (f4 == 7 && t4 == 2) n.shape = decode_shape(lw.length_delimited());
+              else lw.skip(t4);
+            });
+          else aw.skip(t3);
+        });
+      } else {
+        nw.skip(t);
+      }
+    });
+    nodes.push_back(n);
+  });
+  return nodes;
+}
+
+// RunMetadata: the pre-optimization graph of each function graph, and the step stats' node names and durations.
+struct NodeStat {
+  std::string node_name;
+  std::int64_t all_start_micros = 0, op_end_rel_micros = 0;
+};
+struct RunMetadata {
+  std::vector<std::string> graphs;  // serialized GraphDefs
+  std::string device;
+  std::vector<NodeStat> stats;
+};
+
+inline RunMetadata decode_run_metadata(const std::string& s) {
+  RunMetadata r;
+  each_field(s, [&](int field, int type, Wire& w) {
+    if (field == 4 && type == 2)
+      each_field(w.length_delimited(), [&](int f, int t, Wire& fw) {
+        if (f == 2 && t == 2) r.graphs.push_back(fw.length_delimited());
+        else fw.skip(t);
+      });
+    else if (field == 1 && type == 2)
+      each_field(w.length_delimited(), [&](int f, int t, Wire& sw) {  // StepStats.dev_stats
+        if (f != 1 || t != 2) return sw.skip(t);
+        each_field(sw.length_delimited(), [&](int f2, int t2, Wire& dw) {
+          if (f2 == 1 && t2 == 2) r.device = dw.length_delimited();
+          else if (f2 == 2 && t2 == 2) {
+            NodeStat n;
+            each_field(dw.length_delimited(), [&](int f3, int t3, Wire& nw) {
+              if (f3 == 1 && t3 == 2) n.node_name = nw.length_delimited();
+              else if (f3 == 2 && t3 == 0) n.all_start_micros = static_cast<std::int64_t>(nw.varint());
+              else if (f3 == 4 && t3 == 0) n.op_end_rel_micros = static_cast<std::int64_t>(nw.varint());
+              else nw.skip(t3);
+            });
+            r.stats.push_back(n);
+          } else {
+            dw.skip(t2);
+          }
+        });
+      });
+    else w.skip(type);
+  });
+  return r;
 }
 
 inline Event decode_event(const std::string& s) {
@@ -146,6 +298,7 @@ inline Event decode_event(const std::string& s) {
     if (field == 1 && type == 1) e.wall_time = w.f64();
     else if (field == 2 && type == 0) e.step = static_cast<std::int64_t>(w.varint());
     else if (field == 3 && type == 2) e.file_version = w.length_delimited();
+    else if (field == 4 && type == 2) e.graph_def = w.length_delimited();
     else if (field == 5 && type == 2) {
       const std::string summary = w.length_delimited();
       Wire sw(summary);

@@ -28,6 +28,7 @@ std::map<std::string, std::map<std::int64_t, float>> scalars(const fs::path& fil
   for (std::size_t i = 1; i < events.size(); ++i) {
     CHECK(events[i].file_version.empty());
     CHECK(events[i].wall_time > 1.6e9);
+    if (!events[i].graph_def.empty()) continue;  // write_graph's graph (tensorboard_graph_test.cpp)
     REQUIRE(events[i].values.size() == 1);
     const auto& v = events[i].values[0];
     if (v.simple_value) out[v.tag][events[i].step] = *v.simple_value;
@@ -130,7 +131,7 @@ TEST_CASE("TensorBoard logs the learning rate of a schedule and a callback's lr"
   fs::remove_all(dir2);
 }
 
-TEST_CASE("summary::create_file_writer writes scalars a reader decodes; a corrupted byte fails the CRC", "[tensorboard]") {
+TEST_CASE("summary::create_file_writer writes scalars a reader decodes and a corrupted byte fails the CRC", "[tensorboard]") {
   const auto dir = cbtest::temp_dir("summary");
   auto writer = summary::create_file_writer((dir / "run1").string());
   for (int step = 0; step < 5; ++step) writer->scalar("metrics/loss", 1.0 / (step + 1), step);

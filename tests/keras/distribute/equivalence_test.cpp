@@ -77,6 +77,33 @@ TEST_CASE("evaluate under the strategy gives the chief's model's loss and accura
   CHECK(replicas.at("accuracy") == Approx(chief_logs[1]).epsilon(1e-5));
 }
 
+TEST_CASE("ratio metrics under the strategy are the metric of all rows (summed states), not a mean of ratios") {
+  k::distribute::MultiWorkerMirroredStrategy strategy({.threads = 1});
+  k::utils::set_random_seed(17 + static_cast<std::uint64_t>(strategy.replica_id()));
+  k::Sequential model({k::layers::Input({6, 6, 1}), k::layers::Flatten(), k::layers::Dense(1)});
+  model.compile({.optimizer = "sgd", .loss = k::losses::BinaryCrossentropy({.from_logits = true}),
+                 .metrics = {k::metrics::Precision({.thresholds = {0.0}}), k::metrics::Recall({.thresholds = {0.0}}),
+                             k::metrics::AUC({.from_logits = true})}});
+  const Data d = labelled_images(203, 9);
+  const k::Tensor y = k::ops::cast(k::ops::greater(d.y, k::Tensor::scalar(std::int64_t{0})), k::DType::float32);
+  // Batches of 40 split 20/20 (2 ranks) or 10 each (4), and the last, of 3 rows, unevenly: replicas see
+  // different numbers of positives, so a mean of their ratios weighted by rows misses the true ratio.
+  auto own = model.evaluate(d.x, y, {.batch_size = 40, .verbose = 0});
+  std::vector<double> chief{own.at("precision"), own.at("recall"), own.at("auc"), own.at("loss")};
+  MPI_Bcast(chief.data(), 4, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  auto scope = strategy.scope();
+  const auto replicas = model.evaluate(d.x, y, {.batch_size = 40, .verbose = 0});
+  CHECK(replicas.at("precision") == Approx(chief[0]).epsilon(1e-9));
+  CHECK(replicas.at("recall") == Approx(chief[1]).epsilon(1e-9));
+  CHECK(replicas.at("auc") == Approx(chief[2]).epsilon(1e-9));
+  CHECK(replicas.at("loss") == Approx(chief[3]).epsilon(1e-6));
+  auto history = model.fit(d.x, y, {.batch_size = 40, .epochs = 1, .verbose = 0});
+  std::vector<double> logged{history.history["precision"].back(), history.history["auc"].back()};
+  std::vector<double> first = logged;
+  MPI_Bcast(first.data(), 2, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  CHECK(logged == first);  // every replica logs the same aggregated values
+}
+
 TEST_CASE("small buckets reduced during the backward pass give the result of one bucket reduced after it") {
   auto train = [](std::size_t bucket_bytes, bool overlap) {
     k::distribute::MultiWorkerMirroredStrategy strategy({.bucket_bytes = bucket_bytes, .overlap = overlap, .threads = 1});
