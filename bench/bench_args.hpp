@@ -1,7 +1,8 @@
 #pragma once
 // Command-line flags shared by the benchmark programs: --model, --batch-size, --epochs, --threads,
 // --samples (train on the first N samples only, for quick runs; 0 = all), --onnx (predict_latency: also
-// write the model as this ONNX file, for ONNX Runtime's run of the same graph).
+// write the model as this ONNX file, for ONNX Runtime's run of the same graph), --run-eagerly (1: compile
+// with run_eagerly = true, the op-by-op train step; 0, the default: the compiled train step).
 #include <cstdlib>
 #include <stdexcept>
 #include <string>
@@ -13,6 +14,7 @@ struct BenchArgs {
   int threads = 2;
   long samples = 0;
   std::string onnx;
+  bool run_eagerly = false;
 };
 
 inline BenchArgs parse_bench_args(int argc, char** argv) {
@@ -27,7 +29,8 @@ inline BenchArgs parse_bench_args(int argc, char** argv) {
     else if (flag == "--threads") a.threads = std::stoi(value);
     else if (flag == "--samples") a.samples = std::stol(value);
     else if (flag == "--onnx") a.onnx = value;
-    else throw std::invalid_argument("unknown flag " + flag + " (use --model, --batch-size, --epochs, --threads, --samples, --onnx)");
+    else if (flag == "--run-eagerly") a.run_eagerly = std::stoi(value) != 0;
+    else throw std::invalid_argument("unknown flag " + flag + " (use --model, --batch-size, --epochs, --threads, --samples, --onnx, --run-eagerly)");
   }
   return a;
 }

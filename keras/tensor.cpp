@@ -1,4 +1,5 @@
 #include "keras/tensor.hpp"
+#include "keras/function/capture.hpp"
 #include "keras/visit_dtype.hpp"
 
 #include <algorithm>
@@ -68,6 +69,7 @@ Tensor Tensor::empty(const Shape& shape, DType dtype) {
                                             : std::make_shared<Storage>(count * dtype_size(dtype));
   t.impl_->shape = shape;
   t.impl_->dtype = dtype;
+  if (jit::tracing()) jit::detail::born(t);  // compiled functions: where a buffer came from
   return t;
 }
 
@@ -208,6 +210,7 @@ void Tensor::assign(const Tensor& other) {
   if (other.size() != size())
     throw ValueError("Cannot assign a tensor of shape " + shape_str(other.shape()) + " to one of shape " +
                      shape_str(shape()));
+  if (jit::tracing()) jit::detail::assigned(*this, "Tensor::assign");
   Tensor src = other.astype(dtype());
   if (src.raw_data() == raw_data()) return;
   if (dtype() == DType::string)
@@ -218,6 +221,7 @@ void Tensor::assign(const Tensor& other) {
 
 double Tensor::item() const {
   if (size() != 1) throw ValueError("item() needs a tensor with one value, got shape " + shape_str(shape()));
+  if (jit::tracing()) jit::detail::value_read("Tensor::item()");
   return visit_dtype(
       dtype(), [&](auto zero) { return static_cast<double>(*data<decltype(zero)>()); }, "item()");
 }

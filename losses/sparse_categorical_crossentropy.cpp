@@ -4,6 +4,7 @@
 
 #include "keras/config/fields.hpp"
 #include "keras/json.hpp"
+#include "keras/function/capture.hpp"
 #include "keras/ops/math.hpp"
 #include "keras/ops/nn.hpp"
 #include "losses/loss_config.hpp"
@@ -34,15 +35,24 @@ Tensor sparse_categorical_crossentropy(const Tensor& y_true, const Tensor& y_pre
                      " does not match y_pred of shape " + shape_str(y_pred.shape()) + "; expected one integer class id "
                      "per prediction row, shaped " + shape_str(row_shape) + ". For one-hot targets use "
                      "categorical_crossentropy");
-  if (y_true.dtype() == DType::float32) {
-    const float* p = y_true.data<float>();
-    for (std::int64_t i = 0; i < y_true.size(); ++i)
-      if (!(p[i] == std::floor(p[i])))
-        throw ValueError("sparse_categorical_crossentropy: y_true holds " + std::to_string(p[i]) +
-                         ", which is not a class id; labels must be whole numbers in [0, " +
-                         std::to_string(y_pred.dim(-1)) + ")");
-  }
-  Tensor labels = y_true.astype(DType::int64).reshape(row_shape);
+  // The labels as int64 class ids (float labels checked to be whole numbers); a compiled function replays it.
+  auto to_ids = [](const Tensor& y_true, const Tensor& labels, std::int64_t classes) {
+    if (y_true.dtype() == DType::float32) {
+      const float* p = y_true.data<float>();
+      for (std::int64_t i = 0; i < y_true.size(); ++i)
+        if (!(p[i] == std::floor(p[i])))
+          throw ValueError("sparse_categorical_crossentropy: y_true holds " + std::to_string(p[i]) +
+                           ", which is not a class id; labels must be whole numbers in [0, " +
+                           std::to_string(classes) + ")");
+    }
+    if (labels.raw_data() != y_true.raw_data()) Tensor(labels).assign(y_true);
+  };
+  if (y_true.dtype() == DType::string) y_true.astype(DType::int64);  // throws the conversion's error
+  Tensor labels = y_true.dtype() == DType::int64 ? y_true.reshape(row_shape) : Tensor::empty(row_shape, DType::int64);
+  to_ids(y_true, labels, y_pred.dim(-1));
+  if (jit::tracing())
+    jit::capture("sparse_categorical_crossentropy labels", {y_true}, {labels},
+                 [=, classes = y_pred.dim(-1)] { to_ids(y_true, labels, classes); });
   Tensor mask;
   if (ignore_class) {  // ignored rows are computed with class 0, then zeroed
     mask = ignore_mask(labels, *ignore_class);

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "keras/autodiff/gradient_ready.hpp"
+#include "keras/function/trace.hpp"
 #include "keras/ops/math.hpp"
 #include "keras/profiler/trace_hooks.hpp"
 #include "keras/variable.hpp"
@@ -212,12 +213,14 @@ std::vector<Tensor> GradientTape::gradient(const Tensor& target, const std::vect
 
 namespace autodiff {
 
-// A tracer (keras/profiler) hears the ops run outside any tape too.
-bool recording() { return !no_grad && (!active_tapes.empty() || profiler::tracer()); }
+// A tracer (keras/profiler) hears the ops run outside any tape too; a compiled function being traced
+// records too: it keeps the backward closures for its replays.
+bool recording() { return !no_grad && (!active_tapes.empty() || profiler::tracer() || jit::tracing()); }
 
 void record(const Tensor& output, const std::vector<Tensor>& inputs, BackwardFn backward, OpInfo info) {
   if (!recording()) return;
   if (profiler::Tracer* tracer = profiler::tracer()) tracer->op(info.name, output, inputs);
+  if (jit::tracing()) jit::detail::active_trace->record(output, inputs, backward, info);
   for (GradientTape* tape : active_tapes) {
     bool any = false;
     for (const auto& in : inputs) any = any || tape->is_watched(in);

@@ -8,6 +8,7 @@
 
 #include "keras/autodiff/gradient_tape.hpp"
 #include "keras/errors.hpp"
+#include "keras/function/capture.hpp"
 #include "keras/kernels/convolution.hpp"
 #include "keras/ops/conv_checks.hpp"
 #include "keras/ops/eltwise_derivative.hpp"
@@ -67,6 +68,10 @@ Tensor activation_grad(const Tensor& g, const Tensor& y, Eltwise act) {
   if (act == Eltwise::linear) return g;
   Tensor dz = Tensor::empty(g.shape());
   kernels::fused_activation_backward(act, y.data<float>(), g.data<float>(), dz.data<float>(), g.size());
+  if (jit::tracing())  // a compiled function tracing the gradient pass
+    jit::capture("activation gradient", {g, y}, {dz}, [=] {
+      kernels::fused_activation_backward(act, y.data<float>(), g.data<float>(), dz.data<float>(), g.size());
+    });
   return dz;
 }
 
@@ -131,6 +136,11 @@ Tensor run(const Tensor& x, const Tensor& kernel, const Tensor& bias, const kern
   Tensor y = Tensor::empty(output_shape(a));
   k.forward(x.data<float>(), kernel.data<float>(), bias.defined() ? bias.data<float>() : nullptr, y.data<float>(), a,
             act);
+  if (jit::tracing())
+    jit::capture("convolution", {x, kernel, bias}, {y}, [=] {
+      k.forward(x.data<float>(), kernel.data<float>(), bias.defined() ? bias.data<float>() : nullptr, y.data<float>(),
+                a, act);
+    });
   if (!autodiff::recording()) return y;
   std::vector<Tensor> inputs{x, kernel};
   if (bias.defined()) inputs.push_back(bias);
@@ -150,14 +160,22 @@ Tensor run(const Tensor& x, const Tensor& kernel, const Tensor& bias, const kern
     }
     Tensor dz = activation_grad(g, y, act);
     if (needs[0]) {
-      grads[0] = Tensor::empty(x.shape());
-      k.backward_data(dz.data<float>(), kernel.data<float>(), grads[0].data<float>(), a);
+      const Tensor dx = grads[0] = Tensor::empty(x.shape());
+      k.backward_data(dz.data<float>(), kernel.data<float>(), dx.data<float>(), a);
+      if (jit::tracing())
+        jit::capture("convolution input gradient", {dz, kernel}, {dx},
+                     [=] { k.backward_data(dz.data<float>(), kernel.data<float>(), dx.data<float>(), a); });
     }
     if (needs[1] || want_bias) {
       Tensor dk = Tensor::empty(kernel.shape());
       Tensor db = want_bias ? Tensor::empty({a.oc}) : Tensor();
       k.backward_weights(x.data<float>(), dz.data<float>(), dk.data<float>(), want_bias ? db.data<float>() : nullptr,
                          a);
+      if (jit::tracing())
+        jit::capture("convolution kernel gradient", {x, dz}, {dk, db}, [=] {
+          k.backward_weights(x.data<float>(), dz.data<float>(), dk.data<float>(),
+                             db.defined() ? db.data<float>() : nullptr, a);
+        });
       if (needs[1]) grads[1] = dk;
       if (want_bias) grads[2] = db;
     }

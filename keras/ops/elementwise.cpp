@@ -5,6 +5,7 @@
 #include <xtensor/xoperation.hpp>
 
 #include "keras/autodiff/gradient_tape.hpp"
+#include "keras/function/capture.hpp"
 #include "keras/xtensor.hpp"
 #include "keras/kernels/eltwise.hpp"
 #include "keras/kernels/parallel.hpp"
@@ -35,6 +36,9 @@ Shape broadcast_shape(const Shape& a, const Shape& b, const char* op) {
   return out;
 }
 
+template <class ScalarF, class ExprF>
+void apply_into(const Tensor& a, const Tensor& b, const Tensor& out, ScalarF scalar_f, ExprF expr_f);
+
 // Applies f element-wise with broadcasting; `scalar_f` for the fast paths, `expr_f` on xtensor expressions.
 // `scratch`, when defined, is a float tensor nobody else holds (a fresh conversion of an input to
 // float): the result is written over it when the shapes allow, instead of into a new tensor.
@@ -46,6 +50,13 @@ Tensor broadcast_apply(const Tensor& a, const Tensor& b, ScalarF scalar_f, ExprF
                         ((scratch.id() == a.id() && (b.size() == 1 || b.shape() == out_shape)) ||
                          (scratch.id() == b.id() && (a.size() == 1 || a.shape() == out_shape)));
   Tensor out = reusable ? scratch : Tensor::empty(out_shape);
+  apply_into(a, b, out, scalar_f, expr_f);
+  if (jit::tracing()) jit::capture(op, {a, b}, {out}, [=] { apply_into(a, b, out, scalar_f, expr_f); });
+  return out;
+}
+
+template <class ScalarF, class ExprF>
+void apply_into(const Tensor& a, const Tensor& b, const Tensor& out, ScalarF scalar_f, ExprF expr_f) {
   const float* pa = a.data<float>();
   const float* pb = b.data<float>();
   float* po = out.data<float>();
@@ -64,7 +75,6 @@ Tensor broadcast_apply(const Tensor& a, const Tensor& b, ScalarF scalar_f, ExprF
   } else {
     out.xt<float>() = expr_f(a.xt<float>(), b.xt<float>());
   }
-  return out;
 }
 
 // The float conversion of a0 or b0 that the op may overwrite: one made here from a non-float input
@@ -254,12 +264,12 @@ Tensor operator-(const Tensor& a, const Tensor& b) { return ops::subtract(a, b);
 Tensor operator*(const Tensor& a, const Tensor& b) { return ops::multiply(a, b); }
 Tensor operator/(const Tensor& a, const Tensor& b) { return ops::divide(a, b); }
 Tensor operator-(const Tensor& a) { return ops::negative(a); }
-Tensor operator+(const Tensor& a, float b) { return ops::add(a, Tensor::scalar(b)); }
-Tensor operator-(const Tensor& a, float b) { return ops::subtract(a, Tensor::scalar(b)); }
-Tensor operator*(const Tensor& a, float b) { return ops::multiply(a, Tensor::scalar(b)); }
-Tensor operator/(const Tensor& a, float b) { return ops::divide(a, Tensor::scalar(b)); }
-Tensor operator+(float a, const Tensor& b) { return ops::add(Tensor::scalar(a), b); }
-Tensor operator-(float a, const Tensor& b) { return ops::subtract(Tensor::scalar(a), b); }
-Tensor operator*(float a, const Tensor& b) { return ops::multiply(Tensor::scalar(a), b); }
-Tensor operator/(float a, const Tensor& b) { return ops::divide(Tensor::scalar(a), b); }
+Tensor operator+(const Tensor& a, float b) { return ops::add(a, jit::constant(Tensor::scalar(b))); }
+Tensor operator-(const Tensor& a, float b) { return ops::subtract(a, jit::constant(Tensor::scalar(b))); }
+Tensor operator*(const Tensor& a, float b) { return ops::multiply(a, jit::constant(Tensor::scalar(b))); }
+Tensor operator/(const Tensor& a, float b) { return ops::divide(a, jit::constant(Tensor::scalar(b))); }
+Tensor operator+(float a, const Tensor& b) { return ops::add(jit::constant(Tensor::scalar(a)), b); }
+Tensor operator-(float a, const Tensor& b) { return ops::subtract(jit::constant(Tensor::scalar(a)), b); }
+Tensor operator*(float a, const Tensor& b) { return ops::multiply(jit::constant(Tensor::scalar(a)), b); }
+Tensor operator/(float a, const Tensor& b) { return ops::divide(jit::constant(Tensor::scalar(a)), b); }
 }  // namespace keras

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "keras/autodiff/gradient_tape.hpp"
+#include "keras/function/capture.hpp"
 #include "keras/kernels/parallel.hpp"
 #include "keras/ops/math.hpp"
 #include "keras/ops/shape.hpp"
@@ -69,6 +70,8 @@ Tensor slice(const Tensor& x0, const Shape& begin, const Shape& size) {
                                    shape_str(size), shape_str(x.shape())));
   Tensor out = Tensor::empty(size);
   copy_box(x, begin, out, Shape(size.size(), 0), size);
+  if (jit::tracing())
+    jit::capture("slice", {x}, {out}, [=] { copy_box(x, begin, out, Shape(size.size(), 0), size); });
   if (autodiff::recording()) {
     Shape in_shape = x.shape();
     autodiff::record(out, {x}, [in_shape, begin, size](const Tensor& g, const std::vector<bool>&) {
@@ -120,12 +123,21 @@ Tensor concatenate(const std::vector<Tensor>& xs0, int axis_in) {
   }
   Tensor out = Tensor::empty(shape);
   std::vector<std::int64_t> offsets;
-  Shape at(rank, 0);
-  for (const auto& x : xs) {
-    offsets.push_back(at[axis]);
-    copy_box(x, Shape(rank, 0), out, at, x.shape());
-    at[axis] += x.shape()[axis];
+  for (std::int64_t at = 0; const auto& x : xs) {
+    offsets.push_back(at);
+    at += x.shape()[axis];
   }
+  auto compute = [](const std::vector<Tensor>& xs, const Tensor& out, const std::vector<std::int64_t>& offsets,
+                    int axis) {
+    const auto rank = static_cast<std::size_t>(out.ndim());
+    for (std::size_t i = 0; i < xs.size(); ++i) {
+      Shape at(rank, 0);
+      at[static_cast<std::size_t>(axis)] = offsets[i];
+      copy_box(xs[i], Shape(rank, 0), out, at, xs[i].shape());
+    }
+  };
+  compute(xs, out, offsets, axis);
+  if (jit::tracing()) jit::capture("concatenate", xs, {out}, [=] { compute(xs, out, offsets, axis); });
   if (autodiff::recording()) {
     std::vector<Shape> shapes;
     for (const auto& x : xs) shapes.push_back(x.shape());

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "keras/autodiff/gradient_tape.hpp"
+#include "keras/function/capture.hpp"
 #include "keras/kernels/matmul.hpp"
 #include "keras/kernels/parallel.hpp"
 #include "keras/kernels/softmax.hpp"
@@ -12,6 +13,7 @@
 #include "keras/ops/manipulation.hpp"
 #include "keras/ops/math.hpp"
 #include "keras/ops/shape.hpp"
+#include "keras/visit_dtype.hpp"
 
 namespace keras::ops {
 namespace {
@@ -34,21 +36,41 @@ void check_last_axis(const Tensor& x, int axis, const char* op) {
 }
 
 // dz = g * act'(z), from the activation's output y.
+// (Each raw-kernel helper below registers its replay when a compiled function traces a gradient pass.)
 Tensor activation_grad_from_output(const Tensor& g, const Tensor& y, Eltwise act) {
   if (act == Eltwise::linear) return g;
   Tensor dz = Tensor::empty(g.shape());
-  kernels::fused_activation_backward(act, y.data<float>(), g.data<float>(), dz.data<float>(), g.size());
+  auto compute = [](const Tensor& g, const Tensor& y, const Tensor& dz, Eltwise act) {
+    kernels::fused_activation_backward(act, y.data<float>(), g.data<float>(), dz.data<float>(), g.size());
+  };
+  compute(g, y, dz, act);
+  if (jit::tracing()) jit::capture("activation gradient", {g, y}, {dz}, [=] { compute(g, y, dz, act); });
   return dz;
 }
 
 Tensor column_sums(const Tensor& m) {
-  const auto rows = rows_of(m), cols = m.dim(-1);
-  Tensor out = Tensor::zeros({cols});
-  const float* p = m.data<float>();
-  float* o = out.data<float>();
-  for (std::int64_t r = 0; r < rows; ++r)
+  Tensor out = Tensor::empty({m.dim(-1)});
+  auto compute = [](const Tensor& m, const Tensor& out) {
+    const auto rows = rows_of(m), cols = m.dim(-1);
+    const float* p = m.data<float>();
+    float* o = out.data<float>();
+    std::fill_n(o, cols, 0.f);
+    for (std::int64_t r = 0; r < rows; ++r)
 #pragma omp simd
-    for (std::int64_t c = 0; c < cols; ++c) o[c] += p[r * cols + c];
+      for (std::int64_t c = 0; c < cols; ++c) o[c] += p[r * cols + c];
+  };
+  compute(m, out);
+  if (jit::tracing()) jit::capture("column sums", {m}, {out}, [=] { compute(m, out); });
+  return out;
+}
+
+// grads = a b (with the transposes asked), a new tensor of `shape` (the raw backward of dense).
+Tensor matmul_into_new(const Tensor& a, const Tensor& b, const Shape& shape, kernels::MatmulArgs args) {
+  Tensor out = Tensor::empty(shape);
+  kernels::matmul(a.data<float>(), b.data<float>(), out.data<float>(), args);
+  if (jit::tracing())
+    jit::capture("matmul gradient", {a, b}, {out},
+                 [=] { kernels::matmul(a.data<float>(), b.data<float>(), out.data<float>(), args); });
   return out;
 }
 
@@ -88,8 +110,13 @@ Tensor dense(const Tensor& x0, const Tensor& kernel, const Tensor& bias, Eltwise
   Shape out_shape = x.shape();
   out_shape.back() = n;
   Tensor y = Tensor::empty(out_shape);
-  kernels::matmul(x.data<float>(), kernel.data<float>(), y.data<float>(),
-                  {.m = m, .n = n, .k = k, .bias = bias.defined() ? bias.data<float>() : nullptr, .activation = act});
+  auto compute = [](const Tensor& x, const Tensor& kernel, const Tensor& bias, const Tensor& y, Eltwise act) {
+    kernels::matmul(x.data<float>(), kernel.data<float>(), y.data<float>(),
+                    {.m = rows_of(x), .n = kernel.dim(1), .k = kernel.dim(0),
+                     .bias = bias.defined() ? bias.data<float>() : nullptr, .activation = act});
+  };
+  compute(x, kernel, bias, y, act);
+  if (jit::tracing()) jit::capture("dense", {x, kernel, bias}, {y}, [=] { compute(x, kernel, bias, y, act); });
   if (autodiff::recording()) {
     std::vector<Tensor> inputs{x, kernel};
     if (bias.defined()) inputs.push_back(bias);
@@ -103,16 +130,8 @@ Tensor dense(const Tensor& x0, const Tensor& kernel, const Tensor& bias, Eltwise
         return grads;
       }
       Tensor dz = activation_grad_from_output(g, y, act);
-      if (needs[0]) {
-        grads[0] = Tensor::empty(x.shape());
-        kernels::matmul(dz.data<float>(), kernel.data<float>(), grads[0].data<float>(),
-                        {.m = m, .n = k, .k = n, .trans_b = true});
-      }
-      if (needs[1]) {
-        grads[1] = Tensor::empty(kernel.shape());
-        kernels::matmul(x.data<float>(), dz.data<float>(), grads[1].data<float>(),
-                        {.m = k, .n = n, .k = m, .trans_a = true});
-      }
+      if (needs[0]) grads[0] = matmul_into_new(dz, kernel, x.shape(), {.m = m, .n = k, .k = n, .trans_b = true});
+      if (needs[1]) grads[1] = matmul_into_new(x, dz, kernel.shape(), {.m = k, .n = n, .k = m, .trans_a = true});
       if (needs.size() > 2 && needs[2]) grads[2] = column_sums(dz);
       return grads;
     }, {.name = "dense", .differentiable_backward = true});
@@ -136,12 +155,20 @@ Tensor eltwise(const Tensor& input, Eltwise f, float alpha, float beta) {
   Tensor x = as_float(input, "activation");
   Tensor out = Tensor::empty(x.shape());
   kernels::eltwise_forward(f, alpha, beta, x.data<float>(), out.data<float>(), x.size());
+  if (jit::tracing())
+    jit::capture("activation", {x}, {out}, [=] {
+      kernels::eltwise_forward(f, alpha, beta, x.data<float>(), out.data<float>(), x.size());
+    });
   if (autodiff::recording())
     autodiff::record(out, {x}, [x, out, f, alpha, beta](const Tensor& g, const std::vector<bool>&) {
       if (autodiff::recording())  // an outer tape differentiates this backward pass
         return std::vector<Tensor>{multiply(g, detail::eltwise_derivative(f, alpha, beta, x, out))};
       Tensor dx = Tensor::empty(x.shape());
       kernels::eltwise_backward(f, alpha, beta, x.data<float>(), g.data<float>(), dx.data<float>(), x.size());
+      if (jit::tracing())
+        jit::capture("activation gradient", {x, g}, {dx}, [=] {
+          kernels::eltwise_backward(f, alpha, beta, x.data<float>(), g.data<float>(), dx.data<float>(), x.size());
+        });
       return std::vector<Tensor>{dx};
     }, {.name = "activation", .differentiable_backward = true});
   return out;
@@ -159,6 +186,9 @@ Tensor softmax_op(const Tensor& input, int axis, bool log) {
   const auto rows = rows_of(x), cols = x.dim(-1);
   Tensor y = Tensor::empty(x.shape());
   kernels::softmax_forward(x.data<float>(), y.data<float>(), rows, cols, log);
+  if (jit::tracing())
+    jit::capture(log ? "log_softmax" : "softmax", {x}, {y},
+                 [=] { kernels::softmax_forward(x.data<float>(), y.data<float>(), rows, cols, log); });
   if (autodiff::recording())
     autodiff::record(y, {x}, [y, rows, cols, log](const Tensor& g, const std::vector<bool>&) {
       if (autodiff::recording()) {  // an outer tape differentiates this backward pass
@@ -195,37 +225,60 @@ Tensor sparse_softmax_cross_entropy(const Tensor& labels, const Tensor& logits0)
   Tensor logits = as_float(logits0, "sparse_softmax_cross_entropy");
   check_last_axis(logits, -1, "sparse_softmax_cross_entropy");
   Shape row_shape(logits.shape().begin(), logits.shape().end() - 1);
-  Tensor ids = labels.astype(DType::int64);
+  // ids, lsm and loss are filled by compute(), which a compiled function replays (the checks included).
+  if (labels.dtype() == DType::string) labels.astype(DType::int64);  // throws the conversion's error
+  Tensor ids = labels.dtype() == DType::int64 ? labels : Tensor::empty(labels.shape(), DType::int64);
   if (ids.size() != shape_size(row_shape))
     throw ValueError("sparse_categorical_crossentropy: labels of shape " + shape_str(labels.shape()) +
                      " do not match predictions of shape " + shape_str(logits.shape()) +
                      "; labels must hold one integer class id per prediction row");
   const auto rows = rows_of(logits), cols = logits.dim(-1);
-  const auto* pid = ids.data<std::int64_t>();
-  for (std::int64_t r = 0; r < rows; ++r)
-    if (pid[r] < 0 || pid[r] >= cols)
-      throw ValueError("sparse_categorical_crossentropy: label " + std::to_string(pid[r]) + " is outside [0, " +
-                       std::to_string(cols) + ") for predictions of shape " + shape_str(logits.shape()));
   Tensor lsm = Tensor::empty(logits.shape());
-  kernels::softmax_forward(logits.data<float>(), lsm.data<float>(), rows, cols, true);
   Tensor loss = Tensor::empty(row_shape);
-  const float* pl = lsm.data<float>();
-  float* po = loss.data<float>();
-  for (std::int64_t r = 0; r < rows; ++r) po[r] = -pl[r * cols + pid[r]];
+  auto compute = [](const Tensor& labels, const Tensor& logits, const Tensor& ids, const Tensor& lsm,
+                    const Tensor& loss, std::int64_t rows, std::int64_t cols) {
+    if (ids.raw_data() != labels.raw_data())  // the conversion astype(int64) makes, into ids
+      keras::visit_dtype(labels.dtype(), [&](auto zero) {
+        using T = decltype(zero);
+        const T* src = labels.data<T>();
+        auto* dst = ids.data<std::int64_t>();
+        for (std::int64_t i = 0; i < ids.size(); ++i) dst[i] = static_cast<std::int64_t>(src[i]);
+      }, "sparse_categorical_crossentropy labels");
+    const auto* pid = ids.data<std::int64_t>();
+    for (std::int64_t r = 0; r < rows; ++r)
+      if (pid[r] < 0 || pid[r] >= cols)
+        throw ValueError("sparse_categorical_crossentropy: label " + std::to_string(pid[r]) + " is outside [0, " +
+                         std::to_string(cols) + ") for predictions of shape " + shape_str(logits.shape()));
+    kernels::softmax_forward(logits.data<float>(), lsm.data<float>(), rows, cols, true);
+    const float* pl = lsm.data<float>();
+    float* po = loss.data<float>();
+    for (std::int64_t r = 0; r < rows; ++r) po[r] = -pl[r * cols + pid[r]];
+  };
+  compute(labels, logits, ids, lsm, loss, rows, cols);
+  if (jit::tracing())
+    jit::capture("sparse_softmax_cross_entropy", {labels, logits}, {ids, lsm, loss},
+                 [=] { compute(labels, logits, ids, lsm, loss, rows, cols); });
   if (autodiff::recording())
     autodiff::record(loss, {logits}, [logits, lsm, ids, rows, cols](const Tensor& g, const std::vector<bool>&) {
       if (autodiff::recording())  // an outer tape differentiates this backward pass: g (softmax - one_hot)
         return std::vector<Tensor>{
             multiply(expand_dims(g, -1), subtract(softmax(logits), one_hot(ids, cols)))};
       Tensor d = Tensor::empty(lsm.shape());
-      const float* pl = lsm.data<float>();
-      const float* pg = g.data<float>();
-      const auto* pid = ids.data<std::int64_t>();
-      float* pd = d.data<float>();
-      kernels::parallel_rows(rows, cols, [&](std::int64_t r) {
-        for (std::int64_t c = 0; c < cols; ++c) pd[r * cols + c] = pg[r] * std::exp(pl[r * cols + c]);
-        pd[r * cols + pid[r]] -= pg[r];
-      });
+      auto compute = [](const Tensor& lsm, const Tensor& g, const Tensor& ids, const Tensor& d, std::int64_t rows,
+                        std::int64_t cols) {
+        const float* pl = lsm.data<float>();
+        const float* pg = g.data<float>();
+        const auto* pid = ids.data<std::int64_t>();
+        float* pd = d.data<float>();
+        kernels::parallel_rows(rows, cols, [&](std::int64_t r) {
+          for (std::int64_t c = 0; c < cols; ++c) pd[r * cols + c] = pg[r] * std::exp(pl[r * cols + c]);
+          pd[r * cols + pid[r]] -= pg[r];
+        });
+      };
+      compute(lsm, g, ids, d, rows, cols);
+      if (jit::tracing())
+        jit::capture("sparse_softmax_cross_entropy gradient", {lsm, g, ids}, {d},
+                     [=] { compute(lsm, g, ids, d, rows, cols); });
       return std::vector<Tensor>{d};
     }, {.name = "sparse_softmax_cross_entropy", .differentiable_backward = true});
   return loss;

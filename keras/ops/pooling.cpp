@@ -2,6 +2,7 @@
 
 #include "keras/autodiff/gradient_tape.hpp"
 #include "keras/errors.hpp"
+#include "keras/function/capture.hpp"
 #include "keras/kernels/pooling.hpp"
 #include "keras/ops/conv_checks.hpp"
 
@@ -38,11 +39,21 @@ Tensor pool(kernels::Pooling kind, const Tensor& input, const Sizes& pool0, cons
   }
   kernels::pool_forward(kind, x.data<float>(), y.data<float>(), workspace.defined() ? workspace.data<float>() : nullptr,
                         a);
+  if (jit::tracing())  // the replay refreshes the workspace the backward reads too
+    jit::capture(op, {x}, {y, workspace}, [=] {
+      kernels::pool_forward(kind, x.data<float>(), y.data<float>(),
+                            workspace.defined() ? workspace.data<float>() : nullptr, a);
+    });
   if (record)
     autodiff::record(y, {x}, [kind, a, workspace, shape = x.shape()](const Tensor& g, const std::vector<bool>&) {
       Tensor dx = Tensor::empty(shape);
       kernels::pool_backward(kind, g.data<float>(), dx.data<float>(),
                              workspace.defined() ? workspace.data<float>() : nullptr, a);
+      if (jit::tracing())  // a compiled function tracing the gradient pass
+        jit::capture("pooling gradient", {g, workspace}, {dx}, [=] {
+          kernels::pool_backward(kind, g.data<float>(), dx.data<float>(),
+                                 workspace.defined() ? workspace.data<float>() : nullptr, a);
+        });
       return std::vector<Tensor>{dx};
     }, {.name = "pooling"});
   return y;

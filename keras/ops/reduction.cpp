@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "keras/autodiff/gradient_tape.hpp"
+#include "keras/function/capture.hpp"
 #include "keras/kernels/reduction.hpp"
 #include "keras/ops/math.hpp"
 #include "keras/ops/shape.hpp"
@@ -48,7 +49,7 @@ Tensor float_input(const Tensor& x) {
 // Broadcasts a gradient of the reduced shape back over the input's shape.
 Tensor expand_grad(const Tensor& g, const Shape& input_shape, const std::vector<std::size_t>& axes) {
   Tensor kept = reshape(g, reduced_shape(input_shape, axes, true));
-  return multiply(kept, Tensor::ones(input_shape));
+  return multiply(kept, jit::constant(Tensor::ones(input_shape)));
 }
 
 // Large float32 reductions over trailing axes (the last k, all of them included) on oneDNN's reduction
@@ -112,8 +113,12 @@ Tensor sum(const Tensor& x0, std::vector<int> axes_in, bool keepdims) {
   Tensor x = float_input(x0);
   auto axes = normalize_axes(x, axes_in, "sum");
   Tensor out = Tensor::empty(reduced_shape(x.shape(), axes, keepdims));
-  if (!reduce_on_onednn(kernels::Reduce::sum, x, axes, out))
-    reduce_into(x, axes, out, 0.f, [](float acc, float v) { return acc + v; });
+  auto compute = [](const Tensor& x, const std::vector<std::size_t>& axes, Tensor out) {
+    if (!reduce_on_onednn(kernels::Reduce::sum, x, axes, out))
+      reduce_into(x, axes, out, 0.f, [](float acc, float v) { return acc + v; });
+  };
+  compute(x, axes, out);
+  if (jit::tracing()) jit::capture("sum", {x}, {out}, [=] { compute(x, axes, out); });
   if (autodiff::recording()) {
     Shape in_shape = x.shape();
     autodiff::record(out, {x}, [in_shape, axes](const Tensor& g, const std::vector<bool>&) {
@@ -131,7 +136,7 @@ Tensor mean(const Tensor& x0, std::vector<int> axes_in, bool keepdims) {
   for (auto a : axes) count *= x.shape()[a];
   const double scale = count ? 1.0 / static_cast<double>(count) : 0.0;
   if (f64) return multiply(sum(x, axes_in, keepdims), Tensor::full({}, scale, DType::float64));
-  return multiply(sum(x, axes_in, keepdims), Tensor::scalar(count ? 1.f / static_cast<float>(count) : 0.f));
+  return multiply(sum(x, axes_in, keepdims), jit::constant(Tensor::scalar(count ? 1.f / static_cast<float>(count) : 0.f)));
 }
 
 Tensor max(const Tensor& x0, std::vector<int> axes_in, bool keepdims) {

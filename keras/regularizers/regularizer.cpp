@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "keras/function/capture.hpp"
 #include "keras/json.hpp"
 #include "keras/ops/math.hpp"
 
@@ -72,7 +73,7 @@ L1L2::L1L2(double l1, double l2) : l1_(l1), l2_(l2) {
   check_factor(l2, "l2", "L1L2");
 }
 Tensor L1L2::operator()(const Tensor& x) const {
-  Tensor penalty = Tensor::scalar(0.f);
+  Tensor penalty = jit::constant(Tensor::scalar(0.f));  // a constant for compiled functions
   if (l1_ != 0) penalty = penalty + ops::sum(ops::abs(x)) * static_cast<float>(l1_);
   if (l2_ != 0) penalty = penalty + ops::sum(ops::square(x)) * static_cast<float>(l2_);
   return penalty;

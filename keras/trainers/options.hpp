@@ -30,6 +30,12 @@ struct CompileOptions {
   /// Metrics weighted by sample_weight and class_weight, in the same forms as `metrics`. A weighted
   /// metric whose name an unweighted one already logs is logged as "weighted_<name>" (tf.keras 2.x).
   MetricsSpec weighted_metrics{};
+  /// As Keras: true runs the train step op by op (eager, debuggable); false (the default) runs it as a
+  /// compiled function (keras::function) when jit_compile is on, falling back to eager where it cannot.
+  bool run_eagerly = false;
+  /// The train step as a compiled function (traced once per batch signature, then replayed). Ignored when
+  /// run_eagerly is true.
+  bool jit_compile = true;
 };
 
 /// Data for validation or evaluation given as arrays (several inputs/outputs: lists or maps by name).

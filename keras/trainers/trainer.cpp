@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "keras/autodiff/gradient_tape.hpp"
+#include "keras/function/capture.hpp"
 #include "keras/model.hpp"
 #include "keras/ops/math.hpp"
 #include "keras/trainers/replica_sync.hpp"
@@ -125,19 +126,24 @@ Tensor Trainer::compute_loss(Model& model, const Batch& data, const std::vector<
                                  y_pred.size()));
   const double batch = y_pred[0].ndim() > 0 ? double(y_pred[0].dim(0)) : 1.0;
   Tensor total;
+  // While the compiled train step traces, the trackers are left to it (it updates them at each replay).
+  std::vector<Tensor>* const traced = std::exchange(traced_losses_, nullptr);
+  if (traced) traced->assign(y_pred.size(), Tensor());
   for (std::size_t i = 0; i < y_pred.size(); ++i) {
     if (!losses_[i]) continue;
     if (i >= data.y.size() || !data.y[i].defined())
       throw ValueError(fmt::format("Model '{}': output '{}' has a loss but no target was given for it", model.name(),
                                    output_names_[i]));
     Tensor l = (*losses_[i])(data.y[i], y_pred[i], weight_of(data.sample_weight, i));
-    if (output_loss_trackers_[i]) output_loss_trackers_[i]->update(l, Tensor::full({1}, batch));
-    if (loss_weights_[i] != 1.0) l = ops::multiply(l, Tensor::scalar(static_cast<float>(loss_weights_[i])));
+    if (traced) (*traced)[i] = l;
+    else if (output_loss_trackers_[i]) output_loss_trackers_[i]->update(l, Tensor::full({1}, batch));
+    if (loss_weights_[i] != 1.0)
+      l = ops::multiply(l, jit::constant(Tensor::scalar(static_cast<float>(loss_weights_[i]))));
     total = total.defined() ? total + l : l;
   }
   // As Keras: the layers' losses (regularization penalties, add_loss) join the compiled loss.
   for (const Tensor& extra : model.losses()) total = total + extra;
-  loss_tracker_.update(total, Tensor::full({1}, batch));  // weighted by batch size, as Keras
+  if (!traced) loss_tracker_.update(total, Tensor::full({1}, batch));  // weighted by batch size, as Keras
   return total;
 }
 
@@ -155,12 +161,9 @@ Logs Trainer::compute_metrics(Model& model, const Batch& data, const std::vector
 
 Logs Trainer::train_step(Model& model, const Batch& data) {
   if (ReplicaSync* sync = active_replica_sync()) return replica_train_step(model, data, *sync);
-  GradientTape tape;
-  const std::vector<Tensor> y_pred = model.call_all(data.x, {.training = true});
-  Tensor loss = model.compute_loss(data.x, data.y, y_pred, data.sample_weight);
-  auto vars = model.trainable_weights();
-  optimizer_->apply_gradients(tape.gradient(loss, vars), vars);
-  return model.compute_metrics(data.x, data.y, y_pred, data.sample_weight);
+  // As Keras: run_eagerly runs op by op; otherwise the step is a compiled function (trainer_compiled_step.cpp).
+  if (options_.run_eagerly || !options_.jit_compile) return eager_train_step(model, data);
+  return compiled_train_step(model, data);
 }
 
 Logs Trainer::test_step(Model& model, const Batch& data) {

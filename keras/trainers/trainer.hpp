@@ -17,6 +17,7 @@
 
 namespace keras {
 
+class Function;
 class Model;
 class ReplicaSync;
 
@@ -63,6 +64,9 @@ class Trainer {
   void check_compiled(const Model& model, const char* what) const;
   /// train_step as one replica of a distribution strategy (trainer_replica_step.cpp).
   Logs replica_train_step(Model& model, const Batch& data, ReplicaSync& sync);
+  /// train_step as a compiled function (trainer_compiled_step.cpp); the eager step where it cannot be.
+  Logs compiled_train_step(Model& model, const Batch& data);
+  Logs eager_train_step(Model& model, const Batch& data);
   /// Builds a model that is not yet (from this replica's batch) and gives it the chief's weights (once).
   void sync_replica_model(Model& model, const Batch& data, ReplicaSync& sync);
   /// The loss trackers and compiled metrics, by the names they log under.
@@ -88,6 +92,11 @@ class Trainer {
   std::vector<std::shared_ptr<metrics::Mean>> output_loss_trackers_;  // "<output>_loss", several outputs only
   std::vector<CompiledMetrics> metrics_;                   // per output, unweighted
   std::vector<CompiledMetrics> weighted_metrics_;          // per output, weighted by sample_weight
+  /// The compiled train step, its model during a call, and (while it traces) where compute_loss puts
+  /// each output's loss instead of updating the trackers.
+  std::shared_ptr<Function> compiled_step_;
+  Model* compiled_model_ = nullptr;
+  std::vector<Tensor>* traced_losses_ = nullptr;
 };
 
 /// Throws unless every defined array of `data` holds the same number of samples; `model` names the model.

@@ -4,6 +4,7 @@
 
 #include "keras/config/fields.hpp"
 #include "keras/config/layer_config.hpp"
+#include "keras/function/capture.hpp"
 #include "keras/ops/math.hpp"
 #include "keras/utils/random.hpp"
 
@@ -47,6 +48,10 @@ Tensor Dropout::call(const Tensor& inputs, bool training) {
   Tensor mask = Tensor::empty(mask_shape(inputs.shape()));
   utils::fill_dropout_mask(mask.data<float>(), mask.size(), rate_,
                            utils::engine(seed_generator_));
+  if (jit::tracing())  // a compiled function draws a new mask at each replay, from the same generator
+    jit::capture("dropout mask", {}, {mask}, [mask, rate = rate_, generator = &seed_generator_] {
+      utils::fill_dropout_mask(mask.data<float>(), mask.size(), rate, utils::engine(*generator));
+    });
   return ops::multiply(inputs, mask);
 }
 
