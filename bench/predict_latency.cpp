@@ -4,6 +4,7 @@
 // also writes the model as ONNX, which bench/predict_latency_ort.js runs in ONNX Runtime the same way.
 //   build/bin/predict_latency --model cnn|resnet20|transformer|lstm|... --batch-size 32 --threads 2 [--onnx F]
 // Prints "predict_samples_per_sec", "latency_median_us" and "latency_p99_us".
+#include <algorithm>
 #include <cstdio>
 
 #include <keras/keras.hpp>
@@ -27,7 +28,7 @@ int main(int argc, char** argv) try {
     x = bench::random_inputs(w, args.samples > 0 ? args.samples : 1024);
   }
   if (!args.onnx.empty()) k::export_onnx(w.model, args.onnx);
-  w.model.predict(x.slice(0, 2 * args.batch_size), {.batch_size = args.batch_size});  // warm-up: primitives created once
+  w.model.predict(x.slice(0, std::min<std::int64_t>(x.dim(0), 2 * args.batch_size)), {.batch_size = args.batch_size});  // warm-up
   const double start = now_us();
   const k::Tensor out = w.model.predict(x, {.batch_size = args.batch_size});
   const double throughput = double(x.dim(0)) / ((now_us() - start) / 1e6);

@@ -16,7 +16,7 @@ int main(int argc, char** argv) try {
   const int64_t n = args.model == "mlp" || args.model == "cnn" ? 10000 : args.samples > 0 ? args.samples : 1024;
   const torch::Tensor x = bench::random_torch_inputs(w, n);
   w.module->eval();
-  w.forward(x.slice(0, 0, 2 * args.batch_size));
+  w.forward(x.slice(0, 0, std::min<int64_t>(n, 2 * args.batch_size)));  // warm-up
   const double start = now_us();
   double checksum = 0;
   for (int64_t b = 0; b < n; b += args.batch_size)

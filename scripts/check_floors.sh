@@ -4,7 +4,7 @@
 #      core:  keras/tensor* keras/storage* keras/variable* keras/keras_tensor* keras/errors.hpp
 #             keras/kernels/ keras/ops/ keras/autodiff/ keras/layer.* keras/model.* keras/sequential.*
 #             keras/functional_graph.* keras/initializers/ keras/regularizers/ keras/constraints/
-#             keras/activations.* keras/hdf5/ keras/profiler/
+#             keras/activations.* keras/hdf5/ keras/profiler/ keras/function/
 #      upper: callbacks/ data/ datasets/ losses/ metrics/ optimizers/ keras/trainers/
 #             keras/saving/
 #   2. onednn-in-kernels: only keras/kernels/ includes oneDNN (any include whose path mentions "dnnl").
@@ -27,7 +27,7 @@ is_core() {
     keras/kernels/* | keras/ops/* | keras/autodiff/*) return 0 ;;
     keras/layer.* | keras/model.* | keras/sequential.* | keras/functional_graph.*) return 0 ;;
     keras/initializers/* | keras/regularizers/* | keras/constraints/* | keras/activations.*) return 0 ;;
-    keras/hdf5/* | keras/profiler/*) return 0 ;;
+    keras/hdf5/* | keras/profiler/* | keras/function/*) return 0 ;;
   esac
   return 1
 }
