@@ -23,12 +23,7 @@ int main(int argc, char** argv) try {
     const k::Tensor a = k::random::uniform({s[0], s[1]}, -1, 1, k::DType::float32, 1);
     const k::Tensor b = k::random::uniform({s[1], s[2]}, -1, 1, k::DType::float32, 2);
     k::ops::matmul(a, b);  // warm-up: the primitive is created once
-    double fastest = 1e30;
-    for (int i = 0; i < 20; ++i) {
-      const double t0 = now_us();
-      k::ops::matmul(a, b);
-      fastest = std::min(fastest, now_us() - t0);
-    }
+    const double fastest = fastest_us(20, [&] { k::ops::matmul(a, b); });
     const double gflops = 2.0 * double(s[0] * s[1] * s[2]) / (fastest * 1e3);
     std::printf("gflops_%ldx%ldx%ld: %.1f\n", long(s[0]), long(s[1]), long(s[2]), gflops);
     best = std::max(best, gflops);

@@ -15,12 +15,7 @@ int main(int argc, char** argv) try {
   for (const auto& s : shapes) {
     const auto a = torch::rand({s[0], s[1]}), b = torch::rand({s[1], s[2]});
     torch::mm(a, b);
-    double fastest = 1e30;
-    for (int i = 0; i < 20; ++i) {
-      const double t0 = now_us();
-      torch::mm(a, b);
-      fastest = std::min(fastest, now_us() - t0);
-    }
+    const double fastest = fastest_us(20, [&] { torch::mm(a, b); });
     const double gflops = 2.0 * double(s[0] * s[1] * s[2]) / (fastest * 1e3);
     std::printf("gflops_%ldx%ldx%ld: %.1f\n", long(s[0]), long(s[1]), long(s[2]), gflops);
     best = std::max(best, gflops);

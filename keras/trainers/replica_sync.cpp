@@ -83,14 +83,16 @@ Batch ReplicaSync::shard(const Batch& global) const {
 }
 
 Logs ReplicaSync::aggregate(const Logs& local, double rows, bool& stop, const LoggedMetrics& metrics) {
-  LoggedMetrics summable;  // the logged metrics whose state adds up, and their states one after the other
+  LoggedMetrics summable;  // the logged metrics whose state adds up, their own states, and all of them in a row
+  std::vector<std::vector<double>> own;
   std::vector<double> states;
   for (const auto& [name, metric] : metrics) {
     if (!local.contains(name)) continue;
-    const std::vector<double> state = metric->state();
+    std::vector<double> state = metric->state();
     if (state.empty()) continue;
     summable.emplace_back(name, metric);
     states.insert(states.end(), state.begin(), state.end());
+    own.push_back(std::move(state));
   }
   const auto size = double(states.size());
   std::vector<double> values{rows, stop ? 1.0 : 0.0, size, size * size};
@@ -105,12 +107,12 @@ Logs ReplicaSync::aggregate(const Logs& local, double rows, bool& stop, const Lo
   if (values[2] == 0 || values[2] * values[2] != double(num_replicas()) * values[3]) return global;
   allreduce_sum(states);
   auto at = states.begin();
-  for (const auto& [name, metric] : summable) {
-    const std::vector<double> own = metric->state();
-    metric->set_state(std::vector<double>(at, at + std::ptrdiff_t(own.size())));
-    at += std::ptrdiff_t(own.size());
+  for (std::size_t m = 0; m < summable.size(); ++m) {
+    auto& [name, metric] = summable[m];
+    metric->set_state(std::vector<double>(at, at + std::ptrdiff_t(own[m].size())));
+    at += std::ptrdiff_t(own[m].size());
     global[name] = metric->result();
-    metric->set_state(own);
+    metric->set_state(own[m]);
   }
   return global;
 }
