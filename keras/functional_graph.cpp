@@ -7,6 +7,8 @@
 
 #include <fmt/format.h>
 
+#include "keras/autodiff/gradient_tape.hpp"
+#include "keras/function/capture.hpp"
 #include "keras/json.hpp"
 #include "layers/core/input_layer.hpp"
 #include "layers/core/operation.hpp"
@@ -90,23 +92,67 @@ std::vector<Tensor> FunctionalGraph::run(const std::vector<Tensor>& inputs, cons
     const auto& m = masks[t.node().get()];
     return static_cast<std::size_t>(t.index()) < m.size() ? m[t.index()] : Tensor();
   };
-  for (const auto& n : nodes_) {
-    if (is_input_node(*n)) continue;
+  auto run_node = [&](const Node* n) {
     std::vector<Tensor> args;
     CallContext call{.training = context.training};
     for (const auto& in : n->inputs) {
       args.push_back(value(in));
       call.masks.push_back(mask(in));
     }
-    std::vector<Tensor>& out = values[n.get()] = n->layer->call_all(args, call);
+    std::vector<Tensor>& out = values[n] = n->layer->call_all(args, call);
     if (out.size() != n->output_shapes.size())
       throw ValueError("Layer '" + n->layer->name() + "' returned " + std::to_string(out.size()) +
                        " outputs where the graph expects " + std::to_string(n->output_shapes.size()));
-    masks[n.get()] = n->layer->compute_mask(args, call.masks);
+    masks[n] = n->layer->compute_mask(args, call.masks);
+  };
+  // Predicting: each chain of a convolution and the element-wise layers after it runs as one convolution
+  // where its last node stands (keras/epilogue.hpp); a chain whose input carries a mask runs layer by layer.
+  const bool fuse = !context.training && !autodiff::recording() && !jit::tracing();
+  const std::shared_ptr<const FusedChains> chains = fuse ? fused_chains() : nullptr;
+  auto run_chain = [&](const FusedChain& chain) {
+    const KerasTensor& in = chain.head->inputs[0];
+    Epilogue epilogue;
+    bool fusable = !mask(in).defined();
+    for (const Node* s : chain.steps) {
+      EpilogueStep step = s->layer->epilogue_step();
+      switch (step.kind) {
+        case EpilogueStep::Kind::affine: epilogue.scale = std::move(step.scale), epilogue.shift = std::move(step.shift); break;
+        case EpilogueStep::Kind::add: epilogue.residual = value(chain.residual); break;
+        case EpilogueStep::Kind::activation: epilogue.activation = step.activation; break;
+        case EpilogueStep::Kind::none: fusable = false; break;
+      }
+    }
+    if (!fusable || !chain.head->layer->takes_epilogue()) {
+      run_node(chain.head);
+      for (const Node* s : chain.steps) run_node(s);
+      return;
+    }
+    values[chain.steps.back()] = {chain.head->layer->call_with_epilogue(value(in), epilogue)};
+  };
+  for (const auto& n : nodes_) {
+    if (is_input_node(*n)) continue;
+    if (chains) {
+      if (chains->member.count(n.get())) continue;  // runs with its chain
+      if (auto it = chains->by_tail.find(n.get()); it != chains->by_tail.end()) {
+        run_chain(it->second);
+        continue;
+      }
+    }
+    run_node(n.get());
   }
   std::vector<Tensor> out;
   for (const auto& t : outputs_) out.push_back(value(t));
   return out;
+}
+
+std::shared_ptr<const FusedChains> FunctionalGraph::fused_chains() const {
+  std::lock_guard<std::mutex> hold(fusion_->lock);
+  if (!fusion_->chains) {
+    for (const auto& n : nodes_)
+      if (!is_input_node(*n) && !n->layer->built()) return nullptr;  // found once every layer is built
+    fusion_->chains = std::make_shared<const FusedChains>(find_fused_chains(nodes_, outputs_));
+  }
+  return fusion_->chains;
 }
 
 int FunctionalGraph::node_index(const Node* node) const {

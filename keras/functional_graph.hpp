@@ -2,9 +2,11 @@
 // The graph behind a functional model: the layer calls (Nodes) between its inputs and outputs, in
 // an order where each node comes after the nodes it reads from, plus Keras's JSON form of it.
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
+#include "keras/fused_chains.hpp"
 #include "keras/keras_tensor.hpp"
 #include "keras/layer.hpp"
 
@@ -55,6 +57,14 @@ class FunctionalGraph {
   std::string model_name_;
   /// Index of a node among the nodes of the same layer in this graph (Keras's node_index).
   int node_index(const Node* node) const;
+  /// The chains that run fused when predicting (keras/fused_chains.hpp), found at the first inference run
+  /// whose layers are all built; shared by copies of the graph (they share its nodes).
+  struct Fusion {
+    std::mutex lock;
+    std::shared_ptr<const FusedChains> chains;
+  };
+  std::shared_ptr<Fusion> fusion_ = std::make_shared<Fusion>();
+  std::shared_ptr<const FusedChains> fused_chains() const;
 };
 
 }  // namespace keras

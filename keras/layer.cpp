@@ -350,6 +350,10 @@ void Layer::set_trainable(bool trainable) {
   for (const auto& l : sublayers()) l->set_trainable(trainable);
 }
 
+Tensor Layer::call_with_epilogue(const Tensor&, const Epilogue&) {
+  throw ValueError("Layer \"" + name_ + "\" (" + class_name() + ") cannot run a fused epilogue (takes_epilogue() is false)");
+}
+
 void Layer::reset_states() {
   throw ValueError("Layer \"" + name_ + "\" (" + class_name() + ") is not stateful: reset_states() applies to recurrent "
                    "layers made with stateful=true and to models holding them");

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "keras/constraints/constraint.hpp"
+#include "keras/epilogue.hpp"
 #include "keras/initializers/initializer.hpp"
 #include "keras/keras_tensor.hpp"
 #include "keras/regularizers/regularizer.hpp"
@@ -131,6 +132,15 @@ class Layer : public std::enable_shared_from_this<Layer> {
   /// Reads the base fields (trainable, batch_input_shape) back from a config (the name is a constructor
   /// argument); from_config calls it on the new layer.
   void read_base_config(const json& config);
+
+  /// Inference-time fusion (keras/epilogue.hpp): the element-wise step this layer is on its one input, or
+  /// Kind::none (the default). Asked at every fused call, so it reflects the current weights.
+  virtual EpilogueStep epilogue_step() const { return {}; }
+  /// Whether call_with_epilogue can run: a built layer computing a product (a convolution) with no
+  /// activation of its own, followed by the steps of an Epilogue.
+  virtual bool takes_epilogue() const { return false; }
+  /// The layer's inference output on one input with `epilogue` applied; only where takes_epilogue().
+  virtual Tensor call_with_epilogue(const Tensor& inputs, const Epilogue& epilogue);
 
   /// Layers this one owns (a model's layers); their weights count as this layer's.
   virtual std::vector<std::shared_ptr<Layer>> sublayers() const { return {}; }

@@ -31,6 +31,9 @@ inline dnnl::memory unbound(const dnnl::memory::desc& md) { return dnnl::memory(
 /// oneDNN's post-op for a fusable activation (relu, logistic, tanh).
 dnnl::algorithm post_op_algorithm(Eltwise f);
 dnnl::primitive_attr post_op_attr(Eltwise f);
+/// The epilogue of an inference convolution: + residual (a binary add of a tensor shaped like dst,
+/// when `residual` is not null), then the activation f.
+dnnl::primitive_attr epilogue_attr(Eltwise f, const dnnl::memory::desc* residual);
 
 }  // namespace keras::kernels::conv_detail
 
@@ -130,6 +133,50 @@ struct Family {
     if (bias) {
       e.b.set_data_handle(const_cast<float*>(bias));
       margs.emplace(DNNL_ARG_BIAS, e.b);
+    }
+    execute(e.prim, margs);
+    e.y.finish_output();
+    stream().wait();
+  }
+
+  struct Inference {
+    Fwd prim;
+    Staged x, k, y;
+    dnnl::memory b, residual;
+  };
+
+  /// forward_inference with the residual add as a binary post-op; no workspace, no backward hint.
+  static void inference(const float* x, const float* kernel, const float* bias, const float* residual, float* y,
+                        const ConvArgs& a, Eltwise act) {
+    if (a.n * a.oc == 0) return;
+    SmallWorkScope serial_if_small(work(a));
+    auto& cache = primitive_cache<Inference>();
+    auto key = cache_key(a, bias != nullptr, residual != nullptr, act);
+    auto it = cache.find(key);
+    if (it == cache.end()) {
+      const auto prop = dnnl::prop_kind::forward_inference;
+      const auto wmd = P::weights_md(a);
+      auto d = bias ? typename Fwd::desc(prop, P::algorithm, src_md(a), any_md(wmd), bias_md(a), dst_md(a), strides(a),
+                                         dilates(a), pad_l(a), pad_r(a))
+                    : typename Fwd::desc(prop, P::algorithm, src_md(a), any_md(wmd), dst_md(a), strides(a),
+                                         dilates(a), pad_l(a), pad_r(a));
+      const auto rmd = dst_md(a);
+      typename Fwd::primitive_desc pd(d, epilogue_attr(act, residual ? &rmd : nullptr), engine());
+      Inference e{Fwd(pd), Staged::make(src_md(a), pd.src_desc(), true), Staged::make(wmd, pd.weights_desc(), true),
+                  Staged::make(dst_md(a), pd.dst_desc(), false), bias ? unbound(bias_md(a)) : dnnl::memory(),
+                  residual ? unbound(rmd) : dnnl::memory()};
+      it = cache.emplace(key, std::move(e)).first;
+    }
+    Inference& e = it->second;
+    std::unordered_map<int, dnnl::memory> margs{
+        {DNNL_ARG_SRC, e.x.bind_input(x)}, {DNNL_ARG_WEIGHTS, e.k.bind_input(kernel)}, {DNNL_ARG_DST, e.y.bind_output(y)}};
+    if (bias) {
+      e.b.set_data_handle(const_cast<float*>(bias));
+      margs.emplace(DNNL_ARG_BIAS, e.b);
+    }
+    if (residual) {
+      e.residual.set_data_handle(const_cast<float*>(residual));
+      margs.emplace(DNNL_ARG_ATTR_MULTIPLE_POST_OP(0) | DNNL_ARG_SRC_1, e.residual);
     }
     execute(e.prim, margs);
     e.y.finish_output();

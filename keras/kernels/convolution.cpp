@@ -20,6 +20,11 @@ void conv_forward(const float* x, const float* kernel, const float* bias, float*
   Impl::forward(x, kernel, bias, y, a, act);
 }
 
+void conv_inference(const float* x, const float* kernel, const float* bias, const float* residual, float* y,
+                    const ConvArgs& a, Eltwise act) {
+  Impl::inference(x, kernel, bias, residual, y, a, act);
+}
+
 void conv_backward_data(const float* dy, const float* kernel, float* dx, const ConvArgs& a) {
   Impl::backward_data(dy, kernel, dx, a);
 }

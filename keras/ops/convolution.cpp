@@ -186,12 +186,12 @@ Tensor run(const Tensor& x, const Tensor& kernel, const Tensor& bias, const kern
 
 }  // namespace
 
-Tensor conv(const Tensor& input, const Tensor& kernel0, const Tensor& bias0, const Sizes& strides0,
-            const std::string& padding0, const Sizes& dilation0, std::int64_t groups, Eltwise act) {
+namespace {
+
+// The checked shapes of conv(x, kernel, bias, ...) (x, kernel and bias already float).
+kernels::ConvArgs conv_args(const Tensor& x, const Tensor& kernel, const Tensor& bias, const Sizes& strides0,
+                            const std::string& padding0, const Sizes& dilation0, std::int64_t groups) {
   const char* op = "conv";
-  Tensor x = as_float(input, op);
-  Tensor kernel = as_float(kernel0, op);
-  Tensor bias = bias0.defined() ? as_float(bias0, op) : Tensor();
   const auto rank = conv_checks::spatial_rank(x, op);
   const Sizes strides = conv_checks::per_axis(strides0, rank, "strides", op);
   const Sizes dilation = conv_checks::per_axis(dilation0, rank, "dilation_rate", op);
@@ -223,8 +223,50 @@ Tensor conv(const Tensor& input, const Tensor& kernel0, const Tensor& bias0, con
     a.pad_r[i] = p.after;
     a.out[i] = conv_checks::output_length(a.in[i], a.k[i], strides[i], padding, dilation[i], op, x.shape());
   }
-  return run(x, kernel, bias, a, act,
+  return a;
+}
+
+}  // namespace
+
+Tensor conv(const Tensor& input, const Tensor& kernel0, const Tensor& bias0, const Sizes& strides,
+            const std::string& padding, const Sizes& dilation, std::int64_t groups, Eltwise act) {
+  Tensor x = as_float(input, "conv");
+  Tensor kernel = as_float(kernel0, "conv");
+  Tensor bias = bias0.defined() ? as_float(bias0, "conv") : Tensor();
+  return run(x, kernel, bias, conv_args(x, kernel, bias, strides, padding, dilation, groups), act,
              {kernels::conv_forward, kernels::conv_backward_data, kernels::conv_backward_weights});
+}
+
+Tensor conv_inference(const Tensor& input, const Tensor& kernel0, const Tensor& bias0, const Sizes& strides,
+                      const std::string& padding, const Sizes& dilation, std::int64_t groups, const Epilogue& e) {
+  Tensor x = as_float(input, "conv");
+  Tensor kernel = as_float(kernel0, "conv");
+  Tensor bias = bias0.defined() ? as_float(bias0, "conv") : Tensor();
+  const kernels::ConvArgs a = conv_args(x, kernel, bias, strides, padding, dilation, groups);
+  if (!e.scale.empty()) {  // (conv(x, k) + b) * s + h = conv(x, k * s) + (b * s + h), s and h per output channel
+    if (static_cast<std::int64_t>(e.scale.size()) != a.oc || e.shift.size() != e.scale.size())
+      throw ValueError(fmt::format("conv: a fused affine step of {} channels does not fit {} filters", e.scale.size(),
+                                   a.oc));
+    Tensor folded = Tensor::empty(kernel.shape()), shifted = Tensor::empty({a.oc});
+    const float* k = kernel.data<float>();
+    float* f = folded.data<float>();
+    const std::int64_t oc = a.oc, rows = kernel.size() / oc;
+    for (std::int64_t r = 0; r < rows; ++r)
+      for (std::int64_t o = 0; o < oc; ++o) f[r * oc + o] = k[r * oc + o] * e.scale[o];
+    float* sb = shifted.data<float>();
+    for (std::int64_t o = 0; o < oc; ++o)
+      sb[o] = (bias.defined() ? bias.data<float>()[o] * e.scale[o] : 0.f) + e.shift[o];
+    kernel = folded;
+    bias = shifted;
+  }
+  Tensor y = Tensor::empty(output_shape(a));
+  const Tensor residual = e.residual.defined() ? as_float(e.residual, "conv") : Tensor();
+  if (residual.defined() && residual.shape() != y.shape())
+    throw ValueError("conv: a fused residual of shape " + shape_str(residual.shape()) + " does not match the output " +
+                     shape_str(y.shape()));
+  kernels::conv_inference(x.data<float>(), kernel.data<float>(), bias.defined() ? bias.data<float>() : nullptr,
+                          residual.defined() ? residual.data<float>() : nullptr, y.data<float>(), a, e.activation);
+  return y;
 }
 
 Tensor conv_transpose(const Tensor& input, const Tensor& kernel0, const Tensor& bias0, const Sizes& strides0,

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "keras/epilogue.hpp"
 #include "keras/kernels/eltwise.hpp"
 #include "keras/tensor.hpp"
 
@@ -52,6 +53,11 @@ std::int64_t deconv_output_length(std::int64_t input, std::int64_t kernel, std::
 Tensor conv(const Tensor& x, const Tensor& kernel, const Tensor& bias = Tensor(), const Sizes& strides = {},
             const std::string& padding = "valid", const Sizes& dilation = {}, std::int64_t groups = 1,
             kernels::Eltwise activation = kernels::Eltwise::linear);
+/// Inference only (nothing is recorded): conv(x, kernel) + bias followed by `epilogue` (keras/epilogue.hpp)
+/// in one convolution: its affine step folded into the kernel and bias, its residual and activation run as
+/// oneDNN post-ops. The residual must have the output's shape.
+Tensor conv_inference(const Tensor& x, const Tensor& kernel, const Tensor& bias, const Sizes& strides,
+                      const std::string& padding, const Sizes& dilation, std::int64_t groups, const Epilogue& epilogue);
 
 /// act(conv_transpose(x, kernel) + bias): x [n, spatial..., in], kernel [k..., out, in], bias [out] or
 /// undefined, Keras's Conv*DTranspose (the gradient of a convolution with respect to its input).

@@ -61,14 +61,25 @@ void apply_into(const Tensor& a, const Tensor& b, const Tensor& out, ScalarF sca
   const float* pb = b.data<float>();
   float* po = out.data<float>();
   const auto n = out.size();
+  // The common cases as loops over per-thread ranges whose pointers are locals, so they vectorize
+  // (out may be a or b itself: each element is read before it is written at the same index).
   if (a.shape() == b.shape()) {
-    kernels::parallel_for(n, [&](std::int64_t i) { po[i] = scalar_f(pa[i], pb[i]); });
+    kernels::parallel_ranges(n, [=](std::int64_t begin, std::int64_t end) {
+#pragma omp simd
+      for (std::int64_t i = begin; i < end; ++i) po[i] = scalar_f(pa[i], pb[i]);
+    });
   } else if (b.size() == 1 && a.size() == n) {
     const float s = pb[0];
-    kernels::parallel_for(n, [&](std::int64_t i) { po[i] = scalar_f(pa[i], s); });
+    kernels::parallel_ranges(n, [=](std::int64_t begin, std::int64_t end) {
+#pragma omp simd
+      for (std::int64_t i = begin; i < end; ++i) po[i] = scalar_f(pa[i], s);
+    });
   } else if (a.size() == 1 && b.size() == n) {
     const float s = pa[0];
-    kernels::parallel_for(n, [&](std::int64_t i) { po[i] = scalar_f(s, pb[i]); });
+    kernels::parallel_ranges(n, [=](std::int64_t begin, std::int64_t end) {
+#pragma omp simd
+      for (std::int64_t i = begin; i < end; ++i) po[i] = scalar_f(s, pb[i]);
+    });
   } else if (a.size() == n && b.ndim() >= 1 && b.size() == a.dim(-1) && b.dim(-1) == a.dim(-1)) {
     const auto cols = b.size();  // a row vector broadcast over the rows of a
     kernels::parallel_for(n, [&](std::int64_t i) { po[i] = scalar_f(pa[i], pb[i % cols]); });

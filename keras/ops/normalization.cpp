@@ -91,10 +91,131 @@ void channel_sums(const Layout& l, std::vector<double>& s1, std::vector<double>&
     }
 }
 
+// The same sums when the channels are the last axis (inner == 1: x is [rows, C], channels_last), the
+// layout of every Keras image model: add_rows(r0, r1, a, b) adds rows [r0, r1) into float accumulators
+// a and b of C values each, with a loop over c that vectorizes. Rows go in blocks of 64 into float
+// partials, which are added to the double totals; threads take fixed row ranges, merged in thread
+// order, so results depend only on the thread count.
+template <class AddRows>
+void row_sums(std::int64_t rows, std::int64_t C, std::vector<double>& s1, std::vector<double>& s2, AddRows&& add_rows) {
+  constexpr std::int64_t kBlock = 64;
+  s1.assign(C, 0.0);
+  s2.assign(C, 0.0);
+  auto run = [&](std::int64_t begin, std::int64_t end, double* a, double* b) {
+    std::vector<float> fa(C), fb(C);
+    for (std::int64_t r = begin; r < end; r += kBlock) {
+      std::fill(fa.begin(), fa.end(), 0.f);
+      std::fill(fb.begin(), fb.end(), 0.f);
+      add_rows(r, std::min(end, r + kBlock), fa.data(), fb.data());
+      for (std::int64_t c = 0; c < C; ++c) {
+        a[c] += fa[c];
+        b[c] += fb[c];
+      }
+    }
+  };
+  const int threads = omp_get_max_threads();
+  if (rows * C < kernels::kParallelGrain || threads == 1 || rows < 2 * kBlock) {
+    run(0, rows, s1.data(), s2.data());
+    return;
+  }
+  std::vector<double> part(static_cast<std::size_t>(threads) * 2 * C, 0.0);
+  int used = 1;
+#pragma omp parallel num_threads(threads)
+  {
+    const int t = omp_get_thread_num(), n = omp_get_num_threads();
+#pragma omp single
+    used = n;
+    const std::int64_t chunk = (rows + n - 1) / n;
+    const std::int64_t b = std::min<std::int64_t>(rows, t * chunk), e = std::min<std::int64_t>(rows, b + chunk);
+    run(b, e, part.data() + 2 * C * t, part.data() + 2 * C * t + C);
+  }
+  for (int t = 0; t < used; ++t)
+    for (std::int64_t c = 0; c < C; ++c) {
+      s1[c] += part[2 * C * t + c];
+      s2[c] += part[2 * C * t + C + c];
+    }
+}
+
+// Σ g and Σ g * (x - mean) * inv per channel: the sums behind the gradients of gamma and beta (and of x).
+void grad_sums(const Layout& l, const float* px, const float* pg, const std::vector<float>& mean,
+               const std::vector<float>& inv, std::vector<double>& sum_g, std::vector<double>& sum_gx) {
+  if (l.inner != 1) {
+    channel_sums(l, sum_g, sum_gx, [&](std::int64_t i, std::int64_t c) {
+      return std::pair<double, double>(pg[i], double(pg[i]) * (px[i] - mean[c]) * inv[c]);
+    });
+    return;
+  }
+  const std::int64_t C = l.channels;
+  const float* __restrict m = mean.data();
+  const float* __restrict iv = inv.data();
+  row_sums(l.outer, C, sum_g, sum_gx, [&](std::int64_t r0, std::int64_t r1, float* __restrict a, float* __restrict b) {
+    for (std::int64_t r = r0; r < r1; ++r) {
+      const float* __restrict x = px + r * C;
+      const float* __restrict g = pg + r * C;
+#pragma omp simd
+      for (std::int64_t c = 0; c < C; ++c) {
+        a[c] += g[c];
+        b[c] += g[c] * (x[c] - m[c]) * iv[c];
+      }
+    }
+  });
+}
+
+// Per-channel mean and biased variance of x. Channels last: one pass, shifted by each channel's first
+// value (a sample, so close to the mean: no cancellation); otherwise two passes in double.
+void batch_moments(const Layout& l, const float* px, std::vector<double>& mean, std::vector<double>& var) {
+  const std::int64_t C = l.channels;
+  const double n = static_cast<double>(l.outer * l.inner);
+  std::vector<double> s1, s2;
+  if (l.inner == 1) {
+    const std::vector<float> shift(px, px + C);
+    const float* __restrict k = shift.data();
+    row_sums(l.outer, C, s1, s2, [&](std::int64_t r0, std::int64_t r1, float* __restrict a, float* __restrict b) {
+      for (std::int64_t r = r0; r < r1; ++r) {
+        const float* __restrict x = px + r * C;
+#pragma omp simd
+        for (std::int64_t c = 0; c < C; ++c) {
+          const float d = x[c] - k[c];
+          a[c] += d;
+          b[c] += d * d;
+        }
+      }
+    });
+    for (std::int64_t c = 0; c < C; ++c) {
+      const double m = s1[c] / n;
+      mean[c] = shift[c] + m;
+      var[c] = std::max(s2[c] / n - m * m, 0.0);
+    }
+    return;
+  }
+  std::vector<double> unused;
+  channel_sums(l, s1, unused, [&](std::int64_t i, std::int64_t) { return std::pair<double, double>(px[i], 0.0); });
+  for (std::int64_t c = 0; c < C; ++c) mean[c] = s1[c] / n;
+  channel_sums(l, s2, unused, [&](std::int64_t i, std::int64_t c) {
+    const double d = px[i] - mean[c];
+    return std::pair<double, double>(d * d, 0.0);
+  });
+  for (std::int64_t c = 0; c < C; ++c) var[c] = s2[c] / n;
+}
+
 // y = x * scale[c] + shift[c].
 void affine_per_channel(const Layout& l, const float* x, const std::vector<float>& scale,
                         const std::vector<float>& shift, float* y) {
   const auto C = l.channels, I = l.inner;
+  if (I == 1) {  // channels last: vectorize over the channels of each row
+    const float* __restrict sc = scale.data();
+    const float* __restrict sh = shift.data();
+    kernels::parallel_ranges(l.outer * C, [&](std::int64_t begin, std::int64_t end) {
+      const float* __restrict px = x;
+      float* __restrict py = y;
+      for (std::int64_t r = begin / C; r * C < end; ++r) {
+        const std::int64_t c0 = std::max(begin - r * C, std::int64_t{0}), c1 = std::min(end - r * C, C);
+#pragma omp simd
+        for (std::int64_t c = c0; c < c1; ++c) py[r * C + c] = px[r * C + c] * sc[c] + sh[c];
+      }
+    });
+    return;
+  }
   kernels::parallel_rows(l.outer, C * I, [&](std::int64_t o) {
     for (std::int64_t c = 0; c < C; ++c) {
       const float s = scale[c], h = shift[c];
@@ -156,18 +277,11 @@ BatchNormTrainResult batch_norm_train(const Tensor& x0, const Tensor& gamma, con
   const std::int64_t n = l.outer * l.inner;
   if (n == 0) throw ValueError("batch_norm: cannot compute batch statistics of an empty input " + shape_str(x.shape()));
   const float* px = x.data<float>();
-  std::vector<double> sum, unused, sq;
-  channel_sums(l, sum, unused, [&](std::int64_t i, std::int64_t) { return std::pair<double, double>(px[i], 0.0); });
   std::vector<double> mean(l.channels), var(l.channels);
-  for (std::int64_t c = 0; c < l.channels; ++c) mean[c] = sum[c] / double(n);
-  channel_sums(l, sq, unused, [&](std::int64_t i, std::int64_t c) {
-    const double d = px[i] - mean[c];
-    return std::pair<double, double>(d * d, 0.0);
-  });
+  batch_moments(l, px, mean, var);
   std::vector<float> g = values_or(gamma, l.channels, 1.f), b = values_or(beta, l.channels, 0.f);
   std::vector<float> inv(l.channels), scale(l.channels), shift(l.channels), meanf(l.channels);
   for (std::int64_t c = 0; c < l.channels; ++c) {
-    var[c] = sq[c] / double(n);
     const double iv = 1.0 / std::sqrt(var[c] + double(epsilon));
     inv[c] = static_cast<float>(iv);
     meanf[c] = static_cast<float>(mean[c]);
@@ -189,13 +303,30 @@ BatchNormTrainResult batch_norm_train(const Tensor& x0, const Tensor& gamma, con
       const float* px = x.data<float>();
       const float* pg = grad.data<float>();
       std::vector<double> sum_g, sum_gx;
-      channel_sums(l, sum_g, sum_gx, [&](std::int64_t i, std::int64_t c) {
-        return std::pair<double, double>(pg[i], double(pg[i]) * (px[i] - meanf[c]) * inv[c]);
-      });
+      grad_sums(l, px, pg, meanf, inv, sum_g, sum_gx);
       if (needs[0]) {
         grads[0] = Tensor::empty(x.shape());
         float* pd = grads[0].data<float>();
         const auto C = l.channels, I = l.inner;
+        if (I == 1) {  // channels last: dx = k * (g - mean(g) - xhat * mean(g * xhat)) per channel
+          std::vector<float> k(C), mg(C), mgx(C);
+          for (std::int64_t c = 0; c < C; ++c) {
+            k[c] = g[c] * inv[c];
+            mg[c] = static_cast<float>(sum_g[c] / double(n));
+            mgx[c] = static_cast<float>(sum_gx[c] / double(n));
+          }
+          const float *__restrict pk = k.data(), *__restrict pmg = mg.data(), *__restrict pmgx = mgx.data(),
+                      *__restrict pm = meanf.data(), *__restrict piv = inv.data();
+          kernels::parallel_rows(l.outer, C, [&](std::int64_t r) {
+            const float* __restrict xr = px + r * C;
+            const float* __restrict gr = pg + r * C;
+            float* __restrict dr = pd + r * C;
+#pragma omp simd
+            for (std::int64_t c = 0; c < C; ++c) dr[c] = pk[c] * (gr[c] - pmg[c] - (xr[c] - pm[c]) * piv[c] * pmgx[c]);
+          });
+          param_grads(rec, needs, grads, sum_gx, sum_g);
+          return grads;
+        }
         kernels::parallel_rows(l.outer, C * I, [&](std::int64_t o) {
           for (std::int64_t c = 0; c < C; ++c) {
             const float k = g[c] * inv[c], mg = static_cast<float>(sum_g[c] / double(n)),
@@ -225,15 +356,10 @@ Tensor batch_norm_inference(const Tensor& x0, const Tensor& mean, const Tensor& 
   check_param(beta, l.channels, "beta", "batch_norm");
   check_param(mean, l.channels, "moving_mean", "batch_norm");
   check_param(variance, l.channels, "moving_variance", "batch_norm");
-  std::vector<float> g = values_or(gamma, l.channels, 1.f), b = values_or(beta, l.channels, 0.f);
   std::vector<float> m = values_or(mean, l.channels, 0.f), v = values_or(variance, l.channels, 1.f);
-  std::vector<float> inv(l.channels), scale(l.channels), shift(l.channels);
-  for (std::int64_t c = 0; c < l.channels; ++c) {
-    const double iv = 1.0 / std::sqrt(double(v[c]) + double(epsilon));
-    inv[c] = static_cast<float>(iv);
-    scale[c] = static_cast<float>(g[c] * iv);
-    shift[c] = static_cast<float>(b[c] - m[c] * g[c] * iv);
-  }
+  std::vector<float> inv(l.channels), scale, shift;
+  for (std::int64_t c = 0; c < l.channels; ++c) inv[c] = static_cast<float>(1.0 / std::sqrt(double(v[c]) + double(epsilon)));
+  batch_norm_scale_shift(mean, variance, gamma, beta, epsilon, scale, shift);
   Tensor y = Tensor::empty(x.shape());
   affine_per_channel(l, x.data<float>(), scale, shift, y.data<float>());
   if (autodiff::recording()) {
@@ -249,15 +375,30 @@ Tensor batch_norm_inference(const Tensor& x0, const Tensor& mean, const Tensor& 
       const bool want_params = (rec.gamma_at >= 0 && needs[rec.gamma_at]) || (rec.beta_at >= 0 && needs[rec.beta_at]);
       if (want_params) {
         std::vector<double> sum_g, sum_gx;
-        channel_sums(l, sum_g, sum_gx, [&](std::int64_t i, std::int64_t c) {
-          return std::pair<double, double>(pg[i], double(pg[i]) * (px[i] - m[c]) * inv[c]);
-        });
+        grad_sums(l, px, pg, m, inv, sum_g, sum_gx);
         param_grads(rec, needs, grads, sum_gx, sum_g);
       }
       return grads;
     }, {.name = "batch_norm_inference"});
   }
   return y;
+}
+
+void batch_norm_scale_shift(const Tensor& mean, const Tensor& variance, const Tensor& gamma, const Tensor& beta,
+                            float epsilon, std::vector<float>& scale, std::vector<float>& shift) {
+  const std::int64_t channels = mean.size();
+  check_param(variance, channels, "moving_variance", "batch_norm");
+  check_param(gamma, channels, "gamma", "batch_norm");
+  check_param(beta, channels, "beta", "batch_norm");
+  std::vector<float> g = values_or(gamma, channels, 1.f), b = values_or(beta, channels, 0.f);
+  std::vector<float> m = values_or(mean, channels, 0.f), v = values_or(variance, channels, 1.f);
+  scale.resize(channels);
+  shift.resize(channels);
+  for (std::int64_t c = 0; c < channels; ++c) {
+    const double iv = 1.0 / std::sqrt(double(v[c]) + double(epsilon));
+    scale[c] = static_cast<float>(g[c] * iv);
+    shift[c] = static_cast<float>(b[c] - m[c] * g[c] * iv);
+  }
 }
 
 Tensor layer_norm(const Tensor& x0, const Tensor& gamma, const Tensor& beta, std::vector<int> axes, float epsilon) {

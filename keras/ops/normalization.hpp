@@ -26,6 +26,10 @@ BatchNormTrainResult batch_norm_train(const Tensor& x, const Tensor& gamma, cons
 Tensor batch_norm_inference(const Tensor& x, const Tensor& mean, const Tensor& variance, const Tensor& gamma,
                             const Tensor& beta, int axis, float epsilon);
 
+/// The per-channel affine form of batch_norm_inference: y = x * scale + shift (channels = mean's size).
+void batch_norm_scale_shift(const Tensor& mean, const Tensor& variance, const Tensor& gamma, const Tensor& beta,
+                            float epsilon, std::vector<float>& scale, std::vector<float>& shift);
+
 /// Normalizes x over `axes` (contiguous, negative counting from the end) with the biased variance,
 /// then scales by gamma and shifts by beta, both shaped like those axes (or undefined).
 Tensor layer_norm(const Tensor& x, const Tensor& gamma, const Tensor& beta, std::vector<int> axes, float epsilon);

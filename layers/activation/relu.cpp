@@ -33,6 +33,11 @@ Tensor ReLU::call(const Tensor& x, bool) {
   return out;
 }
 
+EpilogueStep ReLU::epilogue_step() const {
+  if (options_.max_value || options_.negative_slope != 0.0 || options_.threshold != 0.0) return {};
+  return {.kind = EpilogueStep::Kind::activation, .activation = kernels::Eltwise::relu};
+}
+
 json ReLU::get_config() const {
   return layer_config(*this, options_);
 }

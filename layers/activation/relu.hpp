@@ -17,6 +17,8 @@ class ReLU : public Layer {
  public:
   explicit ReLU(ReLUOptions options = {});
   Tensor call(const Tensor& inputs, bool training) override;
+  /// Plain max(x, 0) (the default options) is an activation step of a fused epilogue.
+  EpilogueStep epilogue_step() const override;
   json get_config() const override;
   static std::shared_ptr<Layer> from_config(const json& config);
 

@@ -141,6 +141,19 @@ Tensor BaseConv::call(const Tensor& given, bool) {
   return channels_first_ ? to_channels_first(y) : y;
 }
 
+bool BaseConv::takes_epilogue() const {
+  const std::string c = class_name();
+  return built() && !channels_first_ && (c == "Conv1D" || c == "Conv2D" || c == "Conv3D") &&
+         activation_.fusable && activation_.fused == kernels::Eltwise::linear;
+}
+
+Tensor BaseConv::call_with_epilogue(const Tensor& inputs, const Epilogue& epilogue) {
+  if (!takes_epilogue()) return Layer::call_with_epilogue(inputs, epilogue);
+  check_input(inputs.shape(), true);
+  return ops::conv_inference(inputs, kernel_->value(), bias_ ? bias_->value() : Tensor(), spec_.strides, spec_.padding,
+                             spec_.dilation_rate, spec_.groups, epilogue);
+}
+
 std::int64_t BaseConv::output_length(std::size_t i, std::int64_t in) const {
   return ops::conv_output_length(in, spec_.kernel_size[i], spec_.strides[i], spec_.padding, spec_.dilation_rate[i]);
 }

@@ -120,6 +120,9 @@ class BaseConv : public Layer {
   void build(const std::vector<Shape>& input_shapes) override;
   bool channels_first() const { return channels_first_; }
   Tensor call(const Tensor& inputs, bool training) override;
+  /// Conv1D/2D/3D, channels_last, without an activation of their own (keras/epilogue.hpp).
+  bool takes_epilogue() const override;
+  Tensor call_with_epilogue(const Tensor& inputs, const Epilogue& epilogue) override;
   Shape compute_output_shape(const Shape& input_shape) const override;
   json get_config() const override;
 

@@ -10,6 +10,11 @@ KERAS_FIELDS(ActivationOptions)  // the base fields only; the activation is posi
 Activation::Activation(activations::ActivationRef activation, ActivationOptions options)
     : Layer(options, "activation"), activation_(activations::resolve(activation)) {}
 
+EpilogueStep Activation::epilogue_step() const {
+  if (!activation_.fusable) return {};
+  return {.kind = EpilogueStep::Kind::activation, .activation = activation_.fused};
+}
+
 json Activation::get_config() const {
   json c = Layer::get_config();
   c["activation"] = activation_.name;

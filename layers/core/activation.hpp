@@ -18,6 +18,7 @@ class Activation : public Layer {
   /// with activations::register_activation and pass its name (or the registered function) to save and load it.
   explicit Activation(activations::ActivationRef activation, ActivationOptions options = {});
   Tensor call(const Tensor& inputs, bool /*training*/) override { return activation_(inputs); }
+  EpilogueStep epilogue_step() const override;
   json get_config() const override;
   static std::shared_ptr<Layer> from_config(const json& config);
 

@@ -17,7 +17,17 @@ namespace keras::layers {
   };
 
 /// Sum of the inputs.
-KERAS_ELEMENTWISE_MERGE(Add, "add")
+class Add : public Merge {
+ public:
+  explicit Add(MergeOptions options = {}) : Merge(options, "add") {}
+  static std::shared_ptr<Layer> from_config(const json& config);
+  /// With two inputs of one shape, the residual step of a fused epilogue (keras/epilogue.hpp).
+  EpilogueStep epilogue_step() const override { return {.kind = EpilogueStep::Kind::add}; }
+
+ protected:
+  Tensor merge_function(const std::vector<Tensor>& inputs) const override;
+  KERAS_LAYER(Add)
+};
 /// inputs[0] - inputs[1] (exactly two inputs).
 class Subtract : public Merge {
  public:

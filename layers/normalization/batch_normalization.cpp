@@ -124,6 +124,16 @@ Tensor BatchNormalization::call(const Tensor& inputs, bool training) {
   return batch.output;
 }
 
+EpilogueStep BatchNormalization::epilogue_step() const {
+  const auto& shape = built_input_shape();
+  if (!built_axis_ || !shape || *built_axis_ != static_cast<int>(shape->size()) - 1) return {};
+  EpilogueStep step{.kind = EpilogueStep::Kind::affine};
+  ops::batch_norm_scale_shift(moving_mean_->value(), moving_variance_->value(), gamma_ ? gamma_->value() : Tensor(),
+                              beta_ ? beta_->value() : Tensor(), static_cast<float>(options_.epsilon), step.scale,
+                              step.shift);
+  return step;
+}
+
 json BatchNormalization::get_config() const {
   json c = layer_config(*this, options_);
   if (!built_axes_.empty()) c["axis"] = built_axes_;  // Keras writes the built axes as a list

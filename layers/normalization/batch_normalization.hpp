@@ -39,6 +39,8 @@ class BatchNormalization : public Layer {
   explicit BatchNormalization(BatchNormalizationOptions options = {});
   void build(const Shape& input_shape) override;
   Tensor call(const Tensor& inputs, bool training) override;
+  /// Over the last axis, built: the affine step of its inference form (keras/epilogue.hpp).
+  EpilogueStep epilogue_step() const override;
   json get_config() const override;
   static std::shared_ptr<Layer> from_config(const json& config);
 

@@ -1,0 +1,64 @@
+#include "keras/fused_chains.hpp"
+
+#include <utility>
+
+#include "keras/layer.hpp"
+
+namespace keras {
+
+FusedChains find_fused_chains(const std::vector<std::shared_ptr<Node>>& nodes, const std::vector<KerasTensor>& outputs) {
+  // Who reads each tensor (node, output index); a model output counts as a reader of its own.
+  std::map<std::pair<const Node*, int>, std::vector<const Node*>> readers;
+  for (const auto& n : nodes)
+    for (const auto& in : n->inputs) readers[{in.node().get(), in.index()}].push_back(n.get());
+  for (const auto& t : outputs) readers[{t.node().get(), t.index()}].push_back(nullptr);
+  auto only_reader = [&](const Node* n) -> const Node* {
+    auto it = readers.find({n, 0});
+    return it != readers.end() && it->second.size() == 1 ? it->second[0] : nullptr;
+  };
+  auto same_shape = [](const Shape& a, const Shape& b) {
+    if (a.size() != b.size()) return false;
+    for (std::size_t d = 1; d < a.size(); ++d)
+      if (a[d] < 0 || a[d] != b[d]) return false;
+    return true;
+  };
+
+  FusedChains chains;
+  for (const auto& n : nodes) {
+    if (n->inputs.size() != 1 || n->output_shapes.size() != 1 || !n->layer->takes_epilogue() ||
+        chains.member.count(n.get()))
+      continue;
+    FusedChain chain{.head = n.get()};
+    using Kind = EpilogueStep::Kind;
+    int stage = 0;  // the last step taken: 0 none, 1 affine, 2 add, 3 activation
+    for (const Node* at = n.get(); const Node* next = only_reader(at);) {
+      if (next->output_shapes.size() != 1) break;
+      const Kind kind = next->layer->epilogue_step().kind;
+      if (kind == Kind::affine && stage < 1 && next->inputs.size() == 1) {
+        stage = 1;
+      } else if (kind == Kind::add && stage < 2 && next->inputs.size() == 2) {
+        const KerasTensor& other = next->inputs[0].node().get() == at ? next->inputs[1] : next->inputs[0];
+        if (other.node().get() == at || !same_shape(other.shape(), next->output_shapes[0]) ||
+            !same_shape(n->output_shapes[0], next->output_shapes[0]))
+          break;
+        chain.residual = other;
+        stage = 2;
+      } else if (kind == Kind::activation && stage < 3 && next->inputs.size() == 1) {
+        stage = 3;
+      } else {
+        break;
+      }
+      chain.steps.push_back(next);
+      at = next;
+    }
+    if (chain.steps.empty()) continue;
+    const Node* tail = chain.steps.back();
+    chains.member[chain.head] = tail;
+    for (const Node* s : chain.steps)
+      if (s != tail) chains.member[s] = tail;
+    chains.by_tail.emplace(tail, std::move(chain));
+  }
+  return chains;
+}
+
+}  // namespace keras

@@ -1,0 +1,28 @@
+#pragma once
+// The chains of a functional graph that run fused when predicting (keras/epilogue.hpp): a convolution and
+// the element-wise layers after it (BatchNormalization in inference, a residual Add, an activation), each
+// the only reader of the one before. The chain runs where its last node stands; its other nodes are skipped.
+#include <map>
+#include <memory>
+#include <vector>
+
+#include "keras/keras_tensor.hpp"
+
+namespace keras {
+
+struct FusedChain {
+  const Node* head = nullptr;      // the convolution (Layer::takes_epilogue)
+  std::vector<const Node*> steps;  // the layers its epilogue runs, in order; the last one is where it runs
+  KerasTensor residual;            // an Add step's other input
+};
+
+struct FusedChains {
+  std::map<const Node*, FusedChain> by_tail;  // each chain, by its last node
+  std::map<const Node*, const Node*> member;  // every other node of a chain → its chain's last node
+};
+
+/// The chains of `nodes` (in execution order, every layer built) whose intermediate outputs nothing else
+/// reads, `outputs` included: the steps in the order affine, add, activation, each at most once.
+FusedChains find_fused_chains(const std::vector<std::shared_ptr<Node>>& nodes, const std::vector<KerasTensor>& outputs);
+
+}  // namespace keras
