@@ -32,7 +32,8 @@ FusedChains find_fused_chains(const std::vector<std::shared_ptr<Node>>& nodes, c
     using Kind = EpilogueStep::Kind;
     int stage = 0;  // the last step taken: 0 none, 1 affine, 2 add, 3 activation
     for (const Node* at = n.get(); const Node* next = only_reader(at);) {
-      if (next->output_shapes.size() != 1) break;
+      // A node another chain runs (an Add whose other input was a chain's first) is not taken twice.
+      if (next->output_shapes.size() != 1 || chains.member.count(next) || chains.by_tail.count(next)) break;
       const Kind kind = next->layer->epilogue_step().kind;
       if (kind == Kind::affine && stage < 1 && next->inputs.size() == 1) {
         stage = 1;

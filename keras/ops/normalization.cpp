@@ -423,7 +423,24 @@ Tensor layer_norm(const Tensor& x0, const Tensor& gamma, const Tensor& beta, std
   float* pm = mean.data<float>();
   float* pi = inv.data<float>();
   float* py = y.data<float>();
-  kernels::parallel_rows(rows, C, [&](std::int64_t r) {
+  if (I == 1) {  // the last axes: each row is contiguous; sums in double over vectorized loops
+    const float *__restrict pg = g.data(), *__restrict pb = b.data();
+    kernels::parallel_rows(rows, C, [&](std::int64_t r) {
+      const float* __restrict xr = px + r * C;
+      float* __restrict yr = py + r * C;
+      double s = 0, q = 0;
+#pragma omp simd reduction(+ : s)
+      for (std::int64_t c = 0; c < C; ++c) s += xr[c];
+      const float mu = static_cast<float>(s / double(C));
+#pragma omp simd reduction(+ : q)
+      for (std::int64_t c = 0; c < C; ++c) q += double(xr[c] - mu) * (xr[c] - mu);
+      const float iv = static_cast<float>(1.0 / std::sqrt(q / double(C) + double(epsilon)));
+      pm[r] = mu;
+      pi[r] = iv;
+#pragma omp simd
+      for (std::int64_t c = 0; c < C; ++c) yr[c] = (xr[c] - mu) * iv * pg[c] + pb[c];
+    });
+  } else kernels::parallel_rows(rows, C, [&](std::int64_t r) {
     double s = 0;
     for (std::int64_t c = 0; c < C; ++c) s += px[at(r, c)];
     const double mu = s / double(C);
@@ -449,7 +466,27 @@ Tensor layer_norm(const Tensor& x0, const Tensor& gamma, const Tensor& beta, std
       const float* pm = mean.data<float>();
       const float* pi = inv.data<float>();
       const auto C = l.channels, I = l.inner;
-      if (needs[0]) {
+      if (needs[0] && I == 1) {  // the last axes: contiguous rows, vectorized
+        grads[0] = Tensor::empty(x.shape());
+        float* pd = grads[0].data<float>();
+        const float* __restrict gamma_c = g.data();
+        kernels::parallel_rows(rows, C, [&](std::int64_t r) {
+          const float* __restrict xr = px + r * C;
+          const float* __restrict gr = pg + r * C;
+          float* __restrict dr = pd + r * C;
+          const float mu = pm[r], iv = pi[r];
+          double sa = 0, sb = 0;
+#pragma omp simd reduction(+ : sa, sb)
+          for (std::int64_t c = 0; c < C; ++c) {
+            const float gy = gr[c] * gamma_c[c];
+            sa += gy;
+            sb += double(gy) * ((xr[c] - mu) * iv);
+          }
+          const float ma = static_cast<float>(sa / double(C)), mb = static_cast<float>(sb / double(C));
+#pragma omp simd
+          for (std::int64_t c = 0; c < C; ++c) dr[c] = iv * (gr[c] * gamma_c[c] - ma - (xr[c] - mu) * iv * mb);
+        });
+      } else if (needs[0]) {
         grads[0] = Tensor::empty(x.shape());
         float* pd = grads[0].data<float>();
         kernels::parallel_rows(rows, C, [&](std::int64_t r) {
@@ -471,6 +508,22 @@ Tensor layer_norm(const Tensor& x0, const Tensor& gamma, const Tensor& beta, std
       const bool want_params = (rec.gamma_at >= 0 && needs[rec.gamma_at]) || (rec.beta_at >= 0 && needs[rec.beta_at]);
       if (want_params) {
         std::vector<double> sum_g, sum_gx;
+        if (I == 1) {
+          row_sums(rows, C, sum_g, sum_gx, [&](std::int64_t r0, std::int64_t r1, float* __restrict a, float* __restrict b) {
+            for (std::int64_t r = r0; r < r1; ++r) {
+              const float* __restrict xr = px + r * C;
+              const float* __restrict gr = pg + r * C;
+              const float mu = pm[r], iv = pi[r];
+#pragma omp simd
+              for (std::int64_t c = 0; c < C; ++c) {
+                a[c] += gr[c];
+                b[c] += gr[c] * (xr[c] - mu) * iv;
+              }
+            }
+          });
+          param_grads(rec, needs, grads, sum_gx, sum_g);
+          return grads;
+        }
         channel_sums(l, sum_g, sum_gx, [&](std::int64_t k, std::int64_t) {
           const std::int64_t r = (k / (C * I)) * I + k % I;
           return std::pair<double, double>(pg[k], double(pg[k]) * (px[k] - pm[r]) * pi[r]);

@@ -1,0 +1,140 @@
+// Inference-time fusion (keras/epilogue.hpp, keras/fused_chains.hpp): predict runs Conv + BatchNormalization +
+// Add + activation as one convolution, and must give what the layers give one by one (a recording tape
+// turns fusion off, so the same model under a GradientTape is the reference).
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <set>
+
+#include <catch2/catch.hpp>
+
+#include "keras/fused_chains.hpp"
+#include "keras/keras.hpp"
+
+using namespace keras;
+
+namespace {
+
+// The graph's nodes in execution order, found from its outputs (as FunctionalGraph orders them).
+std::vector<std::shared_ptr<Node>> nodes_of(const std::vector<KerasTensor>& outputs) {
+  std::vector<std::shared_ptr<Node>> nodes;
+  std::set<const Node*> seen;
+  std::function<void(const std::shared_ptr<Node>&)> visit = [&](const std::shared_ptr<Node>& n) {
+    if (!seen.insert(n.get()).second) return;
+    for (const auto& in : n->inputs) visit(in.node());
+    nodes.push_back(n);
+  };
+  for (const auto& t : outputs) visit(t.node());
+  return nodes;
+}
+
+// Moving statistics, gamma and beta away from their initial values, so that folding them matters.
+void randomize_batch_norms(Model& model) {
+  std::uint64_t seed = 11;
+  for (const auto& layer : model.layers())
+    if (layer->class_name() == "BatchNormalization")
+      for (const auto& w : layer->weights()) {
+        const bool positive = w->name().find("variance") != std::string::npos || w->name().find("gamma") != std::string::npos;
+        w->assign(positive ? random::uniform(w->shape(), 0.5, 2.0, DType::float32, ++seed)
+                           : random::normal(w->shape(), 0.0, 0.5, DType::float32, ++seed));
+      }
+}
+
+// The model's output one layer at a time: under a recording tape nothing is fused.
+Tensor layer_by_layer(Model& model, const Tensor& x) {
+  GradientTape tape;
+  return model(x, false);
+}
+
+double max_relative_error(const Tensor& got, const Tensor& want) {
+  const auto g = got.to_vector<float>(), w = want.to_vector<float>();
+  REQUIRE(g.size() == w.size());
+  double worst = 0;
+  for (std::size_t i = 0; i < g.size(); ++i) worst = std::max(worst, std::abs(double(g[i]) - w[i]) / (1.0 + std::abs(w[i])));
+  return worst;
+}
+
+KerasTensor residual_block(const KerasTensor& x, std::int64_t filters, std::int64_t stride) {
+  auto y = layers::Conv2D(filters, {3, 3}, {.strides = {stride, stride}, .padding = "same", .use_bias = false})(x);
+  y = layers::ReLU()(layers::BatchNormalization()(y));
+  y = layers::BatchNormalization()(layers::Conv2D(filters, {3, 3}, {.padding = "same"})(y));
+  KerasTensor shortcut = x;
+  if (stride != 1 || x.shape().back() != filters) shortcut = layers::Conv2D(filters, {1, 1}, {.strides = {stride, stride}})(x);
+  return layers::Activation("relu")(layers::add({shortcut, y}));
+}
+
+}  // namespace
+
+TEST_CASE("predict fuses Conv2D + BatchNormalization + Add + relu chains and matches the layers one by one") {
+  utils::set_random_seed(3);
+  KerasTensor in = Input({10, 10, 3});
+  KerasTensor x = layers::Activation("relu")(layers::BatchNormalization()(layers::Conv2D(8, {3, 3}, {.padding = "same"})(in)));
+  x = residual_block(x, 8, 1);
+  x = residual_block(x, 16, 2);
+  KerasTensor out = layers::Dense(4)(layers::GlobalAveragePooling2D()(x));
+  Model model(in, out);
+  randomize_batch_norms(model);
+  const Tensor images = random::normal({5, 10, 10, 3}, 0.0, 1.0, DType::float32, 7);
+
+  const Tensor fused = model.predict(images);
+  const Tensor reference = layer_by_layer(model, images);
+  CHECK(max_relative_error(fused, reference) < 1e-5);
+
+  // The chains: the stem (conv, BN, relu), then per block conv-BN-ReLU and conv-BN-Add-relu. In the second
+  // block the 1x1 shortcut convolution comes first in execution order and takes the Add and the relu (the
+  // residual is then the second convolution's BatchNormalization, a chain of its own).
+  const FusedChains chains = find_fused_chains(nodes_of({out}), {out});
+  CHECK(chains.by_tail.size() == 6);
+  int with_residual = 0;
+  for (const auto& [tail, chain] : chains.by_tail) {
+    CHECK(chain.head->layer->class_name() == "Conv2D");
+    CHECK(tail == chain.steps.back());
+    if (chain.residual.defined()) {
+      ++with_residual;
+      CHECK(tail->layer->class_name() == "Activation");
+      CHECK(std::any_of(chain.steps.begin(), chain.steps.end(), [](const Node* n) { return n->layer->class_name() == "Add"; }));
+    }
+  }
+  CHECK(with_residual == 2);
+
+  // New weights are folded at the next call (nothing is cached from the last one).
+  for (const auto& w : model.trainable_weights()) w->assign(w->value() * 0.5f);
+  CHECK(max_relative_error(model.predict(images), layer_by_layer(model, images)) < 1e-5);
+}
+
+TEST_CASE("fused chains stop at tensors read elsewhere, other axes, activations of their own and masks") {
+  utils::set_random_seed(4);
+  KerasTensor in = Input({12, 4});
+  KerasTensor conv = layers::Conv1D(6, 3, {.padding = "same"})(in);
+  KerasTensor normalized = layers::BatchNormalization()(conv);
+  KerasTensor relu = layers::Activation("relu")(normalized);                         // normalized is also an output
+  KerasTensor activated = layers::Conv1D(6, 3, {.activation = "relu"})(relu);       // its own activation
+  KerasTensor other_axis = layers::BatchNormalization({.axis = 1})(activated);     // not the channels
+  KerasTensor shared = layers::Conv1D(6, 1)(other_axis);
+  KerasTensor doubled = layers::add({shared, shared});                              // the same tensor twice
+  Model model(in, {normalized, layers::Activation("tanh")(doubled)});
+  randomize_batch_norms(model);
+  // Only the first convolution and its BatchNormalization fuse: the relu reads a tensor that is also an output.
+  const FusedChains chains = find_fused_chains(nodes_of(model.outputs()), model.outputs());
+  REQUIRE(chains.by_tail.size() == 1);
+  const FusedChain& chain = chains.by_tail.begin()->second;
+  CHECK(chain.head == conv.node().get());
+  REQUIRE(chain.steps.size() == 1);
+  CHECK(chain.steps[0] == normalized.node().get());
+
+  const Tensor x = random::normal({3, 12, 4}, 0.0, 1.0, DType::float32, 9);
+  const auto fused = model.predict_outputs({x});
+  GradientTape tape;
+  const auto reference = model.call_all({x}, {.training = false});
+  REQUIRE(fused.size() == 2);
+  for (std::size_t i = 0; i < 2; ++i) CHECK(max_relative_error(fused[i], reference[i]) < 1e-5);
+
+  // A Conv1D chain with a sigmoid fuses and matches.
+  KerasTensor in2 = Input({16, 3});
+  KerasTensor y = layers::Activation("sigmoid")(layers::BatchNormalization()(layers::Conv1D(5, 3)(in2)));
+  Model small(in2, layers::Flatten()(y));
+  randomize_batch_norms(small);
+  CHECK(find_fused_chains(nodes_of(small.outputs()), small.outputs()).by_tail.size() == 1);
+  const Tensor z = random::normal({2, 16, 3}, 0.0, 1.0, DType::float32, 10);
+  CHECK(max_relative_error(small.predict(z), layer_by_layer(small, z)) < 1e-5);
+}
