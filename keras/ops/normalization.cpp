@@ -46,6 +46,35 @@ void check_param(const Tensor& p, std::int64_t channels, const char* what, const
                      std::to_string(channels) + " normalized features");
 }
 
+// run(begin, end, a, b) over [0, count) in one contiguous range per OpenMP thread (or all on this thread
+// when `serial`), each adding into its own C-long partial sums a and b, which are then added to s1 and s2
+// in thread order, so results do not depend on scheduling.
+template <class Run>
+void split_sums(std::int64_t count, std::int64_t C, bool serial, std::vector<double>& s1, std::vector<double>& s2,
+                Run&& run) {
+  const int threads = omp_get_max_threads();
+  if (serial || threads == 1) {
+    run(0, count, s1.data(), s2.data());
+    return;
+  }
+  std::vector<double> part(static_cast<std::size_t>(threads) * 2 * C, 0.0);
+  int used = 1;
+#pragma omp parallel num_threads(threads)
+  {
+    const int t = omp_get_thread_num(), n = omp_get_num_threads();
+#pragma omp single
+    used = n;
+    const std::int64_t chunk = (count + n - 1) / n;
+    const std::int64_t b = std::min<std::int64_t>(count, t * chunk), e = std::min<std::int64_t>(count, b + chunk);
+    run(b, e, part.data() + 2 * C * t, part.data() + 2 * C * t + C);
+  }
+  for (int t = 0; t < used; ++t)
+    for (std::int64_t c = 0; c < C; ++c) {
+      s1[c] += part[2 * C * t + c];
+      s2[c] += part[2 * C * t + C + c];
+    }
+}
+
 // s1[c] += f1(idx, c), s2[c] += f2(idx, c) over all (outer, inner) positions of each channel, in
 // double precision. Threads sum disjoint outer ranges into their own arrays, merged in thread order
 // so results do not depend on scheduling.
@@ -68,27 +97,7 @@ void channel_sums(const Layout& l, std::vector<double>& s1, std::vector<double>&
         b[c] += x2;
       }
   };
-  const int threads = omp_get_max_threads();
-  if (l.size() < kernels::kParallelGrain || threads == 1 || l.outer < 2) {
-    run(0, l.outer, s1.data(), s2.data());
-    return;
-  }
-  std::vector<double> part(static_cast<std::size_t>(threads) * 2 * C, 0.0);
-  int used = 1;
-#pragma omp parallel num_threads(threads)
-  {
-    const int t = omp_get_thread_num(), n = omp_get_num_threads();
-#pragma omp single
-    used = n;
-    const std::int64_t chunk = (l.outer + n - 1) / n;
-    const std::int64_t b = std::min<std::int64_t>(l.outer, t * chunk), e = std::min<std::int64_t>(l.outer, b + chunk);
-    run(b, e, part.data() + 2 * C * t, part.data() + 2 * C * t + C);
-  }
-  for (int t = 0; t < used; ++t)
-    for (std::int64_t c = 0; c < C; ++c) {
-      s1[c] += part[2 * C * t + c];
-      s2[c] += part[2 * C * t + C + c];
-    }
+  split_sums(l.outer, C, l.size() < kernels::kParallelGrain || l.outer < 2, s1, s2, run);
 }
 
 // The same sums when the channels are the last axis (inner == 1: x is [rows, C], channels_last), the
@@ -113,27 +122,7 @@ void row_sums(std::int64_t rows, std::int64_t C, std::vector<double>& s1, std::v
       }
     }
   };
-  const int threads = omp_get_max_threads();
-  if (rows * C < kernels::kParallelGrain || threads == 1 || rows < 2 * kBlock) {
-    run(0, rows, s1.data(), s2.data());
-    return;
-  }
-  std::vector<double> part(static_cast<std::size_t>(threads) * 2 * C, 0.0);
-  int used = 1;
-#pragma omp parallel num_threads(threads)
-  {
-    const int t = omp_get_thread_num(), n = omp_get_num_threads();
-#pragma omp single
-    used = n;
-    const std::int64_t chunk = (rows + n - 1) / n;
-    const std::int64_t b = std::min<std::int64_t>(rows, t * chunk), e = std::min<std::int64_t>(rows, b + chunk);
-    run(b, e, part.data() + 2 * C * t, part.data() + 2 * C * t + C);
-  }
-  for (int t = 0; t < used; ++t)
-    for (std::int64_t c = 0; c < C; ++c) {
-      s1[c] += part[2 * C * t + c];
-      s2[c] += part[2 * C * t + C + c];
-    }
+  split_sums(rows, C, rows * C < kernels::kParallelGrain || rows < 2 * kBlock, s1, s2, run);
 }
 
 // Σ g and Σ g * (x - mean) * inv per channel: the sums behind the gradients of gamma and beta (and of x).
