@@ -33,11 +33,27 @@ class RecordMemory : public callbacks::Callback {
 
 }  // namespace
 
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define KERAS_TEST_UNDER_ASAN 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__)
+#define KERAS_TEST_UNDER_ASAN 1
+#endif
+
 TEST_CASE("resident memory after epoch 5 stays within 2 MiB of epoch 1's") {
   if (resident_kib() < 0) {
     WARN("skipped: /proc/self/status has no VmRSS");
     return;
   }
+#ifdef KERAS_TEST_UNDER_ASAN
+  // AddressSanitizer keeps freed blocks in its quarantine (256 MiB by default), so resident memory grows
+  // with the bytes freed, not with what accumulates (2.2 MiB over 5 epochs here; with
+  // ASAN_OPTIONS=quarantine_size_mb=0 it stays flat). The release suite checks this.
+  WARN("skipped under AddressSanitizer: its quarantine of freed memory grows the resident size");
+  return;
+#endif
   backend::clear_session();
   utils::set_random_seed(1);
   Tensor x = Tensor::empty({512, 64});
