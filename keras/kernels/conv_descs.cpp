@@ -91,15 +91,7 @@ dnnl::algorithm post_op_algorithm(Eltwise f) {
   }
 }
 
-dnnl::primitive_attr post_op_attr(Eltwise f) {
-  dnnl::post_ops ops;
-  if (f != Eltwise::linear) ops.append_eltwise(1.f, post_op_algorithm(f), 0.f, 0.f);
-  dnnl::primitive_attr attr;
-  attr.set_post_ops(ops);
-  return attr;
-}
-
-dnnl::primitive_attr epilogue_attr(Eltwise f, const dnnl::memory::desc* residual) {
+dnnl::primitive_attr post_op_attr(Eltwise f, const dnnl::memory::desc* residual) {
   dnnl::post_ops ops;
   if (residual) ops.append_binary(dnnl::algorithm::binary_add, *residual);
   if (f != Eltwise::linear) ops.append_eltwise(1.f, post_op_algorithm(f), 0.f, 0.f);

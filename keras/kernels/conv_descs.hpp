@@ -30,10 +30,9 @@ std::int64_t work(const ConvArgs& a);
 inline dnnl::memory unbound(const dnnl::memory::desc& md) { return dnnl::memory(md, engine(), DNNL_MEMORY_NONE); }
 /// oneDNN's post-op for a fusable activation (relu, logistic, tanh).
 dnnl::algorithm post_op_algorithm(Eltwise f);
-dnnl::primitive_attr post_op_attr(Eltwise f);
-/// The epilogue of an inference convolution: + residual (a binary add of a tensor shaped like dst,
-/// when `residual` is not null), then the activation f.
-dnnl::primitive_attr epilogue_attr(Eltwise f, const dnnl::memory::desc* residual);
+/// A convolution's epilogue after its bias: + residual (a binary add of a tensor shaped like dst, when
+/// `residual` is not null; inference only), then the activation f.
+dnnl::primitive_attr post_op_attr(Eltwise f, const dnnl::memory::desc* residual = nullptr);
 
 }  // namespace keras::kernels::conv_detail
 
@@ -106,18 +105,23 @@ struct Family {
     dnnl::memory db;
   };
 
+  /// The forward descriptor, weights in the layout the primitive chooses.
+  static typename Fwd::desc forward_desc(dnnl::prop_kind prop, const ConvArgs& a, bool has_bias) {
+    const auto wmd = any_md(P::weights_md(a));
+    return has_bias ? typename Fwd::desc(prop, P::algorithm, src_md(a), wmd, bias_md(a), dst_md(a), strides(a),
+                                         dilates(a), pad_l(a), pad_r(a))
+                    : typename Fwd::desc(prop, P::algorithm, src_md(a), wmd, dst_md(a), strides(a), dilates(a),
+                                         pad_l(a), pad_r(a));
+  }
+
   static Forward& forward_entry(const ConvArgs& a, bool has_bias, Eltwise act) {
     auto& cache = primitive_cache<Forward>();
     auto key = cache_key(a, has_bias, act);
     auto it = cache.find(key);
     if (it != cache.end()) return it->second;
-    const auto prop = dnnl::prop_kind::forward_training;
     const auto wmd = P::weights_md(a);
-    auto d = has_bias ? typename Fwd::desc(prop, P::algorithm, src_md(a), any_md(wmd), bias_md(a),
-                                           dst_md(a), strides(a), dilates(a), pad_l(a), pad_r(a))
-                      : typename Fwd::desc(prop, P::algorithm, src_md(a), any_md(wmd), dst_md(a),
-                                           strides(a), dilates(a), pad_l(a), pad_r(a));
-    typename Fwd::primitive_desc pd(d, post_op_attr(act), engine());
+    typename Fwd::primitive_desc pd(forward_desc(dnnl::prop_kind::forward_training, a, has_bias), post_op_attr(act),
+                                    engine());
     Forward e{pd, Fwd(pd), Staged::make(src_md(a), pd.src_desc(), true), Staged::make(wmd, pd.weights_desc(), true),
               Staged::make(dst_md(a), pd.dst_desc(), false), has_bias ? unbound(bias_md(a)) : dnnl::memory()};
     return cache.emplace(key, std::move(e)).first->second;
@@ -154,14 +158,10 @@ struct Family {
     auto key = cache_key(a, bias != nullptr, residual != nullptr, act);
     auto it = cache.find(key);
     if (it == cache.end()) {
-      const auto prop = dnnl::prop_kind::forward_inference;
       const auto wmd = P::weights_md(a);
-      auto d = bias ? typename Fwd::desc(prop, P::algorithm, src_md(a), any_md(wmd), bias_md(a), dst_md(a), strides(a),
-                                         dilates(a), pad_l(a), pad_r(a))
-                    : typename Fwd::desc(prop, P::algorithm, src_md(a), any_md(wmd), dst_md(a), strides(a),
-                                         dilates(a), pad_l(a), pad_r(a));
       const auto rmd = dst_md(a);
-      typename Fwd::primitive_desc pd(d, epilogue_attr(act, residual ? &rmd : nullptr), engine());
+      typename Fwd::primitive_desc pd(forward_desc(dnnl::prop_kind::forward_inference, a, bias != nullptr),
+                                      post_op_attr(act, residual ? &rmd : nullptr), engine());
       Inference e{Fwd(pd), Staged::make(src_md(a), pd.src_desc(), true), Staged::make(wmd, pd.weights_desc(), true),
                   Staged::make(dst_md(a), pd.dst_desc(), false), bias ? unbound(bias_md(a)) : dnnl::memory(),
                   residual ? unbound(rmd) : dnnl::memory()};
