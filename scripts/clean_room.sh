@@ -7,6 +7,7 @@
 #   scripts/clean_room.sh -- 'CMD' ...     then each CMD too (a bash command run in the clone's folder),
 #                                          reusing the clean room's build (.ci/run adds the AVX2 suite and
 #                                          the package check this way)
+# The host's ccache folder is shared with the root (CLEAN_ROOM_CCACHE=0 does not): see below.
 # Prints each step with its duration and exits non-zero on the first failure. Cleans up after itself:
 # its mounts and the root folder (KEEP_CLEAN_ROOT=1 keeps the root for a look inside).
 # Needs root (debootstrap, mount, chroot).
@@ -93,6 +94,17 @@ host_ca=
 if [ -n "${NODE_EXTRA_CA_CERTS:-}" ] && [ -f "$NODE_EXTRA_CA_CERTS" ]; then
   host_ca=/etc/kerascpp-host-extra-ca.crt
   cp "$NODE_EXTRA_CA_CERTS" "$root$host_ca"
+fi
+
+# The host's compiler cache, shared: a rerun of the same commit compiles nothing twice (a cold build of
+# everything is most of CI's time budget on 2 cores). It holds object files only, each keyed by the
+# compiler, its flags and the content of every header it read, so nothing the root lacks leaks in: a
+# header missing there misses the cache and fails the compile; libraries are linked, never cached.
+host_ccache=$(ccache -k cache_dir 2>/dev/null || true)
+if [ -n "$host_ccache" ] && [ "${CLEAN_ROOM_CCACHE:-1}" = 1 ]; then
+  mkdir -p "$host_ccache" "$root/root/.cache/ccache"
+  mounts+=("$root/root/.cache/ccache"); mount --bind "$host_ccache" "$root/root/.cache/ccache"
+  echo "clean room: sharing the compiler cache $host_ccache (CLEAN_ROOM_CCACHE=0 builds cold)"
 fi
 
 # A clean clone of what is committed: nothing untracked or built here leaks in.
