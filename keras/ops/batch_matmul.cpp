@@ -4,6 +4,7 @@
 
 #include "keras/autodiff/gradient_tape.hpp"
 #include "keras/errors.hpp"
+#include "keras/function/capture.hpp"
 #include "keras/kernels/batch_matmul.hpp"
 #include "keras/kernels/parallel.hpp"
 
@@ -48,8 +49,11 @@ Tensor product(const Tensor& a, const Tensor& b, bool ta, bool tb) {
     });
     return c;
   }
-  kernels::batch_matmul(a.data<float>(), b.data<float>(), c.data<float>(),
-                        {.batch = batch, .m = m, .n = n, .k = k, .trans_a = ta, .trans_b = tb});
+  const kernels::BatchMatmulArgs args{.batch = batch, .m = m, .n = n, .k = k, .trans_a = ta, .trans_b = tb};
+  kernels::batch_matmul(a.data<float>(), b.data<float>(), c.data<float>(), args);
+  if (jit::tracing())  // forward and gradient products alike
+    jit::capture("batch_matmul", {a, b}, {c},
+                 [=] { kernels::batch_matmul(a.data<float>(), b.data<float>(), c.data<float>(), args); });
   return c;
 }
 

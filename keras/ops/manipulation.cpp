@@ -175,20 +175,24 @@ Tensor transpose(const Tensor& x0, const std::vector<int>& perm_in) {
   const Shape in_strides = strides_of(x.shape());
   Shape src_strides(rank);  // input stride of each output axis
   for (int i = 0; i < rank; ++i) src_strides[i] = in_strides[perm[i]];
-  const float* px = x.data<float>();
-  float* po = out.data<float>();
-  const std::int64_t row = rank ? shape.back() : 1;
-  const std::int64_t rows = row ? out.size() / row : 0;
-  const std::int64_t last_stride = rank ? src_strides.back() : 1;
-  kernels::parallel_rows(rows, row, [&](std::int64_t r) {
-    std::int64_t so = 0, rest = r;
-    for (int a = rank - 2; a >= 0; --a) {
-      so += (rest % shape[a]) * src_strides[a];
-      rest /= shape[a];
-    }
-    float* dst = po + r * row;
-    for (std::int64_t j = 0; j < row; ++j) dst[j] = px[so + j * last_stride];
-  });
+  auto compute = [rank, shape, src_strides](const Tensor& x, Tensor out) {
+    const float* px = x.data<float>();
+    float* po = out.data<float>();
+    const std::int64_t row = rank ? shape.back() : 1;
+    const std::int64_t rows = row ? out.size() / row : 0;
+    const std::int64_t last_stride = rank ? src_strides.back() : 1;
+    kernels::parallel_rows(rows, row, [&](std::int64_t r) {
+      std::int64_t so = 0, rest = r;
+      for (int a = rank - 2; a >= 0; --a) {
+        so += (rest % shape[a]) * src_strides[a];
+        rest /= shape[a];
+      }
+      float* dst = po + r * row;
+      for (std::int64_t j = 0; j < row; ++j) dst[j] = px[so + j * last_stride];
+    });
+  };
+  compute(x, out);
+  if (jit::tracing()) jit::capture("transpose", {x}, {out}, [=] { compute(x, out); });
   if (autodiff::recording()) {
     std::vector<int> inverse(rank);
     for (int i = 0; i < rank; ++i) inverse[perm[i]] = i;

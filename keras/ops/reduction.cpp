@@ -5,6 +5,7 @@
 
 #include "keras/autodiff/gradient_tape.hpp"
 #include "keras/function/capture.hpp"
+#include "keras/kernels/parallel.hpp"
 #include "keras/kernels/reduction.hpp"
 #include "keras/ops/math.hpp"
 #include "keras/ops/shape.hpp"
@@ -95,6 +96,45 @@ void reduce_into(const Tensor& x, const std::vector<std::size_t>& axes, Tensor& 
   }
 }
 
+// dx of max over the adjacent axes `axes` of x: each window's g shared equally between its maxima (x == out).
+// x is [outer, reduced, inner] in effect; out and g [outer, inner].
+void max_grad_into(const Tensor& x, const Tensor& out, const Tensor& g, Tensor& dx,
+                   const std::vector<std::size_t>& axes) {
+  auto compute = [](const Tensor& x, const Tensor& out, const Tensor& g, Tensor dx, std::vector<std::size_t> axes) {
+    const Shape& s = x.shape();
+    std::int64_t outer = 1, reduced = 1, inner = 1;
+    for (std::size_t d = 0; d < s.size(); ++d)
+      (d < axes.front() ? outer : d <= axes.back() ? reduced : inner) *= s[d];
+    const float* px = x.data<float>();
+    const float* pm = out.data<float>();
+    const float* pg = g.data<float>();
+    float* pd = dx.data<float>();
+    kernels::parallel_rows(outer, reduced * inner, [&](std::int64_t o) {
+      // share: g / the number of maxima; rest: 0, or NaN where a NaN maximum matched nothing (as 0 / 0 would).
+      std::vector<float> share(static_cast<std::size_t>(inner), 0.0f), rest(static_cast<std::size_t>(inner));
+      const float* __restrict m = pm + o * inner;
+      const float* __restrict gr = pg + o * inner;
+      float* __restrict c = share.data();
+      float* __restrict z = rest.data();
+      for (std::int64_t r = 0; r < reduced; ++r) {
+        const float* __restrict xr = px + (o * reduced + r) * inner;
+        for (std::int64_t i = 0; i < inner; ++i) c[i] += xr[i] == m[i] ? 1.0f : 0.0f;
+      }
+      for (std::int64_t i = 0; i < inner; ++i) {
+        z[i] = c[i] == 0.0f ? std::numeric_limits<float>::quiet_NaN() : 0.0f;
+        c[i] = gr[i] / c[i];
+      }
+      for (std::int64_t r = 0; r < reduced; ++r) {
+        const float* __restrict xr = px + (o * reduced + r) * inner;
+        float* __restrict dr = pd + (o * reduced + r) * inner;
+        for (std::int64_t i = 0; i < inner; ++i) dr[i] = xr[i] == m[i] ? c[i] : z[i];
+      }
+    });
+  };
+  compute(x, out, g, dx, axes);
+  if (jit::tracing()) jit::capture("max_grad", {x, out, g}, {dx}, [=] { compute(x, out, g, dx, axes); });
+}
+
 }  // namespace
 
 Tensor sum(const Tensor& x0, std::vector<int> axes_in, bool keepdims) {
@@ -152,13 +192,23 @@ Tensor max(const Tensor& x0, std::vector<int> axes_in, bool keepdims) {
   if (x.size() == 0) throw ValueError("max of an empty tensor of shape " + shape_str(x.shape()));
   auto axes = normalize_axes(x, axes_in, "max");
   Tensor out = Tensor::empty(reduced_shape(x.shape(), axes, keepdims));
-  if (!reduce_on_onednn(kernels::Reduce::max, x, axes, out))
-    reduce_into(x, axes, out, -std::numeric_limits<float>::infinity(),
-                [](float acc, float v) { return v > acc ? v : acc; });
+  auto compute = [](const Tensor& x, const std::vector<std::size_t>& axes, Tensor out) {
+    if (!reduce_on_onednn(kernels::Reduce::max, x, axes, out))
+      reduce_into(x, axes, out, -std::numeric_limits<float>::infinity(),
+                  [](float acc, float v) { return v > acc ? v : acc; });
+  };
+  compute(x, axes, out);
+  if (jit::tracing()) jit::capture("max", {x}, {out}, [=] { compute(x, axes, out); });
   if (autodiff::recording()) {
     Shape in_shape = x.shape();
     autodiff::record(out, {x}, [x, out, in_shape, axes](const Tensor& g, const std::vector<bool>&) {
-      // The gradient goes to the maxima (shared equally between ties).
+      // The gradient goes to the maxima (shared equally between ties): one pass when the reduced axes
+      // are adjacent and no outer tape differentiates this backward pass.
+      if (!autodiff::recording() && axes.back() - axes.front() + 1 == axes.size()) {
+        Tensor dx = Tensor::empty(in_shape);
+        max_grad_into(x, out, g.dtype() == DType::float32 ? g : g.astype(DType::float32), dx, axes);
+        return std::vector<Tensor>{dx};
+      }
       Tensor mask = equal(x, out.reshape(reduced_shape(in_shape, axes, true)));
       Tensor counts = sum(mask, std::vector<int>(axes.begin(), axes.end()), true);
       return std::vector<Tensor>{divide(multiply(mask, expand_grad(g, in_shape, axes)), counts)};

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "keras/autodiff/gradient_tape.hpp"
+#include "keras/function/capture.hpp"
 #include "keras/kernels/parallel.hpp"
 
 namespace keras::ops {
@@ -178,29 +179,41 @@ Tensor gather(const Tensor& params0, const Tensor& indices) {
   Tensor params = as_float(params0, "gather");
   if (params.ndim() < 1) throw ValueError("gather: params must have at least one axis, got a scalar");
   if (!indices.defined()) throw ValueError("gather received undefined indices");
-  const Tensor ids = indices.astype(DType::int64);
-  const auto rows = params.dim(0), D = rows ? params.size() / rows : 0, K = ids.size();
-  const auto* pi = ids.data<std::int64_t>();
-  for (std::int64_t k = 0; k < K; ++k)
-    if (pi[k] < 0 || pi[k] >= rows)
-      throw ValueError("gather: indices[" + std::to_string(k) + "] = " + std::to_string(pi[k]) +
-                                 " is not in [0, " + std::to_string(rows) + ")");
-  Shape shape = ids.shape();
+  const auto rows = params.dim(0), D = rows ? params.size() / rows : 0, K = indices.size();
+  Shape shape = indices.shape();
   shape.insert(shape.end(), params.shape().begin() + 1, params.shape().end());
   Tensor out = Tensor::empty(shape);
-  const float* pp = params.data<float>();
-  float* po = out.data<float>();
-  kernels::parallel_rows(K, D, [&](std::int64_t k) {
-    std::memcpy(po + k * D, pp + pi[k] * D, sizeof(float) * static_cast<std::size_t>(D));
-  });
+  Tensor ids = Tensor::empty(indices.shape(), DType::int64);  // the indices as int64, kept for the gradient
+  // Also the replay of a compiled function (Embedding's lookup), with the new batch's indices.
+  auto compute = [rows, D, K](const Tensor& params, const Tensor& indices, Tensor ids, Tensor out) {
+    const Tensor converted = indices.astype(DType::int64);
+    std::memcpy(ids.data<std::int64_t>(), converted.data<std::int64_t>(), sizeof(std::int64_t) * K);
+    const auto* pi = ids.data<std::int64_t>();
+    for (std::int64_t k = 0; k < K; ++k)
+      if (pi[k] < 0 || pi[k] >= rows)
+        throw ValueError("gather: indices[" + std::to_string(k) + "] = " + std::to_string(pi[k]) + " is not in [0, " +
+                         std::to_string(rows) + ")");
+    const float* pp = params.data<float>();
+    float* po = out.data<float>();
+    kernels::parallel_rows(K, D, [&](std::int64_t k) {
+      std::memcpy(po + k * D, pp + pi[k] * D, sizeof(float) * static_cast<std::size_t>(D));
+    });
+  };
+  compute(params, indices, ids, out);
+  if (jit::tracing()) jit::capture("gather", {params, indices}, {out, ids}, [=] { compute(params, indices, ids, out); });
   if (autodiff::recording()) {
     const Shape p_shape = params.shape();
     autodiff::record(out, {params}, [p_shape, ids, K, D](const Tensor& g, const std::vector<bool>&) {
-      Tensor dp = Tensor::zeros(p_shape);
-      const auto* pi = ids.data<std::int64_t>();
-      const float* pg = g.data<float>();
-      float* pd = dp.data<float>();
-      for (std::int64_t k = 0; k < K; ++k) add_rows(pg + k * D, D, pd + pi[k] * D, D, 1, D);
+      Tensor dp = Tensor::empty(p_shape);
+      auto scatter = [K, D](const Tensor& g, const Tensor& ids, Tensor dp) {
+        std::memset(dp.data<float>(), 0, dp.nbytes());
+        const auto* pi = ids.data<std::int64_t>();
+        const float* pg = g.data<float>();
+        float* pd = dp.data<float>();
+        for (std::int64_t k = 0; k < K; ++k) add_rows(pg + k * D, D, pd + pi[k] * D, D, 1, D);
+      };
+      scatter(g, ids, dp);
+      if (jit::tracing()) jit::capture("gather_grad", {g, ids}, {dp}, [=] { scatter(g, ids, dp); });
       return std::vector<Tensor>{dp};
     }, {.name = "gather"});
   }

@@ -7,6 +7,7 @@
 
 #include "keras/config/fields.hpp"
 #include "keras/config/layer_config.hpp"
+#include "keras/function/capture.hpp"
 #include "keras/ops/batch_matmul.hpp"
 #include "keras/ops/manipulation.hpp"
 #include "keras/ops/math.hpp"
@@ -196,7 +197,7 @@ std::vector<Tensor> MultiHeadAttention::call_with_args(const std::vector<Tensor>
   };
 
   const Tensor q = ops::multiply(project(q_in, query_kernel_, query_bias_, key_dim_),
-                                 Tensor::scalar(static_cast<float>(1.0 / std::sqrt(double(key_dim_)))));
+                                 jit::constant(Tensor::scalar(static_cast<float>(1.0 / std::sqrt(double(key_dim_))))));
   const Tensor k = project(k_in, key_kernel_, key_bias_, key_dim_);
   const Tensor v = project(v_in, value_kernel_, value_bias_, value_dim_);
   const Tensor scores = ops::reshape(ops::batch_matmul(batched(q, T, key_dim_), batched(k, S, key_dim_), false, true),

@@ -194,6 +194,49 @@ TEST_CASE("fit with the compiled train step equals run_eagerly to 0 ULP on one t
   }
 }
 
+TEST_CASE("fit compiles a Conv1D text model with global max pooling, 0 ULP from run_eagerly", "[function]") {
+  Threads one(1);
+  const Tensor x = filled({12, 10, 4}, 41), y = filled({12, 3}, 42);
+  auto trained = [&](bool eager) {
+    utils::set_random_seed(6);
+    Sequential model({layers::Input({10, 4}), layers::Conv1D(6, 3, {.padding = "same", .activation = "relu"}),
+                      layers::GlobalMaxPooling1D(), layers::Dense(3)});
+    model.compile({.optimizer = optimizers::Adam({.learning_rate = 0.01}), .loss = "mse", .run_eagerly = eager});
+    auto history = model.fit(x, y, {.batch_size = 4, .epochs = 2, .verbose = 0});
+    return std::pair{model.get_weights(), history};
+  };
+  CaptureCerr err;
+  const auto [compiled, compiled_history] = trained(false);
+  const auto [eager, eager_history] = trained(true);
+  CHECK(err.text.str().empty());  // max (the pooling) and its gradient replay in the compiled step
+  REQUIRE(compiled.size() == eager.size());
+  for (std::size_t i = 0; i < compiled.size(); ++i) CHECK(same_bits(compiled[i], eager[i]));
+  CHECK(compiled_history.history.at("loss") == eager_history.history.at("loss"));
+}
+
+TEST_CASE("fit compiles a MultiHeadAttention model (transposes, batched products), 0 ULP from run_eagerly",
+          "[function]") {
+  Threads one(1);
+  const Tensor x = filled({6, 5, 8}, 51), y = filled({6, 2}, 52);
+  auto trained = [&](bool eager) {
+    backend::clear_session();
+    utils::set_random_seed(7);
+    KerasTensor in = Input({5, 8});
+    KerasTensor attended = layers::MultiHeadAttention(2, 4)({in, in});
+    Model model(in, layers::Dense(2)(layers::GlobalAveragePooling1D()(layers::add({in, attended}))));
+    model.compile({.optimizer = optimizers::Adam({.learning_rate = 0.01}), .loss = "mse", .run_eagerly = eager});
+    auto history = model.fit(x, y, {.batch_size = 3, .epochs = 2, .verbose = 0});
+    return std::pair{model.get_weights(), history};
+  };
+  CaptureCerr err;
+  const auto [compiled, compiled_history] = trained(false);
+  const auto [eager, eager_history] = trained(true);
+  CHECK(err.text.str().empty());
+  REQUIRE(compiled.size() == eager.size());
+  for (std::size_t i = 0; i < compiled.size(); ++i) CHECK(same_bits(compiled[i], eager[i]));
+  CHECK(compiled_history.history.at("loss") == eager_history.history.at("loss"));
+}
+
 TEST_CASE("fit falls back to the eager step, with a warning, for a model the trace cannot capture", "[function]") {
   Threads one(1);
   const Tensor x = filled({16, 4}, 21), y = filled({16, 2}, 22);

@@ -1,3 +1,5 @@
+#include <optional>
+
 #include <catch2/catch.hpp>
 
 #include "gradient_check.hpp"
@@ -66,6 +68,33 @@ TEST_CASE("reductions match their gradients") {
   Tensor am = ops::argmax(Tensor::from_vector<float>({1, 5, 3, 9, 2, 0}, {2, 3}));
   CHECK(am.to_vector<std::int64_t>() == std::vector<std::int64_t>{1, 0});
   CHECK_THROWS_AS(ops::sum(x, {3}), ValueError);
+}
+
+TEST_CASE("max shares its gradient equally between tied maxima, as TensorFlow's reduce_max") {
+  // [2, 3, 2]: over axis 1, column (0, 0) has the maximum 5 twice, (1, 1) has 7 three times.
+  const Tensor x = Tensor::from_vector<float>({1, 4, 5, 2, 5, 3, 0, 7, 6, 7, -1, 7}, {2, 3, 2});
+  const Tensor g = Tensor::from_vector<float>({2, 3, 4, 6}, {2, 2});
+  auto grad = [&](std::vector<int> axes, bool outer_tape) {
+    Tensor v = x.clone();
+    std::optional<GradientTape> outer;  // one that would differentiate the backward pass: the recorded ops
+    if (outer_tape) outer.emplace().watch(v);
+    GradientTape tape;
+    tape.watch(v);
+    const Tensor m = ops::max(v, axes);
+    return tape.gradient(ops::sum(ops::multiply(m, g)), std::vector<Tensor>{v})[0].to_vector<float>();
+  };
+  const std::vector<float> want{0, 3, 1, 0, 1, 0, 0, 2, 4, 2, 0, 2};
+  CHECK(grad({1}, false) == want);  // adjacent axes: one pass
+  CHECK(grad({1}, true) == want);   // under an outer tape: the recorded ops
+  CHECK(grad({-2}, false) == want);
+  // [2, 2, 2] over axes 0 and 2 (not adjacent: the recorded ops): row 0's maximum 7 twice, row 1's 2 three times.
+  const Tensor x2 = Tensor::from_vector<float>({7, 1, 2, 2, 0, 7, 2, -3}, {2, 2, 2});
+  const Tensor g2 = Tensor::from_vector<float>({6, 3}, {2});
+  Tensor v = x2.clone();
+  GradientTape tape;
+  tape.watch(v);
+  const auto d = tape.gradient(ops::sum(ops::multiply(ops::max(v, {0, 2}), g2)), std::vector<Tensor>{v})[0].to_vector<float>();
+  CHECK(d == std::vector<float>{3, 0, 1, 1, 0, 3, 1, 0});
 }
 
 TEST_CASE("dense, matmul and softmax ops match their gradients") {

@@ -82,6 +82,37 @@ TEST_CASE("conv and conv_transpose ops pass a finite-difference check in 1, 2 an
                   {x3, kt3});
 }
 
+TEST_CASE("a long Conv1D's kernel and bias gradients over a batch are the sums of its per-sample ones") {
+  // 4,000 steps of 5 x 128 windows: on AVX2 the weight gradient runs as matrix products over blocks
+  // of samples small enough to copy their windows (here one sample per block, accumulated).
+  const std::int64_t n = 3, len = 4000, c = 128, oc = 8;
+  const Tensor x = random_tensor({n, len, c}, -1, 1, 11), kernel = random_tensor({5, c, oc}, -1, 1, 12);
+  const Tensor bias = random_tensor({oc}, -1, 1, 13), w = random_tensor({n, len, oc}, -1, 1, 14);
+  auto grads = [&](const Tensor& xs, const Tensor& ws) {
+    Tensor k = kernel.clone(), b = bias.clone();
+    GradientTape tape;
+    tape.watch(k);
+    tape.watch(b);
+    const Tensor y = ops::conv(xs, k, b, {1}, "same");
+    return tape.gradient(ops::sum(ops::multiply(y, ws)), {k, b});
+  };
+  const V whole = grads(x, w);
+  Tensor dk = Tensor::zeros(kernel.shape()), db = Tensor::zeros(bias.shape());
+  for (std::int64_t i = 0; i < n; ++i) {
+    const V one = grads(ops::slice(x, {i, 0, 0}, {1, len, c}), ops::slice(w, {i, 0, 0}, {1, len, oc}));
+    dk = ops::add(dk, one[0]);
+    db = ops::add(db, one[1]);
+  }
+  for (int g = 0; g < 2; ++g) {
+    const auto got = whole[g].to_vector<float>(), want = (g == 0 ? dk : db).to_vector<float>();
+    REQUIRE(got.size() == want.size());
+    for (std::size_t i = 0; i < got.size(); ++i) {
+      INFO((g == 0 ? "kernel" : "bias") << " gradient element " << i);
+      CHECK(got[i] == Approx(want[i]).epsilon(1e-4).margin(1e-3));
+    }
+  }
+}
+
 TEST_CASE("convolution layers build Keras's weights, names and output shapes") {
   backend::clear_session();
   layers::Conv1D c1(4, 3, {.padding = "causal"});
