@@ -110,7 +110,7 @@ fi
 # A clean clone of what is committed: nothing untracked or built here leaks in.
 mkdir -p "$root/work"
 step "clone HEAD" git clone --quiet --no-hardlinks "$repo" "$root/work/kerascpp"
-if [ -d "$repo/../shared" ]; then step "copy ../shared" cp -r "$repo/../shared" "$root/work/shared"; fi
+if [ -d "$repo/../shared" ]; then step "copy ../shared" cp -rL "$repo/../shared" "$root/work/shared"; fi  # -L: a symlinked ../shared arrives as files
 
 step "scripts/demo.sh" in_root scripts/demo.sh
 step "scripts/test.sh" in_root scripts/test.sh

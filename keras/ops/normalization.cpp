@@ -6,35 +6,13 @@
 #include <utility>
 
 #include "keras/autodiff/gradient_tape.hpp"
-#include "keras/ops/channel_sums.hpp"
+#include "keras/ops/normalization_detail.hpp"
 #include "keras/kernels/parallel.hpp"
 
 namespace keras::ops {
 namespace {
 
-using normalization_detail::channel_sums;
-using normalization_detail::Layout;
-using normalization_detail::layout_of;
-using normalization_detail::row_sums;
-
-Tensor as_float(const Tensor& t, const char* op) {
-  if (!t.defined()) throw ValueError(std::string(op) + " received an undefined tensor");
-  return t.dtype() == DType::float32 ? t : t.astype(DType::float32);
-}
-
-int normalize_axis(int axis, int ndim, const char* op, const Shape& shape) {
-  const int a = axis < 0 ? axis + ndim : axis;
-  if (a < 0 || a >= ndim)
-    throw ValueError(std::string(op) + ": axis " + std::to_string(axis) + " is out of range for input of shape " +
-                     shape_str(shape));
-  return a;
-}
-
-void check_param(const Tensor& p, std::int64_t channels, const char* what, const char* op) {
-  if (p.defined() && p.size() != channels)
-    throw ValueError(std::string(op) + ": " + what + " of shape " + shape_str(p.shape()) + " does not match the " +
-                     std::to_string(channels) + " normalized features");
-}
+using namespace normalization_detail;
 
 // Σ g and Σ g * (x - mean) * inv per channel: the sums behind the gradients of gamma and beta (and of x).
 void grad_sums(const Layout& l, const float* px, const float* pg, const std::vector<float>& mean,
@@ -131,31 +109,6 @@ Tensor vector_tensor(const std::vector<double>& v, const Shape& shape) {
   float* p = t.data<float>();
   for (std::size_t i = 0; i < v.size(); ++i) p[i] = static_cast<float>(v[i]);
   return t;
-}
-
-std::vector<float> values_or(const Tensor& p, std::int64_t n, float fill) {
-  if (!p.defined()) return std::vector<float>(n, fill);
-  Tensor f = as_float(p, "normalization");
-  return std::vector<float>(f.data<float>(), f.data<float>() + n);
-}
-
-// Inputs recorded on the tape: x, then gamma and beta when defined; their positions in the list.
-struct Recorded {
-  std::vector<Tensor> inputs;
-  int gamma_at = -1, beta_at = -1;
-};
-
-Recorded recorded_inputs(const Tensor& x, const Tensor& gamma, const Tensor& beta) {
-  Recorded r{{x}};
-  if (gamma.defined()) {
-    r.gamma_at = static_cast<int>(r.inputs.size());
-    r.inputs.push_back(gamma);
-  }
-  if (beta.defined()) {
-    r.beta_at = static_cast<int>(r.inputs.size());
-    r.inputs.push_back(beta);
-  }
-  return r;
 }
 
 // Per-channel gradients of gamma (sum g * xhat) and beta (sum g) into their slots.
@@ -299,141 +252,6 @@ void batch_norm_scale_shift(const Tensor& mean, const Tensor& variance, const Te
     scale[c] = static_cast<float>(g[c] * iv);
     shift[c] = static_cast<float>(b[c] - m[c] * g[c] * iv);
   }
-}
-
-Tensor layer_norm(const Tensor& x0, const Tensor& gamma, const Tensor& beta, std::vector<int> axes, float epsilon) {
-  Tensor x = as_float(x0, "layer_norm");
-  if (axes.empty()) throw ValueError("layer_norm: no axes to normalize over");
-  for (int& ax : axes) ax = normalize_axis(ax, x.ndim(), "layer_norm", x.shape());
-  std::sort(axes.begin(), axes.end());
-  for (std::size_t k = 1; k < axes.size(); ++k)
-    if (axes[k] != axes[k - 1] + 1)
-      throw ValueError("layer_norm: the normalized axes must be contiguous, got a gap in the axes of input shape " +
-                       shape_str(x.shape()));
-  const Layout l = layout_of(x.shape(), axes.front(), axes.back());
-  check_param(gamma, l.channels, "gamma", "layer_norm");
-  check_param(beta, l.channels, "beta", "layer_norm");
-  if (l.channels == 0) throw ValueError("layer_norm: cannot normalize over empty axes of " + shape_str(x.shape()));
-  const auto C = l.channels, I = l.inner, rows = l.outer * l.inner;
-  std::vector<float> g = values_or(gamma, C, 1.f), b = values_or(beta, C, 0.f);
-  // Row r = (o, i): its elements sit at (o * C + c) * I + i.
-  auto at = [C, I](std::int64_t r, std::int64_t c) { return ((r / I) * C + c) * I + r % I; };
-  Tensor mean = Tensor::empty({rows}), inv = Tensor::empty({rows}), y = Tensor::empty(x.shape());
-  const float* px = x.data<float>();
-  float* pm = mean.data<float>();
-  float* pi = inv.data<float>();
-  float* py = y.data<float>();
-  if (I == 1) {  // the last axes: each row is contiguous; sums in double over vectorized loops
-    const float *__restrict pg = g.data(), *__restrict pb = b.data();
-    kernels::parallel_rows(rows, C, [&](std::int64_t r) {
-      const float* __restrict xr = px + r * C;
-      float* __restrict yr = py + r * C;
-      double s = 0, q = 0;
-#pragma omp simd reduction(+ : s)
-      for (std::int64_t c = 0; c < C; ++c) s += xr[c];
-      const float mu = static_cast<float>(s / double(C));
-#pragma omp simd reduction(+ : q)
-      for (std::int64_t c = 0; c < C; ++c) q += double(xr[c] - mu) * (xr[c] - mu);
-      const float iv = static_cast<float>(1.0 / std::sqrt(q / double(C) + double(epsilon)));
-      pm[r] = mu;
-      pi[r] = iv;
-#pragma omp simd
-      for (std::int64_t c = 0; c < C; ++c) yr[c] = (xr[c] - mu) * iv * pg[c] + pb[c];
-    });
-  } else kernels::parallel_rows(rows, C, [&](std::int64_t r) {
-    double s = 0;
-    for (std::int64_t c = 0; c < C; ++c) s += px[at(r, c)];
-    const double mu = s / double(C);
-    double q = 0;
-    for (std::int64_t c = 0; c < C; ++c) {
-      const double d = px[at(r, c)] - mu;
-      q += d * d;
-    }
-    const double iv = 1.0 / std::sqrt(q / double(C) + double(epsilon));
-    pm[r] = static_cast<float>(mu);
-    pi[r] = static_cast<float>(iv);
-    for (std::int64_t c = 0; c < C; ++c) {
-      const std::int64_t k = at(r, c);
-      py[k] = static_cast<float>((px[k] - mu) * iv * g[c] + b[c]);
-    }
-  });
-  if (autodiff::recording()) {
-    Recorded rec = recorded_inputs(x, gamma, beta);
-    autodiff::record(y, rec.inputs, [x, l, rec, g, mean, inv, at, rows](const Tensor& grad, const std::vector<bool>& needs) {
-      std::vector<Tensor> grads(needs.size());
-      const float* px = x.data<float>();
-      const float* pg = grad.data<float>();
-      const float* pm = mean.data<float>();
-      const float* pi = inv.data<float>();
-      const auto C = l.channels, I = l.inner;
-      if (needs[0] && I == 1) {  // the last axes: contiguous rows, vectorized
-        grads[0] = Tensor::empty(x.shape());
-        float* pd = grads[0].data<float>();
-        const float* __restrict gamma_c = g.data();
-        kernels::parallel_rows(rows, C, [&](std::int64_t r) {
-          const float* __restrict xr = px + r * C;
-          const float* __restrict gr = pg + r * C;
-          float* __restrict dr = pd + r * C;
-          const float mu = pm[r], iv = pi[r];
-          double sa = 0, sb = 0;
-#pragma omp simd reduction(+ : sa, sb)
-          for (std::int64_t c = 0; c < C; ++c) {
-            const float gy = gr[c] * gamma_c[c];
-            sa += gy;
-            sb += double(gy) * ((xr[c] - mu) * iv);
-          }
-          const float ma = static_cast<float>(sa / double(C)), mb = static_cast<float>(sb / double(C));
-#pragma omp simd
-          for (std::int64_t c = 0; c < C; ++c) dr[c] = iv * (gr[c] * gamma_c[c] - ma - (xr[c] - mu) * iv * mb);
-        });
-      } else if (needs[0]) {
-        grads[0] = Tensor::empty(x.shape());
-        float* pd = grads[0].data<float>();
-        kernels::parallel_rows(rows, C, [&](std::int64_t r) {
-          double sa = 0, sb = 0;
-          for (std::int64_t c = 0; c < C; ++c) {
-            const std::int64_t k = at(r, c);
-            const double gy = double(pg[k]) * g[c];
-            sa += gy;
-            sb += gy * (px[k] - pm[r]) * pi[r];
-          }
-          const double ma = sa / double(C), mb = sb / double(C);
-          for (std::int64_t c = 0; c < C; ++c) {
-            const std::int64_t k = at(r, c);
-            const double xhat = double(px[k] - pm[r]) * pi[r];
-            pd[k] = static_cast<float>(pi[r] * (double(pg[k]) * g[c] - ma - xhat * mb));
-          }
-        });
-      }
-      const bool want_params = (rec.gamma_at >= 0 && needs[rec.gamma_at]) || (rec.beta_at >= 0 && needs[rec.beta_at]);
-      if (want_params) {
-        std::vector<double> sum_g, sum_gx;
-        if (I == 1) {
-          row_sums(rows, C, sum_g, sum_gx, [&](std::int64_t r0, std::int64_t r1, float* __restrict a, float* __restrict b) {
-            for (std::int64_t r = r0; r < r1; ++r) {
-              const float* __restrict xr = px + r * C;
-              const float* __restrict gr = pg + r * C;
-              const float mu = pm[r], iv = pi[r];
-#pragma omp simd
-              for (std::int64_t c = 0; c < C; ++c) {
-                a[c] += gr[c];
-                b[c] += gr[c] * (xr[c] - mu) * iv;
-              }
-            }
-          });
-          param_grads(rec, needs, grads, sum_gx, sum_g);
-          return grads;
-        }
-        channel_sums(l, sum_g, sum_gx, [&](std::int64_t k, std::int64_t) {
-          const std::int64_t r = (k / (C * I)) * I + k % I;
-          return std::pair<double, double>(pg[k], double(pg[k]) * (px[k] - pm[r]) * pi[r]);
-        });
-        param_grads(rec, needs, grads, sum_gx, sum_g);
-      }
-      return grads;
-    }, {.name = "layer_norm"});
-  }
-  return y;
 }
 
 }  // namespace keras::ops

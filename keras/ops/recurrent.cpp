@@ -4,6 +4,7 @@
 #include <string>
 
 #include "keras/autodiff/gradient_tape.hpp"
+#include "keras/function/capture.hpp"
 #include "keras/ops/sequence.hpp"
 
 namespace keras::ops {
@@ -17,28 +18,42 @@ void check_shape(const Tensor& t, const Shape& want, const char* what) {
                      shape_str(want));
 }
 
-// The bias in oneDNN's layout (zeros when the layer has none).
-Tensor dnnl_bias(const Tensor& bias, kernels::RnnCell cell, std::int64_t units) {
-  Tensor b = Tensor::zeros({kernels::rnn_bias_gates(cell) * units});
-  if (!bias.defined()) return b;
-  if (cell == kernels::RnnCell::lbr_gru) kernels::lbr_gru_bias_from_keras(units, bias.data<float>(), b.data<float>());
+// The bias in oneDNN's layout into b (zeros when the layer has none).
+void dnnl_bias_into(const Tensor& bias, kernels::RnnCell cell, std::int64_t units, Tensor b) {
+  if (!bias.defined()) std::memset(b.data<float>(), 0, b.nbytes());
+  else if (cell == kernels::RnnCell::lbr_gru) kernels::lbr_gru_bias_from_keras(units, bias.data<float>(), b.data<float>());
   else std::memcpy(b.data<float>(), bias.data<float>(), b.nbytes());
-  return b;
 }
 
 // A differentiable view of part of a packed result: packed[offset : offset + size(shape)].
 Tensor unpack(const Tensor& packed, std::int64_t offset, const Shape& shape) {
   Tensor out = Tensor::empty(shape);
-  std::memcpy(out.data<float>(), packed.data<float>() + offset, out.nbytes());
+  auto copy_out = [offset](const Tensor& packed, Tensor out) {
+    std::memcpy(out.data<float>(), packed.data<float>() + offset, out.nbytes());
+  };
+  copy_out(packed, out);
+  if (jit::tracing()) jit::capture("recurrent unpack", {packed}, {out}, [=] { copy_out(packed, out); });
   if (autodiff::recording()) {
     const auto total = packed.size();
     autodiff::record(out, {packed}, [total, offset](const Tensor& g, const std::vector<bool>&) {
-      Tensor d = Tensor::zeros({total});
-      std::memcpy(d.data<float>() + offset, g.data<float>(), g.nbytes());
+      Tensor d = Tensor::empty({total});
+      auto copy_in = [offset](const Tensor& g, Tensor d) {
+        std::memset(d.data<float>(), 0, d.nbytes());
+        std::memcpy(d.data<float>() + offset, g.data<float>(), g.nbytes());
+      };
+      copy_in(g, d);
+      if (jit::tracing()) jit::capture("recurrent unpack gradient", {g}, {d}, [=] { copy_in(g, d); });
       return std::vector<Tensor>{d};
     }, {.name = "recurrent unpack"});
   }
   return out;
+}
+
+// `to` = x with its time axis reversed.
+void reversed_into(const Tensor& x, Tensor to) {
+  autodiff::NoGradScope no_grad;
+  const Tensor r = reverse_time(x);
+  std::memcpy(to.data<float>(), r.data<float>(), to.nbytes());
 }
 
 }  // namespace
@@ -61,24 +76,29 @@ RnnOutputs rnn(const Tensor& x0, const Tensor& h00, const Tensor& c00, const Ten
   if (cell == kernels::RnnCell::lbr_gru) check_shape(bias, {2, G * U}, "bias");
   else check_shape(bias, {G * U}, "bias");
 
-  Tensor xs = x;  // the input in processing order; the tape records x itself below
-  if (go_backwards) {
-    autodiff::NoGradScope no_grad;
-    xs = reverse_time(x);
-  }
-  const Tensor b = dnnl_bias(bias, cell, U);
+  // Every buffer below is recomputed in place by a replay of a compiled function (keras::function).
+  const Tensor xs = go_backwards ? Tensor::empty(x.shape()) : x;  // the input in processing order
+  const Tensor b = Tensor::empty({kernels::rnn_bias_gates(cell) * U});
   // One buffer holds every output: sequence, then h, then c; views below carry the gradients back.
   const std::int64_t seq = N * T * U, state = N * U;
-  Tensor packed = Tensor::empty({seq + (lstm ? 2 : 1) * state});
-  float* p = packed.data<float>();
+  const Tensor packed = Tensor::empty({seq + (lstm ? 2 : 1) * state});
   const bool training = autodiff::recording();
-  Tensor workspace = training ? Tensor::empty({static_cast<std::int64_t>(kernels::rnn_workspace_bytes(a))}, DType::uint8)
-                              : Tensor();
-  kernels::rnn_forward(a, xs.data<float>(), h0.defined() ? h0.data<float>() : nullptr,
-                       c0.defined() ? c0.data<float>() : nullptr, kernel.data<float>(), recurrent.data<float>(),
-                       b.data<float>(), p, p + seq, lstm ? p + seq + state : nullptr,
-                       training ? workspace.raw_data() : nullptr);
-  if (T == 0) std::memset(p, 0, packed.nbytes());
+  const Tensor workspace =
+      training ? Tensor::empty({static_cast<std::int64_t>(kernels::rnn_workspace_bytes(a))}, DType::uint8) : Tensor();
+  auto forward = [=] {
+    if (go_backwards) reversed_into(x, xs);
+    dnnl_bias_into(bias, cell, U, b);
+    float* p = packed.data<float>();
+    kernels::rnn_forward(a, xs.data<float>(), h0.defined() ? h0.data<float>() : nullptr,
+                         c0.defined() ? c0.data<float>() : nullptr, kernel.data<float>(), recurrent.data<float>(),
+                         b.data<float>(), p, p + seq, lstm ? p + seq + state : nullptr,
+                         training ? workspace.raw_data() : nullptr);
+    if (T == 0) std::memset(p, 0, packed.nbytes());
+  };
+  forward();
+  if (jit::tracing())
+    jit::capture("recurrent layer (oneDNN RNN)", {x, h0, c0, kernel, recurrent, bias},
+                 {go_backwards ? xs : Tensor(), b, packed, workspace}, forward);
 
   if (training) {
     // Inputs on the tape: x, kernel, recurrent_kernel, then bias, h0, c0 when given.
@@ -90,30 +110,33 @@ RnnOutputs rnn(const Tensor& x0, const Tensor& h00, const Tensor& c00, const Ten
     const int c0_at = c0.defined() ? static_cast<int>(inputs.size()) : -1;
     if (c0.defined()) inputs.push_back(c0);
     autodiff::record(packed, inputs, [=](const Tensor& g, const std::vector<bool>& needs) {
+      const Tensor dxs = Tensor::empty(x.shape()), dw = Tensor::empty(kernel.shape()), dr = Tensor::empty(recurrent.shape());
+      const Tensor db = Tensor::empty(b.shape()), dh0 = Tensor::empty({N, U}), dc0 = lstm ? Tensor::empty({N, U}) : Tensor();
+      const Tensor dx = go_backwards ? Tensor::empty(x.shape()) : dxs;  // in the input's time order
+      const Tensor dbias = bias_at >= 0 && cell == kernels::RnnCell::lbr_gru ? Tensor::empty(bias.shape()) : Tensor();
+      auto backward = [=] {
+        const float* pg = g.data<float>();
+        const float* pp = packed.data<float>();
+        kernels::RnnBackwardArgs args{xs.data<float>(), h0.defined() ? h0.data<float>() : nullptr,
+                                      c0.defined() ? c0.data<float>() : nullptr, kernel.data<float>(),
+                                      recurrent.data<float>(), b.data<float>(), pp, pp + seq,
+                                      lstm ? pp + seq + state : nullptr, pg, pg + seq, lstm ? pg + seq + state : nullptr,
+                                      workspace.raw_data(), dxs.data<float>(), dh0.data<float>(),
+                                      lstm ? dc0.data<float>() : nullptr, dw.data<float>(), dr.data<float>(),
+                                      db.data<float>()};
+        kernels::rnn_backward(a, args);
+        if (go_backwards) reversed_into(dxs, dx);
+        if (dbias.defined()) kernels::lbr_gru_bias_grad_to_keras(U, db.data<float>(), dbias.data<float>());
+      };
+      backward();
+      if (jit::tracing())
+        jit::capture("recurrent layer gradient", {g, xs, h0, c0, kernel, recurrent, b, packed, workspace},
+                     {dxs, dw, dr, db, dh0, dc0, go_backwards ? dx : Tensor(), dbias}, backward);
       std::vector<Tensor> grads(needs.size());
-      Tensor dx = Tensor::empty(x.shape()), dw = Tensor::empty(kernel.shape()), dr = Tensor::empty(recurrent.shape());
-      Tensor db = Tensor::empty(b.shape()), dh0 = Tensor::empty({N, U}), dc0 = lstm ? Tensor::empty({N, U}) : Tensor();
-      const float* pg = g.data<float>();
-      const float* pp = packed.data<float>();
-      kernels::RnnBackwardArgs args{xs.data<float>(), h0.defined() ? h0.data<float>() : nullptr,
-                                    c0.defined() ? c0.data<float>() : nullptr, kernel.data<float>(),
-                                    recurrent.data<float>(), b.data<float>(), pp, pp + seq,
-                                    lstm ? pp + seq + state : nullptr, pg, pg + seq, lstm ? pg + seq + state : nullptr,
-                                    workspace.raw_data(), dx.data<float>(), dh0.data<float>(),
-                                    lstm ? dc0.data<float>() : nullptr, dw.data<float>(), dr.data<float>(),
-                                    db.data<float>()};
-      kernels::rnn_backward(a, args);
-      grads[0] = go_backwards ? reverse_time(dx) : dx;
+      grads[0] = dx;
       grads[1] = dw;
       grads[2] = dr;
-      if (bias_at >= 0) {
-        if (cell == kernels::RnnCell::lbr_gru) {
-          grads[bias_at] = Tensor::empty(bias.shape());
-          kernels::lbr_gru_bias_grad_to_keras(U, db.data<float>(), grads[bias_at].data<float>());
-        } else {
-          grads[bias_at] = db;
-        }
-      }
+      if (bias_at >= 0) grads[bias_at] = dbias.defined() ? dbias : db;
       if (h0_at >= 0) grads[h0_at] = dh0;
       if (c0_at >= 0) grads[c0_at] = dc0;
       return grads;

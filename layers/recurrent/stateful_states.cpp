@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "keras/errors.hpp"
+#include "keras/function/capture.hpp"
 #include "keras/ops/math.hpp"
 
 namespace keras::layers {
@@ -51,6 +52,8 @@ const std::vector<Tensor>& StatefulStates::current(std::int64_t batch) const {
 }
 
 void StatefulStates::update(const std::vector<Tensor>& final_states) {
+  // The states are carried in C++ from one call to the next, which a replayed trace would skip.
+  if (jit::tracing()) jit::not_replayable(layer_ + " is stateful: it carries its states from call to call");
   states_.clear();
   for (const auto& s : final_states) states_.push_back(ops::stop_gradient(s));
 }

@@ -214,7 +214,7 @@ TEST_CASE("fit compiles a Conv1D text model with global max pooling, 0 ULP from 
   CHECK(compiled_history.history.at("loss") == eager_history.history.at("loss"));
 }
 
-TEST_CASE("fit compiles a MultiHeadAttention model (transposes, batched products), 0 ULP from run_eagerly",
+TEST_CASE("fit compiles a Transformer encoder block (attention, LayerNormalization), 0 ULP from run_eagerly",
           "[function]") {
   Threads one(1);
   const Tensor x = filled({6, 5, 8}, 51), y = filled({6, 2}, 52);
@@ -223,7 +223,30 @@ TEST_CASE("fit compiles a MultiHeadAttention model (transposes, batched products
     utils::set_random_seed(7);
     KerasTensor in = Input({5, 8});
     KerasTensor attended = layers::MultiHeadAttention(2, 4)({in, in});
-    Model model(in, layers::Dense(2)(layers::GlobalAveragePooling1D()(layers::add({in, attended}))));
+    KerasTensor h = layers::LayerNormalization()(layers::add({in, attended}));
+    h = layers::LayerNormalization({.axis = {1}})(layers::Dense(8, {.activation = "gelu"})(h));  // rows with a stride
+    Model model(in, layers::Dense(2)(layers::GlobalAveragePooling1D()(h)));
+    model.compile({.optimizer = optimizers::Adam({.learning_rate = 0.01}), .loss = "mse", .run_eagerly = eager});
+    auto history = model.fit(x, y, {.batch_size = 3, .epochs = 2, .verbose = 0});
+    return std::pair{model.get_weights(), history};
+  };
+  CaptureCerr err;
+  const auto [compiled, compiled_history] = trained(false);
+  const auto [eager, eager_history] = trained(true);
+  CHECK(err.text.str().empty());
+  REQUIRE(compiled.size() == eager.size());
+  for (std::size_t i = 0; i < compiled.size(); ++i) CHECK(same_bits(compiled[i], eager[i]));
+  CHECK(compiled_history.history.at("loss") == eager_history.history.at("loss"));
+}
+
+TEST_CASE("fit compiles LSTM and GRU layers (oneDNN's fused RNN, backwards too), 0 ULP from run_eagerly",
+          "[function]") {
+  Threads one(1);
+  const Tensor x = filled({6, 7, 3}, 61), y = filled({6, 2}, 62);
+  auto trained = [&](bool eager) {
+    utils::set_random_seed(8);
+    Sequential model({layers::Input({7, 3}), layers::LSTM(4, {.return_sequences = true, .go_backwards = true}),
+                      layers::GRU(3), layers::Dense(2)});
     model.compile({.optimizer = optimizers::Adam({.learning_rate = 0.01}), .loss = "mse", .run_eagerly = eager});
     auto history = model.fit(x, y, {.batch_size = 3, .epochs = 2, .verbose = 0});
     return std::pair{model.get_weights(), history};

@@ -1,17 +1,64 @@
 #pragma once
-// Per-channel sums behind the normalization ops (keras/ops/normalization.cpp): x seen as [outer, channels,
-// inner], in double precision, split over the OpenMP threads in fixed ranges whose partial sums are added in
-// thread order, so results depend only on the thread count.
+// What batch normalization (keras/ops/normalization.cpp) and layer normalization (keras/ops/layer_norm.cpp)
+// share: argument checks, the inputs they record, and per-channel sums of x seen as [outer, channels, inner],
+// in double precision, split over the OpenMP threads in fixed ranges whose partial sums are added in thread
+// order, so results depend only on the thread count.
 #include <algorithm>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include <omp.h>
 
 #include "keras/kernels/parallel.hpp"
+#include "keras/errors.hpp"
 #include "keras/tensor.hpp"
 
 namespace keras::ops::normalization_detail {
+
+inline Tensor as_float(const Tensor& t, const char* op) {
+  if (!t.defined()) throw ValueError(std::string(op) + " received an undefined tensor");
+  return t.dtype() == DType::float32 ? t : t.astype(DType::float32);
+}
+
+inline int normalize_axis(int axis, int ndim, const char* op, const Shape& shape) {
+  const int a = axis < 0 ? axis + ndim : axis;
+  if (a < 0 || a >= ndim)
+    throw ValueError(std::string(op) + ": axis " + std::to_string(axis) + " is out of range for input of shape " +
+                     shape_str(shape));
+  return a;
+}
+
+inline void check_param(const Tensor& p, std::int64_t channels, const char* what, const char* op) {
+  if (p.defined() && p.size() != channels)
+    throw ValueError(std::string(op) + ": " + what + " of shape " + shape_str(p.shape()) + " does not match the " +
+                     std::to_string(channels) + " normalized features");
+}
+
+inline std::vector<float> values_or(const Tensor& p, std::int64_t n, float fill) {
+  if (!p.defined()) return std::vector<float>(n, fill);
+  Tensor f = as_float(p, "normalization");
+  return std::vector<float>(f.data<float>(), f.data<float>() + n);
+}
+
+// Inputs recorded on the tape: x, then gamma and beta when defined; their positions in the list.
+struct Recorded {
+  std::vector<Tensor> inputs;
+  int gamma_at = -1, beta_at = -1;
+};
+
+inline Recorded recorded_inputs(const Tensor& x, const Tensor& gamma, const Tensor& beta) {
+  Recorded r{{x}};
+  if (gamma.defined()) {
+    r.gamma_at = static_cast<int>(r.inputs.size());
+    r.inputs.push_back(gamma);
+  }
+  if (beta.defined()) {
+    r.beta_at = static_cast<int>(r.inputs.size());
+    r.inputs.push_back(beta);
+  }
+  return r;
+}
 
 // x seen as [outer, channels, inner] around the contiguous axes [first, last].
 struct Layout {
