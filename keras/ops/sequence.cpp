@@ -186,6 +186,7 @@ Tensor gather(const Tensor& params0, const Tensor& indices) {
   Tensor ids = Tensor::empty(indices.shape(), DType::int64);  // the indices as int64, kept for the gradient
   // Also the replay of a compiled function (Embedding's lookup), with the new batch's indices.
   auto compute = [rows, D, K](const Tensor& params, const Tensor& indices, Tensor ids, Tensor out) {
+    if (K == 0) return;
     const Tensor converted = indices.astype(DType::int64);
     std::memcpy(ids.data<std::int64_t>(), converted.data<std::int64_t>(), sizeof(std::int64_t) * K);
     const auto* pi = ids.data<std::int64_t>();
@@ -206,7 +207,7 @@ Tensor gather(const Tensor& params0, const Tensor& indices) {
     autodiff::record(out, {params}, [p_shape, ids, K, D](const Tensor& g, const std::vector<bool>&) {
       Tensor dp = Tensor::empty(p_shape);
       auto scatter = [K, D](const Tensor& g, const Tensor& ids, Tensor dp) {
-        std::memset(dp.data<float>(), 0, dp.nbytes());
+        if (dp.nbytes() > 0) std::memset(dp.data<float>(), 0, dp.nbytes());
         const auto* pi = ids.data<std::int64_t>();
         const float* pg = g.data<float>();
         float* pd = dp.data<float>();
