@@ -9,9 +9,10 @@ launcher=()
 if command -v ccache >/dev/null; then launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache); fi
 export CCACHE_SLOPPINESS=pch_defines,time_macros CCACHE_BASEDIR=$PWD  # as scripts/build.sh
 # -O1 -g1: as libFuzzer recommends, and lighter to compile than -O2 -g; stack traces keep
-# function names and lines.
+# function names and lines. -fno-pch-timestamp: clang's precompiled headers otherwise record the headers'
+# modification times, which differ in every clone, and ccache then misses every file that uses them.
 CC=clang CXX=clang++ cmake -S . -B build-sanitize -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g1" -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" -DKERAS_FUZZ=ON \
+  -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g1" -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -Xclang -fno-pch-timestamp" -DKERAS_FUZZ=ON \
   -DKERAS_NATIVE=OFF -DKERAS_BUILD_BENCH=OFF "${launcher[@]}" >/dev/null
 targets=()
 for t in "$@"; do targets+=(--target "$t"); done
