@@ -60,8 +60,8 @@ bool conv1d_weights_by_matmul(const float* x, const float* dy, float* dkernel, f
     std::vector<std::vector<float>> partial(static_cast<std::size_t>(threads),
                                             std::vector<float>(static_cast<std::size_t>(oc), 0.0f));
 #pragma omp parallel num_threads(threads)
-    {
-      const std::int64_t t = omp_get_thread_num(), chunk = (rows + threads - 1) / threads;
+    {  // the team may be smaller than asked (nested regions): chunks follow the team actually running
+      const std::int64_t t = omp_get_thread_num(), team = omp_get_num_threads(), chunk = (rows + team - 1) / team;
       float* __restrict acc = partial[static_cast<std::size_t>(t)].data();
       for (std::int64_t r = t * chunk; r < std::min(rows, (t + 1) * chunk); ++r) {
         const float* __restrict d = dy + r * oc;
