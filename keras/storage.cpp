@@ -74,7 +74,17 @@ void release(void* ptr, std::size_t bytes) {
   std::free(ptr);
 }
 
+std::uint64_t next_version() {
+  static std::atomic<std::uint64_t> counter{0};
+  return counter.fetch_add(1, std::memory_order_relaxed) + 1;
+}
+
 }  // namespace
+
+Storage::Storage(void* data, std::size_t bytes, Kind kind)
+    : data_(data), bytes_(bytes), kind_(kind), version_(next_version()) {}
+
+void Storage::mark_modified() { version_.store(next_version(), std::memory_order_relaxed); }
 
 Storage::Storage(std::size_t bytes) : Storage(acquire(rounded(bytes)), rounded(bytes), Kind::pooled) {}
 

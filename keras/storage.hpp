@@ -2,7 +2,9 @@
 // Raw, 64-byte aligned tensor memory. Freed buffers go back to a pool keyed by exact size,
 // so a training loop that allocates the same shapes every step stops calling the system allocator.
 // String tensors hold std::string objects instead (constructed and destroyed here, never pooled).
+#include <atomic>
 #include <cstddef>
+#include <cstdint>
 
 namespace keras {
 
@@ -20,12 +22,18 @@ class Storage {
   void* data() const { return data_; }
   std::size_t bytes() const { return bytes_; }
 
+  /// A stamp of the contents, unique in the process and never reused: a new one at construction and at
+  /// every mark_modified(). Caches of values derived from the contents (packed weights) compare it.
+  std::uint64_t version() const { return version_.load(std::memory_order_relaxed); }
+  void mark_modified();
+
  private:
   enum class Kind : unsigned char { pooled, external, strings };
-  Storage(void* data, std::size_t bytes, Kind kind) : data_(data), bytes_(bytes), kind_(kind) {}
+  Storage(void* data, std::size_t bytes, Kind kind);
   void* data_;
   std::size_t bytes_;
   Kind kind_;
+  std::atomic<std::uint64_t> version_;
 };
 
 /// Bytes currently parked in the buffer pool (for tests and memory reports).

@@ -217,6 +217,17 @@ void Tensor::assign(const Tensor& other) {
     std::copy_n(src.data<std::string>(), size(), data<std::string>());
   else if (nbytes())
     std::memmove(raw_data(), src.raw_data(), nbytes());
+  mark_modified();
+}
+
+std::uint64_t Tensor::version() const {
+  check_defined("version");
+  return impl_->storage->version();
+}
+
+void Tensor::mark_modified() const {
+  check_defined("mark_modified");
+  impl_->storage->mark_modified();
 }
 
 double Tensor::item() const {
@@ -229,9 +240,12 @@ double Tensor::item() const {
 void Tensor::mark_variable(bool trainable) {
   check_defined("mark_variable");
   impl_->trainable_variable = trainable;
+  impl_->variable = true;
 }
 
 bool Tensor::is_trainable_variable() const { return impl_ && impl_->trainable_variable; }
+
+bool Tensor::is_variable() const { return impl_ && impl_->variable; }
 
 std::string Tensor::str() const {
   if (!impl_) return "Tensor(undefined)";

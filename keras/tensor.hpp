@@ -87,8 +87,14 @@ class Tensor {
   /// A converted copy (or *this when the dtype already matches). Numeric dtypes convert among themselves
   /// (to bool: value != 0); string and numeric do not convert into each other (ValueError).
   Tensor astype(DType dtype) const;
-  /// Copies other's values into this tensor (same size required).
+  /// Copies other's values into this tensor (same size required), and marks it modified.
   void assign(const Tensor& other);
+  /// A stamp of the storage's contents (shared by views): it changes at assign(), at an optimizer's update
+  /// and at mark_modified(), and a new tensor never has an old one's. Inference keeps packed copies of
+  /// weights under it (Dense's kernel): after writing a variable's values through data<T>() yourself,
+  /// call mark_modified().
+  std::uint64_t version() const;
+  void mark_modified() const;
   /// The single value of a size-1 numeric tensor, as a double.
   double item() const;
 
@@ -97,6 +103,8 @@ class Tensor {
   /// Marks this tensor as a variable's value, which a tape watches automatically when trainable.
   void mark_variable(bool trainable);
   bool is_trainable_variable() const;
+  /// True for a variable's value, trainable or not, and views of it (slice, reshape).
+  bool is_variable() const;
 
   std::string str() const;  // short description: "Tensor(float32, (2, 3))"
 
@@ -107,6 +115,7 @@ class Tensor {
     Shape shape;
     DType dtype = DType::float32;
     bool trainable_variable = false;
+    bool variable = false;
   };
   std::shared_ptr<Impl> impl_;
   void check_defined(const char* what) const;

@@ -121,8 +121,10 @@ void Optimizer::apply_gradients(const std::vector<Tensor>& grads_given,
     if (freq && *freq > 0 && (iterations() + 1) % *freq == 0) overwrite_with_averages(active);
   }
   // As tf.keras 2.11+: every updated variable with a constraint is projected after the update.
-  for (const auto& v : active)
+  for (const auto& v : active) {
+    v->value().mark_modified();  // update steps write through data<float>()
     if (v->constraint()) v->assign((*v->constraint())(v->value()));
+  }
   ++iterations_;
 }
 

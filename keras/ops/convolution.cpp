@@ -10,6 +10,7 @@
 #include "keras/errors.hpp"
 #include "keras/function/capture.hpp"
 #include "keras/kernels/convolution.hpp"
+#include "keras/kernels/packed_weights.hpp"
 #include "keras/ops/conv_checks.hpp"
 #include "keras/ops/eltwise_derivative.hpp"
 #include "keras/ops/math.hpp"
@@ -93,6 +94,7 @@ struct ConvKernels {
   Run forward;
   RunData backward_data;
   RunWeights backward_weights;
+  bool packs = false;  // inference against a layer's kernel may run kernels::packed_conv (convolution only)
 };
 
 Tensor run(const Tensor& x, const Tensor& kernel, const Tensor& bias, const kernels::ConvArgs& a, Eltwise act,
@@ -134,8 +136,14 @@ Tensor grad_kernel(const Tensor& x, const Tensor& dz, const Shape& kernel_shape,
 Tensor run(const Tensor& x, const Tensor& kernel, const Tensor& bias, const kernels::ConvArgs& a, Eltwise act,
            ConvKernels k) {
   Tensor y = Tensor::empty(output_shape(a));
-  k.forward(x.data<float>(), kernel.data<float>(), bias.defined() ? bias.data<float>() : nullptr, y.data<float>(), a,
-            act);
+  const float* b = bias.defined() ? bias.data<float>() : nullptr;
+  if (k.packs && kernel.is_variable() && !autodiff::recording() && kernels::packed_conv_fits(a)) {
+    // Inference against a layer's kernel (no tape, no trace) multiplies by its packed copy, as ops::dense does.
+    kernels::packed_conv(x.data<float>(), kernel.data<float>(), kernel.version(), nullptr, b, nullptr, y.data<float>(), a,
+                         act);
+    return y;
+  }
+  k.forward(x.data<float>(), kernel.data<float>(), b, y.data<float>(), a, act);
   if (jit::tracing())
     jit::capture("convolution", {x, kernel, bias}, {y}, [=] {
       k.forward(x.data<float>(), kernel.data<float>(), bias.defined() ? bias.data<float>() : nullptr, y.data<float>(),
@@ -234,7 +242,7 @@ Tensor conv(const Tensor& input, const Tensor& kernel0, const Tensor& bias0, con
   Tensor kernel = as_float(kernel0, "conv");
   Tensor bias = bias0.defined() ? as_float(bias0, "conv") : Tensor();
   return run(x, kernel, bias, conv_args(x, kernel, bias, strides, padding, dilation, groups), act,
-             {kernels::conv_forward, kernels::conv_backward_data, kernels::conv_backward_weights});
+             {kernels::conv_forward, kernels::conv_backward_data, kernels::conv_backward_weights, true});
 }
 
 Tensor conv_inference(const Tensor& input, const Tensor& kernel0, const Tensor& bias0, const Sizes& strides,
@@ -243,10 +251,28 @@ Tensor conv_inference(const Tensor& input, const Tensor& kernel0, const Tensor& 
   Tensor kernel = as_float(kernel0, "conv");
   Tensor bias = bias0.defined() ? as_float(bias0, "conv") : Tensor();
   const kernels::ConvArgs a = conv_args(x, kernel, bias, strides, padding, dilation, groups);
+  if (!e.scale.empty() && (static_cast<std::int64_t>(e.scale.size()) != a.oc || e.shift.size() != e.scale.size()))
+    throw ValueError(fmt::format("conv: a fused affine step of {} channels does not fit {} filters", e.scale.size(),
+                                 a.oc));
+  const Tensor residual = e.residual.defined() ? as_float(e.residual, "conv") : Tensor();
+  if (residual.defined() && residual.shape() != output_shape(a))
+    throw ValueError("conv: a fused residual of shape " + shape_str(residual.shape()) + " does not match the output " +
+                     shape_str(output_shape(a)));
+  if (kernel.is_variable() && kernels::packed_conv_fits(a)) {
+    // The layer's kernel packed once; the affine step scales the sums instead of the kernel.
+    std::vector<float> shift(static_cast<std::size_t>(a.oc), 0.0f);
+    const float* b = bias.defined() ? bias.data<float>() : nullptr;
+    for (std::int64_t o = 0; o < a.oc; ++o) {
+      const auto i = static_cast<std::size_t>(o);
+      shift[i] = e.scale.empty() ? (b ? b[o] : 0.0f) : (b ? b[o] * e.scale[i] : 0.0f) + e.shift[i];
+    }
+    Tensor y = Tensor::empty(output_shape(a));
+    kernels::packed_conv(x.data<float>(), kernel.data<float>(), kernel.version(), e.scale.empty() ? nullptr : e.scale.data(),
+                         shift.data(), residual.defined() ? residual.data<float>() : nullptr, y.data<float>(), a,
+                         e.activation);
+    return y;
+  }
   if (!e.scale.empty()) {  // (conv(x, k) + b) * s + h = conv(x, k * s) + (b * s + h), s and h per output channel
-    if (static_cast<std::int64_t>(e.scale.size()) != a.oc || e.shift.size() != e.scale.size())
-      throw ValueError(fmt::format("conv: a fused affine step of {} channels does not fit {} filters", e.scale.size(),
-                                   a.oc));
     Tensor folded = Tensor::empty(kernel.shape()), shifted = Tensor::empty({a.oc});
     const float* k = kernel.data<float>();
     float* f = folded.data<float>();
@@ -260,10 +286,6 @@ Tensor conv_inference(const Tensor& input, const Tensor& kernel0, const Tensor& 
     bias = shifted;
   }
   Tensor y = Tensor::empty(output_shape(a));
-  const Tensor residual = e.residual.defined() ? as_float(e.residual, "conv") : Tensor();
-  if (residual.defined() && residual.shape() != y.shape())
-    throw ValueError("conv: a fused residual of shape " + shape_str(residual.shape()) + " does not match the output " +
-                     shape_str(y.shape()));
   kernels::conv_inference(x.data<float>(), kernel.data<float>(), bias.defined() ? bias.data<float>() : nullptr,
                           residual.defined() ? residual.data<float>() : nullptr, y.data<float>(), a, e.activation);
   return y;

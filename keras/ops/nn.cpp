@@ -5,6 +5,7 @@
 #include "keras/autodiff/gradient_tape.hpp"
 #include "keras/function/capture.hpp"
 #include "keras/kernels/matmul.hpp"
+#include "keras/kernels/packed_weights.hpp"
 #include "keras/kernels/parallel.hpp"
 #include "keras/kernels/softmax.hpp"
 #include "keras/ops/batch_matmul.hpp"
@@ -115,6 +116,13 @@ Tensor dense(const Tensor& x0, const Tensor& kernel, const Tensor& bias, Eltwise
                     {.m = rows_of(x), .n = kernel.dim(1), .k = kernel.dim(0),
                      .bias = bias.defined() ? bias.data<float>() : nullptr, .activation = act});
   };
+  const kernels::MatmulArgs inference{.m = m, .n = n, .k = k, .bias = bias.defined() ? bias.data<float>() : nullptr,
+                                      .activation = act};
+  if (kernel.is_variable() && !autodiff::recording() && kernels::packed_matmul_fits(inference)) {
+    // Inference against a layer's weights (no tape, no trace): their packed copy is kept from call to call.
+    kernels::packed_matmul(x.data<float>(), kernel.data<float>(), kernel.version(), y.data<float>(), inference);
+    return y;
+  }
   compute(x, kernel, bias, y, act);
   if (jit::tracing()) jit::capture("dense", {x, kernel, bias}, {y}, [=] { compute(x, kernel, bias, y, act); });
   if (autodiff::recording()) {

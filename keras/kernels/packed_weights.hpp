@@ -1,0 +1,36 @@
+#pragma once
+// Inference's products against weights that stay the same from call to call: Dense's matrix product and
+// 1-D/2-D convolution, with the weights packed once into 16-column panels and kept, per thread, until
+// their contents change (the caller passes a version stamp). Our own AVX2 + FMA loops: oneDNN 2.6's
+// AVX2 gemm packs B again on every call, which costs more than the product when A has few rows
+// (Dense 1600 -> 1024 at batch 32: 21-48 GFLOP/s against 42-75 here, one thread), and its AVX2
+// convolutions run ResNet-20's 3x3 layers at 51-57 GFLOP/s.
+#include <cstdint>
+
+#include "keras/kernels/convolution.hpp"
+#include "keras/kernels/matmul.hpp"
+
+namespace keras::kernels {
+
+/// Whether packed_matmul serves these arguments on this CPU: AVX2 exactly (AVX-512 and the x86-64
+/// baseline keep oneDNN's matmul), A not transposed, no accumulation.
+bool packed_matmul_fits(const MatmulArgs& args);
+
+/// As matmul(a, b, c, args), with B's packed copy kept between calls under (b, version): a new
+/// version repacks. The packs of one thread take at most 256 MiB; a pack beyond that empties the
+/// cache first.
+void packed_matmul(const float* a, const float* b, std::uint64_t version, float* c, const MatmulArgs& args);
+
+/// Whether packed_conv serves this convolution: AVX2 exactly, 1-D or 2-D, no groups, no dilation.
+bool packed_conv_fits(const ConvArgs& args);
+
+/// y = act(conv(x, kernel) * scale + shift + residual) over channels_last tensors, the kernel [k..., c, oc]
+/// packed and kept under (kernel, version) as packed_matmul keeps B. `scale` and `shift` are per output
+/// channel ([oc]; null: 1 and 0); `residual` is shaped like y or null.
+void packed_conv(const float* x, const float* kernel, std::uint64_t version, const float* scale, const float* shift,
+                 const float* residual, float* y, const ConvArgs& args, Eltwise activation);
+
+/// Bytes of packed weights this thread keeps (for tests).
+std::size_t packed_weights_cache_bytes();
+
+}  // namespace keras::kernels

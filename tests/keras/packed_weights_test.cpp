@@ -1,0 +1,189 @@
+// Inference's packed weights (keras/kernels/packed_weights.hpp): Dense outside a tape multiplies by a packed
+// copy of its kernel kept between calls, under the kernel's version stamp (Tensor::version). The products
+// are checked against a plain double-precision loop, and every way weights change must reach predict.
+#include <cmath>
+
+#include <catch2/catch.hpp>
+
+#include "keras/kernels/cpu_dispatch.hpp"
+#include "keras/kernels/packed_weights.hpp"
+#include "keras/keras.hpp"
+
+using namespace keras;
+
+namespace {
+
+// act(x w + b) in double, x [m, k], w [k, n].
+std::vector<float> reference(const Tensor& x, const Tensor& w, const Tensor& b, const std::string& act) {
+  const auto m = x.dim(0), k = x.dim(1), n = w.dim(1);
+  const float *xp = x.data<float>(), *wp = w.data<float>(), *bp = b.data<float>();
+  std::vector<float> y(static_cast<std::size_t>(m * n));
+  for (std::int64_t i = 0; i < m; ++i)
+    for (std::int64_t j = 0; j < n; ++j) {
+      double s = bp[j];
+      for (std::int64_t p = 0; p < k; ++p) s += double(xp[i * k + p]) * wp[p * n + j];
+      if (act == "relu") s = std::max(s, 0.0);
+      if (act == "sigmoid") s = 1 / (1 + std::exp(-s));
+      y[static_cast<std::size_t>(i * n + j)] = static_cast<float>(s);
+    }
+  return y;
+}
+
+void check_close(const std::vector<float>& got, const std::vector<float>& want) {
+  REQUIRE(got.size() == want.size());
+  for (std::size_t i = 0; i < got.size(); ++i) REQUIRE(got[i] == Approx(want[i]).epsilon(1e-4).margin(1e-4));
+}
+
+// predict of a one-Dense model against the reference, with its current weights.
+void check_dense_model(Model& model, const Tensor& x, const std::string& act) {
+  const auto layer = model.layers().back();
+  check_close(model.predict(x, {.batch_size = x.dim(0)}).to_vector<float>(),
+              reference(x, layer->weights()[0]->value(), layer->weights()[1]->value(), act));
+}
+
+Sequential dense_model(std::int64_t k, std::int64_t n, const std::string& act, std::uint64_t seed) {
+  Sequential model({layers::Input({k}), layers::Dense(n, {.activation = act})});
+  model.layers().back()->weights()[1]->assign(random::normal({n}, 0, 1, DType::float32, seed));
+  return model;
+}
+
+bool packs_here() { return kernels::cpu_level() == kernels::CpuLevel::avx2; }
+
+}  // namespace
+
+TEST_CASE("Dense inference with packed weights matches a plain loop over edge shapes and activations", "[packed]") {
+  // Rows past a 6-row tile and a 72-row chunk, depths past a 256-step pass, columns past a 16-column panel.
+  for (std::int64_t m : {1, 5, 7, 80, 150})
+    for (std::int64_t k : {3, 300})
+      for (std::int64_t n : {1, 17, 40})
+        for (const std::string act : {"linear", "relu", "sigmoid"}) {
+          INFO("m " << m << " k " << k << " n " << n << " " << act);
+          Sequential model = dense_model(k, n, act, static_cast<std::uint64_t>(m * 1000 + k + n));
+          const Tensor x = random::normal({m, k}, 0, 1, DType::float32, static_cast<std::uint64_t>(m + k));
+          check_dense_model(model, x, act);
+          check_dense_model(model, x, act);  // the second call reuses the pack
+        }
+  if (packs_here()) CHECK(kernels::packed_weights_cache_bytes() > 0);
+}
+
+TEST_CASE("predict sees every change of the weights its packed copy was made from", "[packed]") {
+  Sequential model = dense_model(20, 24, "relu", 3);
+  const Tensor x = random::normal({9, 20}, 0, 1, DType::float32, 4);
+  auto kernel = model.layers().back()->weights()[0];
+  check_dense_model(model, x, "relu");
+
+  SECTION("Variable::assign and set_weights") {
+    kernel->assign(random::normal({20, 24}, 0, 1, DType::float32, 5));
+    check_dense_model(model, x, "relu");
+    auto weights = model.get_weights();
+    weights[0] = random::normal({20, 24}, 0, 1, DType::float32, 6);
+    model.set_weights(weights);
+    check_dense_model(model, x, "relu");
+  }
+  SECTION("an optimizer's update and fit") {
+    optimizers::SGD sgd({.learning_rate = 0.5});
+    sgd.apply_gradients({Tensor::ones({20, 24})}, {kernel});
+    check_dense_model(model, x, "relu");
+    model.compile({.optimizer = "adam", .loss = "mse"});
+    const Tensor before = kernel->numpy();
+    model.fit(x, Tensor::ones({9, 24}), {.epochs = 1, .verbose = 0});
+    REQUIRE(kernel->value().to_vector<float>() != before.to_vector<float>());
+    check_dense_model(model, x, "relu");
+  }
+  SECTION("a write through data<float>() followed by mark_modified") {
+    kernel->value().data<float>()[0] = 100.0f;
+    kernel->value().mark_modified();
+    check_dense_model(model, x, "relu");
+  }
+}
+
+TEST_CASE("a new model whose kernel reuses a freed kernel's memory is not served the old pack", "[packed]") {
+  const Tensor x = random::normal({8, 32}, 0, 1, DType::float32, 7);
+  for (std::uint64_t seed = 1; seed <= 4; ++seed) {  // the pool hands the same buffers out again
+    Sequential model = dense_model(32, 32, "linear", seed);
+    model.layers().back()->weights()[0]->assign(random::normal({32, 32}, 0, 1, DType::float32, seed + 10));
+    check_dense_model(model, x, "linear");
+  }
+}
+
+TEST_CASE("version stamps are unique, shared by views and renewed by writes", "[packed]") {
+  Tensor a = Tensor::zeros({4, 3}), b = Tensor::zeros({4, 3});
+  CHECK(a.version() != b.version());
+  const auto v = a.version();
+  CHECK(a.slice(1, 2).version() == v);
+  CHECK(a.reshape({12}).version() == v);
+  a.assign(b);
+  CHECK(a.version() != v);
+  CHECK(a.version() != b.version());
+  const auto w = a.version();
+  a.slice(0, 1).mark_modified();
+  CHECK(a.version() != w);
+  CHECK(!a.is_variable());
+  Variable var("w", a);
+  CHECK(var.value().is_variable());
+}
+
+namespace {
+
+// The model's output as training computes it (oneDNN's kernels): under a recording tape.
+Tensor reference_run(Model& model, const Tensor& x) {
+  GradientTape tape;
+  return model(x, false);
+}
+
+void check_against_reference(Model& model, const Tensor& x) {
+  const auto want = reference_run(model, x).to_vector<float>();
+  const auto got = model.predict(x, {.batch_size = x.dim(0)}).to_vector<float>();
+  check_close(got, want);
+}
+
+}  // namespace
+
+TEST_CASE("Conv2D inference with a packed kernel matches training's convolution", "[packed]") {
+  std::uint64_t seed = 20;
+  for (const std::int64_t c : {1, 3, 16})
+    for (const std::int64_t filters : {1, 17, 32})
+      for (const std::int64_t k : {1, 3, 5})
+        for (const std::int64_t stride : {1, 2})
+          for (const std::string padding : {"valid", "same"})
+            for (const std::string act : {"linear", "relu", "tanh"}) {
+              INFO("c " << c << " filters " << filters << " k " << k << " stride " << stride << " " << padding << " "
+                        << act);
+              // Widths 13 and 9: rows of tiles of 6, 4 + 3 and single columns at the end.
+              Sequential model({layers::Input({11, 13, c}),
+                                layers::Conv2D(filters, {k, k}, {.strides = {stride, stride}, .padding = padding,
+                                                                 .activation = act})});
+              model.layers().back()->weights()[1]->assign(random::normal({filters}, 0, 1, DType::float32, ++seed));
+              check_against_reference(model, random::normal({2, 11, 13, c}, 0, 1, DType::float32, ++seed));
+            }
+}
+
+TEST_CASE("Conv1D inference with a packed kernel matches training's convolution", "[packed]") {
+  for (const std::string padding : {"valid", "same", "causal"})
+    for (const std::int64_t stride : {1, 2}) {
+      if (padding == "causal" && stride > 1) continue;
+      INFO(padding << " stride " << stride);
+      Sequential model({layers::Input({40, 7}), layers::Conv1D(20, 4, {.strides = stride, .padding = padding}),
+                        layers::Conv1D(9, 3, {.padding = padding, .activation = "sigmoid"})});
+      check_against_reference(model, random::normal({3, 40, 7}, 0, 1, DType::float32, 5));
+    }
+}
+
+TEST_CASE("a fused Conv + BatchNormalization + Add + ReLU chain with a packed kernel matches the layers", "[packed]") {
+  const KerasTensor in = layers::Input({9, 9, 8});
+  const KerasTensor a = layers::Conv2D(8, {3, 3}, {.padding = "same"})(in);
+  const KerasTensor b = layers::BatchNormalization()(a);
+  const KerasTensor sum = layers::Add()({b, in});
+  Model model(in, layers::ReLU()(sum));
+  std::uint64_t seed = 40;
+  for (const auto& w : model.weights()) {
+    const bool positive = w->name().find("variance") != std::string::npos || w->name().find("gamma") != std::string::npos;
+    w->assign(positive ? random::uniform(w->shape(), 0.5, 2.0, DType::float32, ++seed)
+                       : random::normal(w->shape(), 0.0, 0.5, DType::float32, ++seed));
+  }
+  const Tensor x = random::normal({2, 9, 9, 8}, 0, 1, DType::float32, 3);
+  check_against_reference(model, x);
+  auto kernel = model.layers()[1]->weights()[0];  // a new kernel reaches the next predict
+  kernel->assign(random::normal(kernel->shape(), 0, 0.3, DType::float32, 4));
+  check_against_reference(model, x);
+}
