@@ -22,6 +22,7 @@ constexpr std::int64_t kRows = 6;     // rows of A per register tile: 6 x 2 accu
 constexpr std::int64_t kDepth = 256;  // steps of k per pass of a matrix product: a panel's 16 KiB stay in L1
 constexpr std::int64_t kChunk = 72;   // rows of A per work item of a matrix product: 72 x 256 floats stay in L2
 constexpr std::size_t kCacheLimit = std::size_t{256} << 20;
+constexpr std::int64_t kLargestPack = std::int64_t{16} << 20;  // floats; larger weights stay with oneDNN
 
 struct FreeDeleter {
   void operator()(float* p) const { std::free(p); }
@@ -230,7 +231,8 @@ void finish_activation(Eltwise f, float* y, std::int64_t size) {
 }  // namespace
 
 bool packed_matmul_fits(const MatmulArgs& args) {
-  return cpu_level() == CpuLevel::avx2 && !args.trans_a && !args.accumulate && args.k > 0;
+  return cpu_level() == CpuLevel::avx2 && !args.trans_a && !args.accumulate && args.k > 0 &&
+         args.k * panel_count(args.n) * kPanel <= kLargestPack;
 }
 
 void packed_matmul(const float* a, const float* b, std::uint64_t version, float* c, const MatmulArgs& args) {
@@ -257,6 +259,7 @@ void packed_matmul(const float* a, const float* b, std::uint64_t version, float*
 
 bool packed_conv_fits(const ConvArgs& a) {
   if (cpu_level() != CpuLevel::avx2 || a.groups != 1 || a.rank > 2 || a.c == 0) return false;
+  if (a.k[0] * (a.rank == 2 ? a.k[1] : 1) * a.c * panel_count(a.oc) * kPanel > kLargestPack) return false;
   for (std::int64_t i = 0; i < a.rank; ++i)
     if (a.dilation[i] != 1 || a.pad_l[i] < 0 || a.pad_r[i] < 0) return false;
   return true;
@@ -275,7 +278,8 @@ void packed_conv(const float* x, const float* kernel, std::uint64_t version, con
   const std::int64_t HP = H + top + (flat ? 0 : a.pad_r[0]), WP = W + left + a.pad_r[flat ? 0 : 1];
   if (n * oc * OH * OW == 0) return;
   const Packed& pk = packed(kernel, version, KH * KW * c, oc, false);
-  // Padding: the input copied into zeros once, so that every window reads plain memory.
+  // Padding: the input copied into zeros once, so that every window reads plain memory (the buffer stays
+  // with the thread for the next call, up to 64 MiB).
   const float* src = x;
   thread_local std::vector<float> padded;
   if (HP != H || WP != W) {
@@ -312,6 +316,7 @@ void packed_conv(const float* x, const float* kernel, std::uint64_t version, con
           y + q0 * oc + j0, oc, std::min(kPanel, oc - j0), false, &finish, std::min(span, positions - q0));
   });
   finish_activation(activation, y, n * OH * OW * oc);
+  if (padded.capacity() > static_cast<std::size_t>(kLargestPack)) std::vector<float>().swap(padded);  // not kept
 }
 
 std::size_t packed_weights_cache_bytes() { return cache().bytes; }

@@ -4,7 +4,7 @@
 // their contents change (the caller passes a version stamp). Our own AVX2 + FMA loops: oneDNN 2.6's
 // AVX2 gemm packs B again on every call, which costs more than the product when A has few rows
 // (Dense 1600 -> 1024 at batch 32: 21-48 GFLOP/s against 42-75 here, one thread), and its AVX2
-// convolutions run ResNet-20's 3x3 layers at 51-57 GFLOP/s.
+// convolutions ran ResNet-20's 3x3 layers at 51-57 GFLOP/s, against about 75 for the whole network here.
 #include <cstdint>
 
 #include "keras/kernels/convolution.hpp"
@@ -13,7 +13,8 @@
 namespace keras::kernels {
 
 /// Whether packed_matmul serves these arguments on this CPU: AVX2 exactly (AVX-512 and the x86-64
-/// baseline keep oneDNN's matmul), A not transposed, no accumulation.
+/// baseline keep oneDNN's matmul), A not transposed, no accumulation, B at most 64 MiB (VGG16's first
+/// Dense, 411 MB, would not stay in the cache beside the others: oneDNN multiplies it as it is).
 bool packed_matmul_fits(const MatmulArgs& args);
 
 /// As matmul(a, b, c, args), with B's packed copy kept between calls under (b, version): a new
@@ -21,7 +22,8 @@ bool packed_matmul_fits(const MatmulArgs& args);
 /// cache first.
 void packed_matmul(const float* a, const float* b, std::uint64_t version, float* c, const MatmulArgs& args);
 
-/// Whether packed_conv serves this convolution: AVX2 exactly, 1-D or 2-D, no groups, no dilation.
+/// Whether packed_conv serves this convolution: AVX2 exactly, 1-D or 2-D, no groups, no dilation, a
+/// kernel of at most 64 MiB.
 bool packed_conv_fits(const ConvArgs& args);
 
 /// y = act(conv(x, kernel) * scale + shift + residual) over channels_last tensors, the kernel [k..., c, oc]

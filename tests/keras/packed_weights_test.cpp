@@ -187,3 +187,12 @@ TEST_CASE("a fused Conv + BatchNormalization + Add + ReLU chain with a packed ke
   kernel->assign(random::normal(kernel->shape(), 0, 0.3, DType::float32, 4));
   check_against_reference(model, x);
 }
+
+TEST_CASE("weights over 64 MiB are multiplied as they are, not packed", "[packed]") {
+  const auto before = kernels::packed_weights_cache_bytes();
+  Sequential model = dense_model(4100, 4100, "linear", 9);  // 16.8 M floats, just over the largest pack
+  const Tensor x = random::normal({2, 4100}, 0, 1, DType::float32, 10);
+  const auto got = model.predict(x).to_vector<float>();
+  CHECK(kernels::packed_weights_cache_bytes() == before);
+  check_close(got, reference_run(model, x).to_vector<float>());
+}
