@@ -5,6 +5,7 @@
 
 #include "keras/autodiff/gradient_tape.hpp"
 #include "keras/function/capture.hpp"
+#include "keras/kernels/lstm_inference.hpp"
 #include "keras/ops/sequence.hpp"
 
 namespace keras::ops {
@@ -85,14 +86,20 @@ RnnOutputs rnn(const Tensor& x0, const Tensor& h00, const Tensor& c00, const Ten
   const bool training = autodiff::recording();
   const Tensor workspace =
       training ? Tensor::empty({static_cast<std::int64_t>(kernels::rnn_workspace_bytes(a))}, DType::uint8) : Tensor();
+  // Inference against a layer's weights (no tape, no trace): an LSTM multiplies by their packed copies.
+  const bool packs = !training && kernel.is_variable() && recurrent.is_variable() && kernels::lstm_inference_fits(a);
   auto forward = [=] {
     if (go_backwards) reversed_into(x, xs);
     dnnl_bias_into(bias, cell, U, b);
     float* p = packed.data<float>();
-    kernels::rnn_forward(a, xs.data<float>(), h0.defined() ? h0.data<float>() : nullptr,
-                         c0.defined() ? c0.data<float>() : nullptr, kernel.data<float>(), recurrent.data<float>(),
-                         b.data<float>(), p, p + seq, lstm ? p + seq + state : nullptr,
-                         training ? workspace.raw_data() : nullptr);
+    const float* h0p = h0.defined() ? h0.data<float>() : nullptr;
+    const float* c0p = c0.defined() ? c0.data<float>() : nullptr;
+    if (packs)
+      kernels::lstm_inference(a, xs.data<float>(), h0p, c0p, kernel.data<float>(), kernel.version(),
+                              recurrent.data<float>(), recurrent.version(), b.data<float>(), p, p + seq, p + seq + state);
+    else
+      kernels::rnn_forward(a, xs.data<float>(), h0p, c0p, kernel.data<float>(), recurrent.data<float>(), b.data<float>(),
+                           p, p + seq, lstm ? p + seq + state : nullptr, training ? workspace.raw_data() : nullptr);
     if (T == 0) std::memset(p, 0, packed.nbytes());
   };
   forward();

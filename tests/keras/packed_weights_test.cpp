@@ -196,3 +196,16 @@ TEST_CASE("weights over 64 MiB are multiplied as they are, not packed", "[packed
   CHECK(kernels::packed_weights_cache_bytes() == before);
   check_close(got, reference_run(model, x).to_vector<float>());
 }
+
+TEST_CASE("LSTM inference on packed weights matches training's oneDNN RNN", "[packed]") {
+  for (const std::int64_t batch : {1, 5})
+    for (const std::int64_t steps : {1, 13})
+      for (const bool backwards : {false, true}) {
+        INFO("batch " << batch << " steps " << steps << " go_backwards " << backwards);
+        Sequential model({layers::Input({steps, 6}), layers::LSTM(16, {.return_sequences = true, .go_backwards = backwards}),
+                          layers::LSTM(8)});
+        std::uint64_t seed = 60;
+        for (const auto& w : model.weights()) w->assign(random::normal(w->shape(), 0, 0.6, DType::float32, ++seed));
+        check_against_reference(model, random::normal({batch, steps, 6}, 0, 2, DType::float32, ++seed));
+      }
+}

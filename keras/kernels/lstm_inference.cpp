@@ -1,0 +1,109 @@
+#include "keras/kernels/lstm_inference.hpp"
+
+#include <immintrin.h>
+
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+#include "keras/kernels/packed_weights.hpp"
+#include "keras/kernels/parallel.hpp"
+
+namespace keras::kernels {
+namespace {
+
+// e^x: x = n ln2 + f with |f| <= ln2 / 2, e^f = 1 + f + f^2 P(f) (Cephes expf's polynomial), 2^n put
+// into the exponent bits; x clamped to [-87.3, 88.3], where 2^n stays a normal float.
+__attribute__((target("avx2,fma"), always_inline)) inline __m256 exp8(__m256 x) {
+  x = _mm256_min_ps(_mm256_max_ps(x, _mm256_set1_ps(-87.3f)), _mm256_set1_ps(88.3f));
+  const __m256 n = _mm256_round_ps(_mm256_mul_ps(x, _mm256_set1_ps(1.44269504088896341f)),
+                                   _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+  __m256 f = _mm256_fnmadd_ps(n, _mm256_set1_ps(0.693359375f), x);
+  f = _mm256_fnmadd_ps(n, _mm256_set1_ps(-2.12194440e-4f), f);
+  __m256 p = _mm256_set1_ps(1.9875691500e-4f);
+  p = _mm256_fmadd_ps(p, f, _mm256_set1_ps(1.3981999507e-3f));
+  p = _mm256_fmadd_ps(p, f, _mm256_set1_ps(8.3334519073e-3f));
+  p = _mm256_fmadd_ps(p, f, _mm256_set1_ps(4.1665795894e-2f));
+  p = _mm256_fmadd_ps(p, f, _mm256_set1_ps(1.6666665459e-1f));
+  p = _mm256_fmadd_ps(p, f, _mm256_set1_ps(5.0000001201e-1f));
+  p = _mm256_fmadd_ps(p, _mm256_mul_ps(f, f), _mm256_add_ps(f, _mm256_set1_ps(1.0f)));
+  const __m256i e = _mm256_slli_epi32(_mm256_add_epi32(_mm256_cvtps_epi32(n), _mm256_set1_epi32(127)), 23);
+  return _mm256_mul_ps(p, _mm256_castsi256_ps(e));
+}
+
+__attribute__((target("avx2,fma"), always_inline)) inline __m256 sigmoid8(__m256 x) {
+  const __m256 one = _mm256_set1_ps(1.0f);
+  return _mm256_div_ps(one, _mm256_add_ps(one, exp8(_mm256_sub_ps(_mm256_setzero_ps(), x))));
+}
+
+// tanh x = 1 - 2 / (e^2x + 1), and near 0 (|x| < 0.25, where that loses bits) its odd Taylor series to x^11.
+__attribute__((target("avx2,fma"), always_inline)) inline __m256 tanh8(__m256 x) {
+  const __m256 one = _mm256_set1_ps(1.0f), two = _mm256_set1_ps(2.0f);
+  const __m256 far = _mm256_sub_ps(one, _mm256_div_ps(two, _mm256_add_ps(exp8(_mm256_mul_ps(two, x)), one)));
+  const __m256 x2 = _mm256_mul_ps(x, x);
+  __m256 p = _mm256_set1_ps(-1382.0f / 155925.0f);
+  p = _mm256_fmadd_ps(p, x2, _mm256_set1_ps(62.0f / 2835.0f));
+  p = _mm256_fmadd_ps(p, x2, _mm256_set1_ps(-17.0f / 315.0f));
+  p = _mm256_fmadd_ps(p, x2, _mm256_set1_ps(2.0f / 15.0f));
+  p = _mm256_fmadd_ps(p, x2, _mm256_set1_ps(-1.0f / 3.0f));
+  const __m256 near = _mm256_fmadd_ps(_mm256_mul_ps(p, x2), x, x);
+  const __m256 abs = _mm256_andnot_ps(_mm256_set1_ps(-0.0f), x);
+  return _mm256_blendv_ps(far, near, _mm256_cmp_ps(abs, _mm256_set1_ps(0.25f), _CMP_LT_OQ));
+}
+
+__attribute__((target("avx2,fma"), always_inline)) inline __m256 gate_sum(const float* a, const float* b, std::int64_t at) {
+  return _mm256_add_ps(_mm256_loadu_ps(a + at), _mm256_loadu_ps(b + at));
+}
+
+// One step for `rows` sequences: z = gx + g (gates i, f, c, o of `units` each), then
+// c = sigmoid(f) c + sigmoid(i) tanh(cand), h = sigmoid(o) tanh(c), h also into y.
+__attribute__((target("avx2,fma"))) void gates(std::int64_t rows, std::int64_t units, const float* gx,
+                                               std::int64_t gx_stride, const float* g, float* h, float* c, float* y,
+                                               std::int64_t y_stride) {
+  for (std::int64_t n = 0; n < rows; ++n) {
+    const float* zx = gx + n * gx_stride;
+    const float* zh = g + n * 4 * units;
+    float* hn = h + n * units;
+    float* cn = c + n * units;
+    float* yn = y + n * y_stride;
+    for (std::int64_t j = 0; j < units; j += 8) {
+      const __m256 i = sigmoid8(gate_sum(zx, zh, 0 * units + j)), f = sigmoid8(gate_sum(zx, zh, 1 * units + j));
+      const __m256 cand = tanh8(gate_sum(zx, zh, 2 * units + j)), o = sigmoid8(gate_sum(zx, zh, 3 * units + j));
+      const __m256 cell = _mm256_fmadd_ps(f, _mm256_loadu_ps(cn + j), _mm256_mul_ps(i, cand));
+      const __m256 out = _mm256_mul_ps(o, tanh8(cell));
+      _mm256_storeu_ps(cn + j, cell);
+      _mm256_storeu_ps(hn + j, out);
+      _mm256_storeu_ps(yn + j, out);
+    }
+  }
+}
+
+}  // namespace
+
+bool lstm_inference_fits(const RnnArgs& a) {
+  return a.cell == RnnCell::lstm && a.units % 8 == 0 && a.units > 0 && a.input > 0 &&
+         packed_matmul_fits({.m = 1, .n = 4 * a.units, .k = a.input}) &&
+         packed_matmul_fits({.m = 1, .n = 4 * a.units, .k = a.units});
+}
+
+void lstm_inference(const RnnArgs& a, const float* x, const float* h0, const float* c0, const float* w,
+                    std::uint64_t w_version, const float* r, std::uint64_t r_version, const float* b, float* y,
+                    float* h, float* c) {
+  const std::int64_t N = a.batch, T = a.time, U = a.units, G = 4 * U;
+  const std::size_t state = static_cast<std::size_t>(N * U);
+  if (h0) std::copy(h0, h0 + state, h); else std::fill(h, h + state, 0.0f);
+  if (c0) std::copy(c0, c0 + state, c); else std::fill(c, c + state, 0.0f);
+  if (N * T == 0) return;
+  // Every step's input projection at once: gx [N * T, 4U] = x W + b.
+  std::vector<float> gx(static_cast<std::size_t>(N * T * G)), g(static_cast<std::size_t>(N * G));
+  packed_matmul(x, w, w_version, gx.data(), {.m = N * T, .n = G, .k = a.input, .bias = b});
+  for (std::int64_t t = 0; t < T; ++t) {
+    packed_matmul(h, r, r_version, g.data(), {.m = N, .n = G, .k = U});
+    parallel_rows(N, 16 * U, [&](std::int64_t n) {
+      gates(1, U, gx.data() + (n * T + t) * G, T * G, g.data() + n * G, h + n * U, c + n * U, y + (n * T + t) * U,
+            T * U);
+    });
+  }
+}
+
+}  // namespace keras::kernels
