@@ -97,12 +97,19 @@ void lstm_inference(const RnnArgs& a, const float* x, const float* h0, const flo
   // Every step's input projection at once: gx [N * T, 4U] = x W + b.
   std::vector<float> gx(static_cast<std::size_t>(N * T * G)), g(static_cast<std::size_t>(N * G));
   packed_matmul(x, w, w_version, gx.data(), {.m = N * T, .n = G, .k = a.input, .bias = b});
-  for (std::int64_t t = 0; t < T; ++t) {
-    packed_matmul(h, r, r_version, g.data(), {.m = N, .n = G, .k = U});
-    parallel_rows(N, 16 * U, [&](std::int64_t n) {
-      gates(1, U, gx.data() + (n * T + t) * G, T * G, g.data() + n * G, h + n * U, c + n * U, y + (n * T + t) * U,
-            T * U);
-    });
+  // The sequences are independent: each thread runs the whole time loop for its share of them, with no
+  // barrier per step (under load, two per step cost more than they saved). Its products run on it alone.
+  const std::int64_t step_work = N * G * U;  // multiply-adds per step
+  const int threads = step_work < 8 * kParallelGrain ? 1 : static_cast<int>(std::min<std::int64_t>(N, omp_get_max_threads()));
+#pragma omp parallel num_threads(threads)
+  {
+    const std::int64_t team = omp_get_num_threads(), share = (N + team - 1) / team;
+    const std::int64_t n0 = std::min(N, omp_get_thread_num() * share), rows = std::min(N, n0 + share) - n0;
+    for (std::int64_t t = 0; rows > 0 && t < T; ++t) {
+      packed_matmul(h + n0 * U, r, r_version, g.data() + n0 * G, {.m = rows, .n = G, .k = U});
+      gates(rows, U, gx.data() + (n0 * T + t) * G, T * G, g.data() + n0 * G, h + n0 * U, c + n0 * U,
+            y + (n0 * T + t) * U, T * U);
+    }
   }
 }
 

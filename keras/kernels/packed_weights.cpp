@@ -23,6 +23,9 @@ constexpr std::int64_t kDepth = 256;  // steps of k per pass of a matrix product
 constexpr std::int64_t kChunk = 72;   // rows of A per work item of a matrix product: 72 x 256 floats stay in L2
 constexpr std::size_t kCacheLimit = std::size_t{256} << 20;
 constexpr std::int64_t kLargestPack = std::int64_t{16} << 20;  // floats; larger weights stay with oneDNN
+// Multiply-adds below which a product runs on the calling thread: waking the pool costs about as much
+// (an LSTM step of one sequence, 128 units, is 65 Ki).
+constexpr std::int64_t kSerialWork = std::int64_t{1} << 18;
 
 struct FreeDeleter {
   void operator()(float* p) const { std::free(p); }
@@ -242,7 +245,8 @@ void packed_matmul(const float* a, const float* b, std::uint64_t version, float*
   const std::int64_t chunks = (m + kChunk - 1) / kChunk, panels = panel_count(n);
   const std::int64_t no_offset = 0;
   // Work items chunk-major: consecutive items of a thread share their rows of A.
-  parallel_rows(chunks * panels, k * kPanel * std::min(m, kChunk), [&](std::int64_t item) {
+  const std::int64_t grain = m * n * k < kSerialWork ? 0 : k * kPanel * std::min(m, kChunk);  // 0: serial
+  parallel_rows(chunks * panels, grain, [&](std::int64_t item) {
     const std::int64_t i0 = item / panels * kChunk, p = item % panels, j0 = p * kPanel;
     const std::int64_t rows = std::min(m, i0 + kChunk) - i0, width = std::min(kPanel, n - j0);
     for (std::int64_t k0 = 0; k0 < k; k0 += kDepth) {

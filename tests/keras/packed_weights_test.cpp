@@ -208,4 +208,8 @@ TEST_CASE("LSTM inference on packed weights matches training's oneDNN RNN", "[pa
         for (const auto& w : model.weights()) w->assign(random::normal(w->shape(), 0, 0.6, DType::float32, ++seed));
         check_against_reference(model, random::normal({batch, steps, 6}, 0, 2, DType::float32, ++seed));
       }
+  // Enough sequences for the threads to share them (17: an uneven split).
+  Sequential wide({layers::Input({5, 10}), layers::LSTM(64, {.return_sequences = true})});
+  for (const auto& w : wide.weights()) w->assign(random::normal(w->shape(), 0, 0.3, DType::float32, 77));
+  check_against_reference(wide, random::normal({17, 5, 10}, 0, 1, DType::float32, 78));
 }
