@@ -1,5 +1,6 @@
 #include "keras/kernels/softmax.hpp"
 
+#include "keras/kernels/cpu_dispatch.hpp"
 #include "keras/kernels/dnnl_context.hpp"
 #include "keras/kernels/parallel.hpp"
 
@@ -53,6 +54,21 @@ void softmax_forward(const float* src, float* dst, std::int64_t rows, std::int64
 void softmax_backward(const float* dst, const float* diff_dst, float* diff_src, std::int64_t rows,
                       std::int64_t cols, bool log) {
   if (rows == 0 || cols == 0) return;
+  if (!log) {  // dx = y (dy - sum(dy y)): oneDNN 2.6 has only its reference kernel below AVX-512
+    parallel_rows(rows, cols, [&](std::int64_t r) {
+      with_best_cpu([&] {
+        const float* __restrict y = dst + r * cols;
+        const float* __restrict dy = diff_dst + r * cols;
+        float* __restrict dx = diff_src + r * cols;
+        float dot = 0.0f;
+#pragma omp simd reduction(+ : dot)
+        for (std::int64_t c = 0; c < cols; ++c) dot += dy[c] * y[c];
+#pragma omp simd
+        for (std::int64_t c = 0; c < cols; ++c) dx[c] = y[c] * (dy[c] - dot);
+      });
+    });
+    return;
+  }
   SmallWorkScope serial_if_small(rows * cols);
   auto& cache = primitive_cache<Backward>();
   auto key = cache_key(rows, cols, log);

@@ -1,5 +1,6 @@
 #pragma once
-// Softmax and log-softmax over the last axis of a [rows, cols] matrix, on oneDNN's softmax_v2.
+// Softmax and log-softmax over the last axis of a [rows, cols] matrix, on oneDNN's softmax_v2 (softmax's
+// gradient on our own loop: oneDNN 2.6's AVX2 build has only its scalar reference kernel for it).
 #include <cstdint>
 
 namespace keras::kernels {

@@ -114,6 +114,24 @@ TEST_CASE("dense, matmul and softmax ops match their gradients") {
   CHECK_THROWS_AS(ops::sparse_softmax_cross_entropy(Tensor::from_vector<std::int32_t>({0, 4, 1}), x), ValueError);
 }
 
+TEST_CASE("softmax's gradient over many long rows equals y (dy - sum(dy y)) in double") {
+  const std::int64_t rows = 300, cols = 129;  // split over the threads, a row not a multiple of the vector width
+  const Tensor x = random_tensor({rows, cols}, -4, 4, 14), g = random_tensor({rows, cols}, -1, 1, 15);
+  GradientTape tape;
+  tape.watch(x);
+  const Tensor y = ops::softmax(x);
+  const auto dx = tape.gradient(ops::sum(ops::multiply(y, g)), std::vector<Tensor>{x})[0].to_vector<float>();
+  const auto yv = y.to_vector<float>(), gv = g.to_vector<float>();
+  for (std::int64_t r = 0; r < rows; ++r) {
+    double dot = 0;
+    for (std::int64_t c = 0; c < cols; ++c) dot += double(yv[r * cols + c]) * gv[r * cols + c];
+    for (std::int64_t c = 0; c < cols; ++c) {
+      const std::size_t i = static_cast<std::size_t>(r * cols + c);
+      REQUIRE(dx[i] == Approx(yv[i] * (gv[i] - dot)).margin(1e-7));
+    }
+  }
+}
+
 TEST_CASE("shape ops match their gradients") {
   auto x = random_tensor({4, 3}, -1, 1, 13);
   check_gradients([](const V& v) { return ops::reshape(v[0], {2, -1}); }, {x});
