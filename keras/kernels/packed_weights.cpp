@@ -287,11 +287,19 @@ void packed_conv(const float* x, const float* kernel, std::uint64_t version, con
   const float* src = x;
   thread_local std::vector<float> padded;
   if (HP != H || WP != W) {
-    padded.assign(static_cast<std::size_t>(n * HP * WP * c), 0.0f);
+    padded.resize(static_cast<std::size_t>(n * HP * WP * c));
     float* dst = padded.data();  // (the pool's threads have their own, empty `padded`)
-    parallel_rows(n * H, W * c, [&](std::int64_t row) {
-      const std::int64_t b = row / H, h = row % H;
-      std::copy(x + row * W * c, x + (row + 1) * W * c, dst + ((b * HP + h + top) * WP + left) * c);
+    parallel_rows(n * HP, WP * c, [&](std::int64_t row) {  // a padded row: zeros, or zeros around an input row
+      const std::int64_t b = row / HP, h = row % HP - top;
+      float* out = dst + row * WP * c;
+      if (h < 0 || h >= H) {
+        std::fill(out, out + WP * c, 0.0f);
+        return;
+      }
+      const float* in = x + (b * H + h) * W * c;
+      std::fill(out, out + left * c, 0.0f);
+      std::copy(in, in + W * c, out + left * c);
+      std::fill(out + (left + W) * c, out + WP * c, 0.0f);
     });
     src = dst;
   }

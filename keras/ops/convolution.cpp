@@ -234,6 +234,15 @@ kernels::ConvArgs conv_args(const Tensor& x, const Tensor& kernel, const Tensor&
   return a;
 }
 
+// (conv(x, k) + b) * s + h = conv(x, k) * s + (b * s + h), s and h per output channel: the bias b * s + h.
+Tensor folded_bias(const Tensor& bias, const Epilogue& e) {
+  const auto oc = static_cast<std::int64_t>(e.scale.size());
+  Tensor shifted = Tensor::empty({oc});
+  float* sb = shifted.data<float>();
+  for (std::int64_t o = 0; o < oc; ++o) sb[o] = (bias.defined() ? bias.data<float>()[o] * e.scale[o] : 0.f) + e.shift[o];
+  return shifted;
+}
+
 }  // namespace
 
 Tensor conv(const Tensor& input, const Tensor& kernel0, const Tensor& bias0, const Sizes& strides,
@@ -260,30 +269,22 @@ Tensor conv_inference(const Tensor& input, const Tensor& kernel0, const Tensor& 
                      shape_str(output_shape(a)));
   if (kernel.is_variable() && kernels::packed_conv_fits(a)) {
     // The layer's kernel packed once; the affine step scales the sums instead of the kernel.
-    std::vector<float> shift(static_cast<std::size_t>(a.oc), 0.0f);
-    const float* b = bias.defined() ? bias.data<float>() : nullptr;
-    for (std::int64_t o = 0; o < a.oc; ++o) {
-      const auto i = static_cast<std::size_t>(o);
-      shift[i] = e.scale.empty() ? (b ? b[o] : 0.0f) : (b ? b[o] * e.scale[i] : 0.0f) + e.shift[i];
-    }
+    const Tensor shift = e.scale.empty() ? bias : folded_bias(bias, e);
     Tensor y = Tensor::empty(output_shape(a));
     kernels::packed_conv(x.data<float>(), kernel.data<float>(), kernel.version(), e.scale.empty() ? nullptr : e.scale.data(),
-                         shift.data(), residual.defined() ? residual.data<float>() : nullptr, y.data<float>(), a,
-                         e.activation);
+                         shift.defined() ? shift.data<float>() : nullptr,
+                         residual.defined() ? residual.data<float>() : nullptr, y.data<float>(), a, e.activation);
     return y;
   }
-  if (!e.scale.empty()) {  // (conv(x, k) + b) * s + h = conv(x, k * s) + (b * s + h), s and h per output channel
-    Tensor folded = Tensor::empty(kernel.shape()), shifted = Tensor::empty({a.oc});
+  if (!e.scale.empty()) {  // the affine step folded into the kernel: conv(x, k * s) + (b * s + h)
+    Tensor folded = Tensor::empty(kernel.shape());
     const float* k = kernel.data<float>();
     float* f = folded.data<float>();
     const std::int64_t oc = a.oc, rows = kernel.size() / oc;
     for (std::int64_t r = 0; r < rows; ++r)
       for (std::int64_t o = 0; o < oc; ++o) f[r * oc + o] = k[r * oc + o] * e.scale[o];
-    float* sb = shifted.data<float>();
-    for (std::int64_t o = 0; o < oc; ++o)
-      sb[o] = (bias.defined() ? bias.data<float>()[o] * e.scale[o] : 0.f) + e.shift[o];
     kernel = folded;
-    bias = shifted;
+    bias = folded_bias(bias, e);
   }
   Tensor y = Tensor::empty(output_shape(a));
   kernels::conv_inference(x.data<float>(), kernel.data<float>(), bias.defined() ? bias.data<float>() : nullptr,
