@@ -112,6 +112,7 @@ __attribute__((target("avx2,fma"), always_inline)) inline void step(__m256 (*acc
 
 __attribute__((target("avx2,fma"))) inline __m256 load_row(const float* p, std::int64_t width, std::int64_t half,
                                                           float fill) {
+  if (width == kPanel) return _mm256_loadu_ps(p + half * 8);
   alignas(32) float row[8];
   for (std::int64_t j = 0; j < 8; ++j) row[j] = half * 8 + j < width ? p[half * 8 + j] : fill;
   return _mm256_load_ps(row);
