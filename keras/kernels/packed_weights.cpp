@@ -120,7 +120,7 @@ __attribute__((target("avx2,fma"))) inline __m256 load_row(const float* p, std::
 
 // The sums of a tile: out[r] = the sum over the taps t of A_t[r, :depth] * panel_t[depth, 16], where row r
 // of A_t starts at row[r] + taps[t] and panel_t at panel + t * depth * 16. A matrix product has one tap; a
-// convolution one per kernel position, whose depth is the input channels, and its rows are output
+// convolution one per kernel row, whose depth is the row's positions x input channels, and its rows are output
 // positions, whose windows need not be evenly spaced (a tile may span two output rows). Kept apart from
 // the tile's finish, whose registers made GCC spill two of the 12 accumulators inside the loop.
 template <int rows>
@@ -304,9 +304,10 @@ void packed_conv(const float* x, const float* kernel, std::uint64_t version, con
     });
     src = dst;
   }
-  std::vector<std::int64_t> taps;  // where each kernel position reads, from its window's corner
-  for (std::int64_t i = 0; i < KH; ++i)
-    for (std::int64_t j = 0; j < KW; ++j) taps.push_back((i * WP + j) * c);
+  // One tap per kernel row: its KW positions read KW * c consecutive floats of the padded input, as the
+  // pack holds the kernel's rows (so a 5 x 5 kernel over 1 channel sums 5 taps of depth 5, not 25 of 1).
+  std::vector<std::int64_t> taps;  // where each kernel row reads, from its window's corner
+  for (std::int64_t i = 0; i < KH; ++i) taps.push_back(i * WP * c);
   // Work items: a run of output positions (in [n, OH, OW] order, across rows and images, so that tiles
   // stay full) against one panel of output channels.
   const std::int64_t panels = panel_count(oc), positions = n * OH * OW, span = 16 * kRows;
@@ -325,7 +326,7 @@ void packed_conv(const float* x, const float* kernel, std::uint64_t version, con
     Finish finish{.scale = scale ? scale + j0 : nullptr, .shift = shift ? shift + j0 : nullptr,
                   .residual = residual ? residual + q0 * oc + j0 : nullptr, .residual_stride = oc,
                   .relu = activation == Eltwise::relu};
-    tiles(window, taps.data(), static_cast<std::int64_t>(taps.size()), pk.panels.get() + p * KH * KW * c * kPanel, c,
+    tiles(window, taps.data(), static_cast<std::int64_t>(taps.size()), pk.panels.get() + p * KH * KW * c * kPanel, KW * c,
           y + q0 * oc + j0, oc, std::min(kPanel, oc - j0), false, &finish, std::min(span, positions - q0));
   });
   finish_activation(activation, y, n * OH * OW * oc);
