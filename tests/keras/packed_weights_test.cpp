@@ -212,4 +212,8 @@ TEST_CASE("LSTM inference on packed weights matches training's oneDNN RNN", "[pa
   Sequential wide({layers::Input({5, 10}), layers::LSTM(64, {.return_sequences = true})});
   for (const auto& w : wide.weights()) w->assign(random::normal(w->shape(), 0, 0.3, DType::float32, 77));
   check_against_reference(wide, random::normal({17, 5, 10}, 0, 1, DType::float32, 78));
+  // A projection of over 2 MiB for all steps (17 x 130 x 256 floats): each step projected in the loop.
+  Sequential per_step({layers::Input({130, 10}), layers::LSTM(64, {.return_sequences = true, .go_backwards = true})});
+  for (const auto& w : per_step.weights()) w->assign(random::normal(w->shape(), 0, 0.3, DType::float32, 79));
+  check_against_reference(per_step, random::normal({17, 130, 10}, 0, 1, DType::float32, 80));
 }
