@@ -78,8 +78,6 @@ __attribute__((target("avx2,fma"))) void gates(std::int64_t rows, std::int64_t u
   }
 }
 
-// Floats of reordered input kept with the thread between calls (64 MiB).
-constexpr std::int64_t kKeptFloats = std::int64_t{16} << 20;
 // Floats of input projection made for every step before the loop (2 MiB); beyond, a step's at a time.
 constexpr std::int64_t kWholeProjection = std::int64_t{512} << 10;
 
@@ -99,25 +97,19 @@ void lstm_inference(const RnnArgs& a, const float* x, const float* h0, const flo
   if (h0) std::copy(h0, h0 + state, h); else std::fill(h, h + state, 0.0f);
   if (c0) std::copy(c0, c0 + state, c); else std::fill(c, c + state, 0.0f);
   if (N * T == 0) return;
-  // The input projection gx = x W + b (gates i, f, c, o) over the steps reordered time-major, x' [T, N, I], so
-  // that the sequences of one step are consecutive rows. When every step's projection fits in 2 MiB (short
-  // batches: one sequence is 200 KiB) it is one product before the loop, [T, N, 4U]; otherwise each thread
-  // projects its sequences' step inside the loop, into [N, 4U]: the whole of it (6.5 MB at batch 32, length
-  // 100, 128 units) left the cache, and that product ran at 42-65 GFLOP/s against 88 for a step's.
-  // The buffers stay with the thread from call to call.
-  thread_local std::vector<float> steps_buffer, gx_buffer, g_buffer;
+  // The input projection gx = x W + b (gates i, f, c, o). When every step's projection fits in 2 MiB (short
+  // batches: one sequence is 200 KiB) it is one product before the loop, [N, T, 4U]; otherwise each thread
+  // projects its sequences' step inside the loop, into [N, 4U] (rows of x T * I floats apart): the whole of it
+  // (6.5 MB at batch 32, length 100, 128 units) left the cache, and that product ran at 42-65 GFLOP/s
+  // against 88 for a step's. The buffers stay with the thread from call to call.
+  thread_local std::vector<float> gx_buffer, g_buffer;
   const std::int64_t I = a.input;
   const bool per_step = T * N * G > kWholeProjection;
-  steps_buffer.resize(static_cast<std::size_t>(T * N * I));
   gx_buffer.resize(static_cast<std::size_t>((per_step ? 1 : T) * N * G));
   g_buffer.resize(static_cast<std::size_t>(N * G));
-  float* xt = steps_buffer.data();  // (pointers taken here: the pool's threads have their own, empty buffers)
-  float* gx = gx_buffer.data();
+  float* gx = gx_buffer.data();  // (pointers taken here: the pool's threads have their own, empty buffers)
   float* g = g_buffer.data();
-  parallel_rows(T, N * I, [&](std::int64_t t) {
-    for (std::int64_t n = 0; n < N; ++n) std::copy(x + (n * T + t) * I, x + (n * T + t + 1) * I, xt + (t * N + n) * I);
-  });
-  if (!per_step) packed_matmul(xt, w, w_version, gx, {.m = N * T, .n = G, .k = I, .bias = b});
+  if (!per_step) packed_matmul(x, w, w_version, gx, {.m = N * T, .n = G, .k = I, .bias = b});
   // The sequences are independent: each thread runs the whole time loop for its share of them, with no
   // barrier per step (under load, two per step cost more than they saved). Its products run on it alone.
   const std::int64_t step_work = N * G * (U + (per_step ? I : 0));  // multiply-adds per step
@@ -127,16 +119,17 @@ void lstm_inference(const RnnArgs& a, const float* x, const float* h0, const flo
     const std::int64_t team = omp_get_num_threads(), share = (N + team - 1) / team;
     const std::int64_t n0 = std::min(N, omp_get_thread_num() * share), rows = std::min(N, n0 + share) - n0;
     for (std::int64_t t = 0; rows > 0 && t < T; ++t) {
-      const float* zx = gx + (t * N + n0) * G;
+      const float* zx = gx + (n0 * T + t) * G;
+      std::int64_t zx_stride = T * G;
       if (per_step) {
+        packed_matmul(x + (n0 * T + t) * I, w, w_version, gx + n0 * G, {.m = rows, .n = G, .k = I, .bias = b}, T * I);
         zx = gx + n0 * G;
-        packed_matmul(xt + (t * N + n0) * I, w, w_version, gx + n0 * G, {.m = rows, .n = G, .k = I, .bias = b});
+        zx_stride = G;
       }
       packed_matmul(h + n0 * U, r, r_version, g + n0 * G, {.m = rows, .n = G, .k = U});
-      gates(rows, U, zx, G, g + n0 * G, h + n0 * U, c + n0 * U, y + (n0 * T + t) * U, T * U);
+      gates(rows, U, zx, zx_stride, g + n0 * G, h + n0 * U, c + n0 * U, y + (n0 * T + t) * U, T * U);
     }
   }
-  if (steps_buffer.size() > static_cast<std::size_t>(kKeptFloats)) std::vector<float>().swap(steps_buffer);  // not kept
 }
 
 }  // namespace keras::kernels

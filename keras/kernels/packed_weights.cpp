@@ -239,9 +239,10 @@ bool packed_matmul_fits(const MatmulArgs& args) {
          args.k * panel_count(args.n) * kPanel <= kLargestPack;
 }
 
-void packed_matmul(const float* a, const float* b, std::uint64_t version, float* c, const MatmulArgs& args) {
+void packed_matmul(const float* a, const float* b, std::uint64_t version, float* c, const MatmulArgs& args,
+                   std::int64_t lda) {
   if (args.m == 0 || args.n == 0) return;
-  const std::int64_t m = args.m, n = args.n, k = args.k;
+  const std::int64_t m = args.m, n = args.n, k = args.k, stride = lda > 0 ? lda : k;
   const Packed& pb = packed(b, version, k, n, args.trans_b);
   const std::int64_t chunks = (m + kChunk - 1) / kChunk, panels = panel_count(n);
   const std::int64_t no_offset = 0;
@@ -253,9 +254,8 @@ void packed_matmul(const float* a, const float* b, std::uint64_t version, float*
     for (std::int64_t k0 = 0; k0 < k; k0 += kDepth) {
       const std::int64_t depth = std::min(kDepth, k - k0);
       Finish finish{.shift = args.bias ? args.bias + j0 : nullptr, .relu = args.activation == Eltwise::relu};
-      const float* a0 = a + i0 * k + k0;
-      const float* next = a0;
-      tiles([&] { return std::exchange(next, next + k); }, &no_offset, 1, pb.panels.get() + (p * k + k0) * kPanel, depth,
+      const float* next = a + i0 * stride + k0;
+      tiles([&] { return std::exchange(next, next + stride); }, &no_offset, 1, pb.panels.get() + (p * k + k0) * kPanel, depth,
             c + i0 * n + j0, n, width, k0 > 0, k0 + depth == k ? &finish : nullptr, rows);
     }
   });

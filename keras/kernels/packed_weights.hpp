@@ -19,8 +19,9 @@ bool packed_matmul_fits(const MatmulArgs& args);
 
 /// As matmul(a, b, c, args), with B's packed copy kept between calls under (b, version): a new
 /// version repacks. The packs of one thread take at most 256 MiB; a pack beyond that empties the
-/// cache first.
-void packed_matmul(const float* a, const float* b, std::uint64_t version, float* c, const MatmulArgs& args);
+/// cache first. Row i of A starts at a + i * lda (0: k, rows packed one after the other).
+void packed_matmul(const float* a, const float* b, std::uint64_t version, float* c, const MatmulArgs& args,
+                   std::int64_t lda = 0);
 
 /// Whether packed_conv serves this convolution: AVX2 exactly, 1-D or 2-D, no groups, no dilation, a
 /// kernel of at most 64 MiB.
