@@ -81,6 +81,8 @@ __attribute__((target("avx2,fma"))) void gates(std::int64_t rows, std::int64_t u
 // Floats of input projection made for every step before the loop (2 MiB); beyond, 8 steps at a time.
 constexpr std::int64_t kWholeProjection = std::int64_t{512} << 10;
 constexpr std::int64_t kBlockSteps = 8;
+// Floats of projection kept with the thread between calls (64 MiB): a larger batch's buffer is released.
+constexpr std::int64_t kKeptFloats = std::int64_t{16} << 20;
 
 }  // namespace
 
@@ -135,6 +137,10 @@ void lstm_inference(const RnnArgs& a, const float* x, const float* h0, const flo
         gates(rows, U, zx, per_step ? G : T * G, g + n0 * G, h + n0 * U, c + n0 * U, y + (n0 * T + t) * U, T * U);
       }
     }
+  }
+  if (gx_buffer.size() + g_buffer.size() > static_cast<std::size_t>(kKeptFloats)) {
+    std::vector<float>().swap(gx_buffer);
+    std::vector<float>().swap(g_buffer);
   }
 }
 
