@@ -1,3 +1,4 @@
+#include <array>
 #include <optional>
 
 #include <catch2/catch.hpp>
@@ -129,6 +130,26 @@ TEST_CASE("softmax's gradient over many long rows equals y (dy - sum(dy y)) in d
       const std::size_t i = static_cast<std::size_t>(r * cols + c);
       REQUIRE(dx[i] == Approx(yv[i] * (gv[i] - dot)).margin(1e-7));
     }
+  }
+}
+
+TEST_CASE("a kernel's gradient x^T dy equals a double loop, rows of 512 floats included") {
+  // (inputs, units, rows): on AVX2 the first two copy A (rows of x, 512 floats) or B (rows of dy) with
+  // longer rows before oneDNN multiplies them; the last runs as it is
+  for (auto [k, n, rows] : {std::array<std::int64_t, 3>{512, 16, 2048}, {8, 512, 2048}, {40, 24, 90}}) {
+    const Tensor x = random_tensor({rows, k}, -1, 1, 16), w = random_tensor({k, n}, -1, 1, 17);
+    const Tensor g = random_tensor({rows, n}, -1, 1, 18);
+    GradientTape tape;
+    tape.watch(w);
+    const Tensor y = ops::matmul(x, w);
+    const auto dw = tape.gradient(ops::sum(ops::multiply(y, g)), std::vector<Tensor>{w})[0].to_vector<float>();
+    const auto xv = x.to_vector<float>(), gv = g.to_vector<float>();
+    for (std::int64_t i = 0; i < k; ++i)
+      for (std::int64_t j = 0; j < n; ++j) {
+        double want = 0;
+        for (std::int64_t r = 0; r < rows; ++r) want += double(xv[r * k + i]) * gv[r * n + j];
+        REQUIRE(dw[i * n + j] == Approx(want).margin(1e-3));
+      }
   }
 }
 
