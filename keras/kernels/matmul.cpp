@@ -43,7 +43,9 @@ bool pads_rows(std::int64_t row_floats, std::int64_t rows) {
 const float* padded_rows(const float* src, std::int64_t rows, std::int64_t cols, std::vector<float>& buffer) {
   buffer.resize(static_cast<std::size_t>(rows * (cols + kRowPadding)));
   float* dst = buffer.data();
-  parallel_rows(rows, cols, [&](std::int64_t r) { std::copy(src + r * cols, src + (r + 1) * cols, dst + r * (cols + kRowPadding)); });
+  parallel_rows(rows, cols, [&](std::int64_t r) {
+    std::copy(src + r * cols, src + (r + 1) * cols, dst + r * (cols + kRowPadding));
+  });
   return dst;
 }
 
