@@ -111,20 +111,21 @@ Tensor dense(const Tensor& x0, const Tensor& kernel, const Tensor& bias, Eltwise
   Shape out_shape = x.shape();
   out_shape.back() = n;
   Tensor y = Tensor::empty(out_shape);
-  auto compute = [](const Tensor& x, const Tensor& kernel, const Tensor& bias, const Tensor& y, Eltwise act) {
-    kernels::matmul(x.data<float>(), kernel.data<float>(), y.data<float>(),
-                    {.m = rows_of(x), .n = kernel.dim(1), .k = kernel.dim(0),
-                     .bias = bias.defined() ? bias.data<float>() : nullptr, .activation = act});
+  // The product's arguments, read from the tensors at every call (a compiled function replays it).
+  auto args = [m, n, k, act](const Tensor& bias) {
+    return kernels::MatmulArgs{.m = m, .n = n, .k = k, .bias = bias.defined() ? bias.data<float>() : nullptr,
+                               .activation = act};
   };
-  const kernels::MatmulArgs inference{.m = m, .n = n, .k = k, .bias = bias.defined() ? bias.data<float>() : nullptr,
-                                      .activation = act};
-  if (kernel.is_variable() && !autodiff::recording() && kernels::packed_matmul_fits(inference)) {
+  if (kernel.is_variable() && !autodiff::recording() && kernels::packed_matmul_fits(args(bias))) {
     // Inference against a layer's weights (no tape, no trace): their packed copy is kept from call to call.
-    kernels::packed_matmul(x.data<float>(), kernel.data<float>(), kernel.version(), y.data<float>(), inference);
+    kernels::packed_matmul(x.data<float>(), kernel.data<float>(), kernel.version(), y.data<float>(), args(bias));
     return y;
   }
-  compute(x, kernel, bias, y, act);
-  if (jit::tracing()) jit::capture("dense", {x, kernel, bias}, {y}, [=] { compute(x, kernel, bias, y, act); });
+  auto compute = [args](const Tensor& x, const Tensor& kernel, const Tensor& bias, const Tensor& y) {
+    kernels::matmul(x.data<float>(), kernel.data<float>(), y.data<float>(), args(bias));
+  };
+  compute(x, kernel, bias, y);
+  if (jit::tracing()) jit::capture("dense", {x, kernel, bias}, {y}, [=] { compute(x, kernel, bias, y); });
   if (autodiff::recording()) {
     std::vector<Tensor> inputs{x, kernel};
     if (bias.defined()) inputs.push_back(bias);
