@@ -28,16 +28,19 @@ struct Entry {
 
 dnnl::algorithm post_op_algorithm(Eltwise f);
 
-// oneDNN 2.6's AVX2 gemm multiplies A^T B (a weight gradient x^T dy) up to 1.8x slower when the stored rows
-// of A, or of a 64-byte aligned B, are a multiple of 512 floats long: standalone, 2 threads, 1024 x 256 x
-// 4096 took 34-35 ms with A's rows 1,024 floats long and 19-20 with 1,000; 256 x 1024 x 4096 30-35 ms with
-// B's rows 1,024 long and aligned, 20-21 ms off alignment, 14 with rows of 1,000. Such an operand of at least
-// 1 Mi floats is copied with its rows 16 floats longer (about a tenth of the product's time).
+// oneDNN 2.6's AVX2 gemm runs 1.3-2.3x slower when an operand's stored rows are a multiple of 512 floats
+// (2 KiB) in two cases, measured with a standalone oneDNN program over M, K, N from 32 to 4096, 2 threads:
+// - B not transposed, when C has few rows (M <= 512): 128 x 1600 x 1024 (the seed CNN's Dense forward at
+//   batch 128) 71 -> 162 GFLOP/s with B's rows 1,040 floats apart instead of 1,024; 128 x 784 x 512 98 ->
+//   136; the weight gradient 256 x 4096 x 1024 30-35 -> 14 ms. With M >= 1024 the rows cost nothing.
+// - A transposed (a weight gradient x^T dy, A's rows as long as C's), when C has few columns (N <= 256):
+//   1024 x 1024 x 256 56 -> 102 GFLOP/s, 2048 x 128 x 64 65 -> 132, 512 x 128 x 256 91 -> 124.
+// A transposed B and a plain A showed no such effect. Such an operand is copied with its rows 16 floats
+// longer, unless the copy would cost about what it saves (M < 64 for B, N < 32 for A: the product then
+// does too little work per float of the operand).
 constexpr std::int64_t kRowPadding = 16;
 
-bool pads_rows(std::int64_t row_floats, std::int64_t rows) {
-  return row_floats % 512 == 0 && rows * row_floats >= (std::int64_t{1} << 20);
-}
+bool slow_rows(std::int64_t row_floats) { return row_floats % 512 == 0; }
 
 // `rows` rows of `cols` floats copied into `buffer` with their rows cols + kRowPadding floats apart.
 const float* padded_rows(const float* src, std::int64_t rows, std::int64_t cols, std::vector<float>& buffer) {
@@ -55,9 +58,9 @@ void run_matmul(const float* a, std::int64_t lda, const float* b, std::int64_t l
 
 void matmul(const float* a, const float* b, float* c, const MatmulArgs& args) {
   if (args.m == 0 || args.n == 0) return;
-  if (cpu_level() == CpuLevel::avx2 && args.trans_a && !args.trans_b) {
-    const bool pad_a = pads_rows(args.m, args.k);  // A stored [k, m]
-    const bool pad_b = pads_rows(args.n, args.k) && reinterpret_cast<std::uintptr_t>(b) % 64 == 0;
+  if (cpu_level() == CpuLevel::avx2) {
+    const bool pad_a = args.trans_a && args.n >= 32 && args.n <= 256 && slow_rows(args.m);  // A stored [k, m]
+    const bool pad_b = !args.trans_b && args.m >= 64 && args.m <= 512 && slow_rows(args.n);  // B stored [k, n]
     if (pad_a || pad_b) {
       thread_local std::vector<float> a_rows, b_rows;
       run_matmul(pad_a ? padded_rows(a, args.k, args.m, a_rows) : a, pad_a ? args.m + kRowPadding : 0,

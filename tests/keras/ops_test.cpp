@@ -133,17 +133,25 @@ TEST_CASE("softmax's gradient over many long rows equals y (dy - sum(dy y)) in d
   }
 }
 
-TEST_CASE("a kernel's gradient x^T dy equals a double loop, rows of 512 floats included") {
-  // (inputs, units, rows): on AVX2 the first two copy A (rows of x, 512 floats) or B (rows of dy) with
-  // longer rows before oneDNN multiplies them; the last runs as it is
-  for (auto [k, n, rows] : {std::array<std::int64_t, 3>{512, 16, 2048}, {8, 512, 2048}, {40, 24, 90}}) {
+TEST_CASE("x w and its kernel's gradient x^T dy equal double loops, rows of 512 floats included") {
+  // (inputs, units, rows): on AVX2 the first copies A of x^T dy (x's rows, 512 floats) with longer rows
+  // before oneDNN multiplies; the second B of both x w and x^T dy (rows of w and dy, 512 floats); the last
+  // runs as it is
+  for (auto [k, n, rows] : {std::array<std::int64_t, 3>{512, 32, 2048}, {64, 512, 256}, {40, 24, 90}}) {
     const Tensor x = random_tensor({rows, k}, -1, 1, 16), w = random_tensor({k, n}, -1, 1, 17);
     const Tensor g = random_tensor({rows, n}, -1, 1, 18);
     GradientTape tape;
     tape.watch(w);
     const Tensor y = ops::matmul(x, w);
     const auto dw = tape.gradient(ops::sum(ops::multiply(y, g)), std::vector<Tensor>{w})[0].to_vector<float>();
-    const auto xv = x.to_vector<float>(), gv = g.to_vector<float>();
+    const auto xv = x.to_vector<float>(), wv = w.to_vector<float>(), gv = g.to_vector<float>();
+    const auto yv = y.to_vector<float>();
+    for (std::int64_t r = 0; r < rows; ++r)
+      for (std::int64_t j = 0; j < n; ++j) {
+        double want = 0;
+        for (std::int64_t i = 0; i < k; ++i) want += double(xv[r * k + i]) * wv[i * n + j];
+        REQUIRE(yv[r * n + j] == Approx(want).margin(1e-3));
+      }
     for (std::int64_t i = 0; i < k; ++i)
       for (std::int64_t j = 0; j < n; ++j) {
         double want = 0;
