@@ -4,10 +4,10 @@
 
 #include <algorithm>
 #include <cstring>
-#include <vector>
 
 #include "keras/kernels/packed_weights.hpp"
 #include "keras/kernels/parallel.hpp"
+#include "keras/kernels/scratch.hpp"
 
 namespace keras::kernels {
 namespace {
@@ -82,7 +82,6 @@ __attribute__((target("avx2,fma"))) void gates(std::int64_t rows, std::int64_t u
 constexpr std::int64_t kWholeProjection = std::int64_t{512} << 10;
 constexpr std::int64_t kBlockSteps = 8;
 // Floats of projection kept with the thread between calls (64 MiB): a larger batch's buffer is released.
-constexpr std::int64_t kKeptFloats = std::int64_t{16} << 20;
 
 }  // namespace
 
@@ -105,14 +104,12 @@ void lstm_inference(const RnnArgs& a, const float* x, const float* h0, const flo
   // projects its sequences 8 steps at a time inside the loop, into [8, N, 4U] (rows of x T * I floats apart):
   // the whole of it (6.5 MB at batch 32, length 100, 128 units) left the cache, and that product ran at
   // 42-65 GFLOP/s against 88 for a step's. The buffers stay with the thread from call to call.
-  thread_local std::vector<float> gx_buffer, g_buffer;
+  thread_local Scratch gx_buffer, g_buffer;
   const std::int64_t I = a.input;
   const bool per_step = T * N * G > kWholeProjection;
   constexpr std::int64_t S = kBlockSteps;
-  gx_buffer.resize(static_cast<std::size_t>((per_step ? S : T) * N * G));
-  g_buffer.resize(static_cast<std::size_t>(N * G));
-  float* gx = gx_buffer.data();  // (pointers taken here: the pool's threads have their own, empty buffers)
-  float* g = g_buffer.data();
+  float* gx = gx_buffer.floats((per_step ? S : T) * N * G);
+  float* g = g_buffer.floats(N * G);
   if (!per_step) packed_matmul(x, w, w_version, gx, {.m = N * T, .n = G, .k = I, .bias = b});
   // The sequences are independent: each thread runs the whole time loop for its share of them, with no
   // barrier per step (under load, two per step cost more than they saved). Its products run on it alone:
@@ -138,10 +135,8 @@ void lstm_inference(const RnnArgs& a, const float* x, const float* h0, const flo
       }
     }
   }
-  if (gx_buffer.size() + g_buffer.size() > static_cast<std::size_t>(kKeptFloats)) {
-    std::vector<float>().swap(gx_buffer);
-    std::vector<float>().swap(g_buffer);
-  }
+  gx_buffer.release();
+  g_buffer.release();
 }
 
 }  // namespace keras::kernels

@@ -1,12 +1,12 @@
 #include "keras/kernels/matmul.hpp"
 
 #include <cstdint>
-#include <vector>
 
 #include "keras/errors.hpp"
 #include "keras/kernels/cpu_dispatch.hpp"
 #include "keras/kernels/dnnl_context.hpp"
 #include "keras/kernels/parallel.hpp"
+#include "keras/kernels/scratch.hpp"
 
 namespace keras::kernels {
 namespace {
@@ -43,9 +43,8 @@ constexpr std::int64_t kRowPadding = 16;
 bool slow_rows(std::int64_t row_floats) { return row_floats % 512 == 0; }
 
 // `rows` rows of `cols` floats copied into `buffer` with their rows cols + kRowPadding floats apart.
-const float* padded_rows(const float* src, std::int64_t rows, std::int64_t cols, std::vector<float>& buffer) {
-  buffer.resize(static_cast<std::size_t>(rows * (cols + kRowPadding)));
-  float* dst = buffer.data();
+const float* padded_rows(const float* src, std::int64_t rows, std::int64_t cols, Scratch& buffer) {
+  float* dst = buffer.floats(rows * (cols + kRowPadding));
   parallel_rows(rows, cols, [&](std::int64_t r) {
     std::copy(src + r * cols, src + (r + 1) * cols, dst + r * (cols + kRowPadding));
   });
@@ -62,12 +61,11 @@ void matmul(const float* a, const float* b, float* c, const MatmulArgs& args) {
     const bool pad_a = args.trans_a && args.n >= 32 && args.n <= 256 && slow_rows(args.m);  // A stored [k, m]
     const bool pad_b = !args.trans_b && args.m >= 64 && args.m <= 512 && slow_rows(args.n);  // B stored [k, n]
     if (pad_a || pad_b) {
-      thread_local std::vector<float> a_rows, b_rows;
+      thread_local Scratch a_rows, b_rows;
       run_matmul(pad_a ? padded_rows(a, args.k, args.m, a_rows) : a, pad_a ? args.m + kRowPadding : 0,
                  pad_b ? padded_rows(b, args.k, args.n, b_rows) : b, pad_b ? args.n + kRowPadding : 0, c, args);
-      constexpr std::size_t kKept = std::size_t{16} << 20;  // floats (64 MiB); larger copies are not kept
-      if (a_rows.size() > kKept) std::vector<float>().swap(a_rows);
-      if (b_rows.size() > kKept) std::vector<float>().swap(b_rows);
+      a_rows.release();
+      b_rows.release();
       return;
     }
   }

@@ -13,6 +13,7 @@
 #include "keras/kernels/cpu_dispatch.hpp"
 #include "keras/kernels/eltwise.hpp"
 #include "keras/kernels/parallel.hpp"
+#include "keras/kernels/scratch.hpp"
 
 namespace keras::kernels {
 namespace {
@@ -286,10 +287,9 @@ void packed_conv(const float* x, const float* kernel, std::uint64_t version, con
   // Padding: the input copied into zeros once, so that every window reads plain memory (the buffer stays
   // with the thread for the next call, up to 64 MiB).
   const float* src = x;
-  thread_local std::vector<float> padded;
+  thread_local Scratch padded;
   if (HP != H || WP != W) {
-    padded.resize(static_cast<std::size_t>(n * HP * WP * c));
-    float* dst = padded.data();  // (the pool's threads have their own, empty `padded`)
+    float* dst = padded.floats(n * HP * WP * c);
     parallel_rows(n * HP, WP * c, [&](std::int64_t row) {  // a padded row: zeros, or zeros around an input row
       const std::int64_t b = row / HP, h = row % HP - top;
       float* out = dst + row * WP * c;
@@ -330,7 +330,7 @@ void packed_conv(const float* x, const float* kernel, std::uint64_t version, con
           y + q0 * oc + j0, oc, std::min(kPanel, oc - j0), false, &finish, std::min(span, positions - q0));
   });
   finish_activation(activation, y, n * OH * OW * oc);
-  if (padded.capacity() > static_cast<std::size_t>(kLargestPack)) std::vector<float>().swap(padded);  // not kept
+  padded.release();
 }
 
 std::size_t packed_weights_cache_bytes() { return cache().bytes; }

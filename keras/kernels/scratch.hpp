@@ -1,0 +1,29 @@
+#pragma once
+// Scratch floats a kernel keeps from call to call on one thread (declared thread_local), so that a
+// loop of calls does not allocate and fault in its buffers every time; up to 64 MiB, past which
+// release() gives them back.
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace keras::kernels {
+
+class Scratch {
+ public:
+  /// Room for n floats (contents unspecified). The pointer is this thread's: take it before an OpenMP
+  /// region, whose other threads have their own Scratch.
+  float* floats(std::int64_t n) {
+    data_.resize(static_cast<std::size_t>(n));
+    return data_.data();
+  }
+  /// Frees the buffer when it is past 64 MiB, after the call that needed it.
+  void release() {
+    if (data_.capacity() > kKeptFloats) std::vector<float>().swap(data_);
+  }
+
+ private:
+  static constexpr std::size_t kKeptFloats = std::size_t{16} << 20;
+  std::vector<float> data_;
+};
+
+}  // namespace keras::kernels
