@@ -4,6 +4,7 @@
 #include <cctype>
 #include <map>
 #include <numeric>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -99,12 +100,30 @@ Term contract(Term a, Term b, const std::string& keep) {
     for (char c : letters) p *= size(c);
     return p;
   };
+  // The product comes out as batch + rows + cols: when the kept letters list b's before a's, b goes first
+  // (the attention scores "aecd,abcd->acbe" then need no transposition of their [batch, heads, T, T] result).
+  if (!rows.empty() && !cols.empty() && keep.find(cols[0]) < keep.find(rows[0])) {
+    std::swap(a, b);
+    std::swap(rows, cols);
+  }
   const std::int64_t nb = product(batch), m = product(rows), k = product(inner), n = product(cols);
   Shape shape;
   for (char c : batch + rows + cols) shape.push_back(size(c));
-  const Tensor am = permute(a.t, a.spec, batch + rows + inner), bm = permute(b.t, b.spec, batch + inner + cols);
-  const Tensor y = batch.empty() ? matmul(reshape(am, {m, k}), reshape(bm, {k, n}))
-                                 : batch_matmul(reshape(am, {nb, m, k}), reshape(bm, {nb, k, n}));
+  if (batch.empty()) {
+    const Tensor am = permute(a.t, a.spec, rows + inner), bm = permute(b.t, b.spec, inner + cols);
+    return {reshape(matmul(reshape(am, {m, k}), reshape(bm, {k, n})), shape), rows + cols};
+  }
+  // Each operand of a batched product is multiplied as stored, or stored transposed, whichever its letters
+  // already follow, else the one that keeps its last axis last (a cheaper transposition: rows stay whole).
+  auto transposed = [](const std::string& spec, const std::string& plain, const std::string& flipped) {
+    return spec != plain && (spec == flipped || (spec.back() != plain.back() && spec.back() == flipped.back()));
+  };
+  const bool ta = transposed(a.spec, batch + rows + inner, batch + inner + rows);
+  const bool tb = transposed(b.spec, batch + inner + cols, batch + cols + inner);
+  const Tensor am = permute(a.t, a.spec, ta ? batch + inner + rows : batch + rows + inner);
+  const Tensor bm = permute(b.t, b.spec, tb ? batch + cols + inner : batch + inner + cols);
+  const Tensor y = batch_matmul(reshape(am, ta ? Shape{nb, k, m} : Shape{nb, m, k}),
+                                reshape(bm, tb ? Shape{nb, n, k} : Shape{nb, k, n}), ta, tb);
   return {reshape(y, shape), batch + rows + cols};
 }
 

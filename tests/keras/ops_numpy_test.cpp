@@ -1,6 +1,9 @@
 // keras::ops index, shape, sorting, cumulative, diagonal, selection, binary-math, softmax, einsum and creation
 // ops: values and gradients against PyTorch (tests/golden/make_ops2_golden.py), finite differences, dtypes and
 // errors.
+#include <map>
+#include <string>
+
 #include <catch2/catch.hpp>
 
 #include "golden.hpp"
@@ -197,6 +200,59 @@ TEST_CASE("ops index, shape, sorting and math ops agree with finite differences"
                   {random_tensor({2, 3, 4}), random_tensor({4, 2}, -1, 1, 9), random_tensor({2, 2}, -1, 1, 10)});
   check_gradients([](const Inputs& in) { return ops::scatter(Tensor::from_vector(std::vector<std::int32_t>{1, 1, 0}, {3, 1}), in[0], {2, 2}); },
                   {random_tensor({3, 2})});
+}
+
+// out[...] = sum over the other letters of x[...] * y[...], by visiting every assignment of the letters.
+std::vector<double> einsum_by_loops(const std::string& xs, const std::string& ys, const std::string& outs,
+                                    const std::map<char, std::int64_t>& size, const Tensor& x, const Tensor& y) {
+  std::string letters;  // those of the equation
+  for (char c : xs + ys)
+    if (letters.find(c) == std::string::npos) letters += c;
+  auto offset = [&](const std::string& spec, const std::map<char, std::int64_t>& at) {
+    std::int64_t o = 0;
+    for (char c : spec) o = o * size.at(c) + at.at(c);
+    return o;
+  };
+  std::int64_t total = 1, out_size = 1;
+  for (char c : letters) total *= size.at(c);
+  for (char c : outs) out_size *= size.at(c);
+  std::vector<double> out(static_cast<std::size_t>(out_size), 0.0);
+  const float* xv = x.data<float>();
+  const float* yv = y.data<float>();
+  for (std::int64_t i = 0; i < total; ++i) {
+    std::map<char, std::int64_t> at;
+    for (std::int64_t rest = i, j = static_cast<std::int64_t>(letters.size()) - 1; j >= 0; --j) {
+      at[letters[j]] = rest % size.at(letters[j]);
+      rest /= size.at(letters[j]);
+    }
+    out[static_cast<std::size_t>(offset(outs, at))] += double(xv[offset(xs, at)]) * yv[offset(ys, at)];
+  }
+  return out;
+}
+
+TEST_CASE("einsum's batched products equal loops whatever the operands' order and layout", "[ops2]") {
+  using keras::testing::check_gradients;
+  using keras::testing::random_tensor;
+  // The attention's scores and combination (batch a, heads c, times b and e, depth d), and products whose
+  // operands run transposed, swapped, or both.
+  const std::map<char, std::int64_t> size{{'a', 2}, {'b', 3}, {'c', 2}, {'d', 4}, {'e', 5}};
+  for (const std::string eq : {"aecd,abcd->acbe", "acbe,aecd->abcd", "abd,aed->abe", "adb,aed->aeb", "adb,ade->abe",
+                               "abd,ade->aeb", "cadb,caed->aeb"}) {
+    const auto comma = eq.find(','), arrow = eq.find("->");
+    const std::string xs = eq.substr(0, comma), ys = eq.substr(comma + 1, arrow - comma - 1), outs = eq.substr(arrow + 2);
+    auto shape_of = [&](const std::string& spec) {
+      Shape s;
+      for (char c : spec) s.push_back(size.at(c));
+      return s;
+    };
+    const Tensor x = random_tensor(shape_of(xs), -1, 1, 21), y = random_tensor(shape_of(ys), -1, 1, 22);
+    const auto got = ops::einsum(eq, {x, y}).to_vector<float>();
+    const auto want = einsum_by_loops(xs, ys, outs, size, x, y);
+    INFO(eq);
+    REQUIRE(got.size() == want.size());
+    for (std::size_t i = 0; i < got.size(); ++i) REQUIRE(got[i] == Approx(want[i]).margin(1e-5));
+    check_gradients([&](const Inputs& in) { return ops::einsum(eq, in); }, {x, y}, 1e-2f, 1e-2f);
+  }
 }
 
 TEST_CASE("ops keep integer dtypes where Keras does", "[ops2]") {
