@@ -1,7 +1,9 @@
 #include "keras/ops/manipulation.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <numeric>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -175,20 +177,37 @@ Tensor transpose(const Tensor& x0, const std::vector<int>& perm_in) {
   const Shape in_strides = strides_of(x.shape());
   Shape src_strides(rank);  // input stride of each output axis
   for (int i = 0; i < rank; ++i) src_strides[i] = in_strides[perm[i]];
+  // Each thread walks its share of the output's rows (last axis) with a counter over the other axes (no
+  // division per row); a row whose input elements are consecutive (the last axis stays last, as in the
+  // attention's [batch, T, heads, depth] <-> [batch, heads, T, depth]) is one block copy.
   auto compute = [rank, shape, src_strides](const Tensor& x, Tensor out) {
     const float* px = x.data<float>();
     float* po = out.data<float>();
     const std::int64_t row = rank ? shape.back() : 1;
-    const std::int64_t rows = row ? out.size() / row : 0;
+    if (row == 0 || out.size() == 0) return;
     const std::int64_t last_stride = rank ? src_strides.back() : 1;
-    kernels::parallel_rows(rows, row, [&](std::int64_t r) {
-      std::int64_t so = 0, rest = r;
-      for (int a = rank - 2; a >= 0; --a) {
-        so += (rest % shape[a]) * src_strides[a];
+    kernels::parallel_ranges(out.size(), [&](std::int64_t begin, std::int64_t end) {
+      const std::int64_t r0 = (begin + row - 1) / row, r1 = (end + row - 1) / row;  // rows [r0, r1) are ours
+      if (r0 >= r1) return;
+      std::vector<std::int64_t> at(static_cast<std::size_t>(std::max(rank - 1, 0)));  // row r's index, outer axes
+      std::int64_t so = 0;
+      for (std::int64_t a = rank - 2, rest = r0; a >= 0; --a) {
+        at[a] = rest % shape[a];
+        so += at[a] * src_strides[a];
         rest /= shape[a];
       }
-      float* dst = po + r * row;
-      for (std::int64_t j = 0; j < row; ++j) dst[j] = px[so + j * last_stride];
+      for (std::int64_t r = r0; r < r1; ++r) {
+        float* dst = po + r * row;
+        if (last_stride == 1) std::copy(px + so, px + so + row, dst);
+        else
+          for (std::int64_t j = 0; j < row; ++j) dst[j] = px[so + j * last_stride];
+        for (std::int64_t a = rank - 2; a >= 0; --a) {  // the next row
+          so += src_strides[a];
+          if (++at[a] < shape[a]) break;
+          so -= shape[a] * src_strides[a];
+          at[a] = 0;
+        }
+      }
     });
   };
   compute(x, out);

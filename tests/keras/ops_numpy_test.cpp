@@ -1,6 +1,7 @@
 // keras::ops index, shape, sorting, cumulative, diagonal, selection, binary-math, softmax, einsum and creation
 // ops: values and gradients against PyTorch (tests/golden/make_ops2_golden.py), finite differences, dtypes and
 // errors.
+#include <algorithm>
 #include <map>
 #include <string>
 
@@ -253,6 +254,30 @@ TEST_CASE("einsum's batched products equal loops whatever the operands' order an
     for (std::size_t i = 0; i < got.size(); ++i) REQUIRE(got[i] == Approx(want[i]).margin(1e-5));
     check_gradients([&](const Inputs& in) { return ops::einsum(eq, in); }, {x, y}, 1e-2f, 1e-2f);
   }
+}
+
+TEST_CASE("transpose moves every element where its permutation says, in every order of four axes", "[ops2]") {
+  // 33,855 elements: split over the threads at rows of 61 that the split does not align with.
+  const Shape shape{3, 37, 5, 61};
+  const Tensor x = keras::testing::random_tensor(shape, -1, 1, 23);
+  const auto xv = x.to_vector<float>();
+  std::vector<int> perm{0, 1, 2, 3};
+  do {
+    const auto y = ops::transpose(x, perm).to_vector<float>();
+    std::int64_t o = 0;
+    bool all_equal = true;
+    for (std::int64_t i = 0; i < shape[perm[0]]; ++i)
+      for (std::int64_t j = 0; j < shape[perm[1]]; ++j)
+        for (std::int64_t k = 0; k < shape[perm[2]]; ++k)
+          for (std::int64_t l = 0; l < shape[perm[3]]; ++l, ++o) {
+            std::int64_t at[4];
+            at[perm[0]] = i, at[perm[1]] = j, at[perm[2]] = k, at[perm[3]] = l;
+            const std::int64_t in = ((at[0] * shape[1] + at[1]) * shape[2] + at[2]) * shape[3] + at[3];
+            all_equal = all_equal && y[static_cast<std::size_t>(o)] == xv[static_cast<std::size_t>(in)];
+          }
+    INFO(perm[0] << perm[1] << perm[2] << perm[3]);
+    CHECK(all_equal);
+  } while (std::next_permutation(perm.begin(), perm.end()));
 }
 
 TEST_CASE("ops keep integer dtypes where Keras does", "[ops2]") {
