@@ -6,6 +6,7 @@
 #include "keras/autodiff/gradient_tape.hpp"
 #include "keras/function/capture.hpp"
 #include "keras/kernels/parallel.hpp"
+#include "keras/kernels/scratch.hpp"
 #include "keras/kernels/reduction.hpp"
 #include "keras/ops/math.hpp"
 #include "keras/ops/shape.hpp"
@@ -111,11 +112,13 @@ void max_grad_into(const Tensor& x, const Tensor& out, const Tensor& g, Tensor& 
     float* pd = dx.data<float>();
     kernels::parallel_rows(outer, reduced * inner, [&](std::int64_t o) {
       // share: g / the number of maxima; rest: 0, or NaN where a NaN maximum matched nothing (as 0 / 0 would).
-      std::vector<float> share(static_cast<std::size_t>(inner), 0.0f), rest(static_cast<std::size_t>(inner));
+      // This thread's buffers, not one allocation per row (a max over the last axis has a row per element).
+      thread_local kernels::Scratch share, rest;
       const float* __restrict m = pm + o * inner;
       const float* __restrict gr = pg + o * inner;
-      float* __restrict c = share.data();
-      float* __restrict z = rest.data();
+      float* __restrict c = share.floats(inner);
+      float* __restrict z = rest.floats(inner);
+      std::fill(c, c + inner, 0.0f);
       for (std::int64_t r = 0; r < reduced; ++r) {
         const float* __restrict xr = px + (o * reduced + r) * inner;
         for (std::int64_t i = 0; i < inner; ++i) c[i] += xr[i] == m[i] ? 1.0f : 0.0f;
