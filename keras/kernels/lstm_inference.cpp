@@ -81,7 +81,6 @@ __attribute__((target("avx2,fma"))) void gates(std::int64_t rows, std::int64_t u
 // Floats of input projection made for every step before the loop (2 MiB); beyond, 8 steps at a time.
 constexpr std::int64_t kWholeProjection = std::int64_t{512} << 10;
 constexpr std::int64_t kBlockSteps = 8;
-// Floats of projection kept with the thread between calls (64 MiB): a larger batch's buffer is released.
 
 }  // namespace
 

@@ -1,5 +1,6 @@
 #include "keras/kernels/matmul.hpp"
 
+#include <algorithm>
 #include <cstdint>
 
 #include "keras/errors.hpp"
@@ -32,7 +33,7 @@ dnnl::algorithm post_op_algorithm(Eltwise f);
 // (2 KiB) in two cases, measured with a standalone oneDNN program over M, K, N from 32 to 4096, 2 threads:
 // - B not transposed, when C has few rows (M <= 512): 128 x 1600 x 1024 (the seed CNN's Dense forward at
 //   batch 128) 71 -> 162 GFLOP/s with B's rows 1,040 floats apart instead of 1,024; 128 x 784 x 512 98 ->
-//   136; the weight gradient 256 x 4096 x 1024 30-35 -> 14 ms. With M >= 1024 the rows cost nothing.
+//   136; the weight gradient 256 x 4096 x 1024 30-35 -> 20 ms. With M >= 1024 the rows cost nothing.
 // - A transposed (a weight gradient x^T dy, A's rows as long as C's), when C has few columns (N <= 256):
 //   1024 x 1024 x 256 56 -> 102 GFLOP/s, 2048 x 128 x 64 65 -> 132, 512 x 128 x 256 91 -> 124.
 // A transposed B and a plain A showed no such effect. Such an operand is copied with its rows 16 floats
