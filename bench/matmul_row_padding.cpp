@@ -1,8 +1,8 @@
 // Where oneDNN 2.6's matmul slows down on operands whose stored rows are a multiple of 512 floats, the
 // measurement behind kernels::matmul's row padding (keras/kernels/matmul.cpp): for each shape and transpose
 // form, the median time of C = op(A) op(B) on 64-byte-aligned buffers with the operands' rows as they are,
-// with B's rows 16 floats longer, and with A's rows 16 floats longer. oneDNN is called directly, so the
-// padding kernels::matmul applies does not enter the comparison.
+// with B's rows 16 floats longer, and with A's rows 16 floats longer, through kernels::onednn_matmul (oneDNN's
+// product as it is: the padding kernels::matmul applies does not enter the comparison).
 //   build/bin/matmul_row_padding --threads 2      (cmake --build build --target matmul_row_padding)
 // Prints one line per case: "ta tb M K N: plain G GFLOP/s, padded B xR, padded A xR" (R: plain time / padded).
 #include <algorithm>
@@ -12,8 +12,8 @@
 #include <memory>
 #include <vector>
 
-#include <dnnl.hpp>
 #include <keras/keras.hpp>
+#include <keras/kernels/matmul.hpp>
 
 #include "bench_args.hpp"
 
@@ -34,24 +34,15 @@ Buffer aligned_floats(std::size_t n) {
 // Median milliseconds of C [m, n] = op(A) op(B), A stored with rows `pad_a` floats longer, B `pad_b`.
 double median_ms(std::int64_t m, std::int64_t k, std::int64_t n, bool ta, bool tb, std::int64_t pad_a,
                  std::int64_t pad_b) {
-  using dims = dnnl::memory::dims;
-  static const dnnl::engine engine(dnnl::engine::kind::cpu, 0);
-  dnnl::stream stream(engine);
   const std::int64_t lda = (ta ? m : k) + pad_a, ldb = (tb ? k : n) + pad_b;
   Buffer a = aligned_floats(static_cast<std::size_t>((ta ? k : m) * lda));
   Buffer b = aligned_floats(static_cast<std::size_t>((tb ? n : k) * ldb));
   Buffer c = aligned_floats(static_cast<std::size_t>(m * n));
-  const auto f32 = dnnl::memory::data_type::f32;
-  const dnnl::memory::desc a_md({m, k}, f32, ta ? dims{1, lda} : dims{lda, 1});
-  const dnnl::memory::desc b_md({k, n}, f32, tb ? dims{1, ldb} : dims{ldb, 1});
-  const dnnl::memory::desc c_md({m, n}, f32, dims{n, 1});
-  const dnnl::matmul product(dnnl::matmul::primitive_desc(dnnl::matmul::desc(a_md, b_md, c_md), engine));
-  dnnl::memory ma(a_md, engine, a.get()), mb(b_md, engine, b.get()), mc(c_md, engine, c.get());
+  const keras::kernels::MatmulArgs args{.m = m, .n = n, .k = k, .trans_a = ta, .trans_b = tb};
   std::vector<double> ms;
   for (int i = 0; i < 12; ++i) {
     const auto start = std::chrono::steady_clock::now();
-    product.execute(stream, {{DNNL_ARG_SRC, ma}, {DNNL_ARG_WEIGHTS, mb}, {DNNL_ARG_DST, mc}});
-    stream.wait();
+    keras::kernels::onednn_matmul(a.get(), lda, b.get(), ldb, c.get(), args);
     ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
   }
   std::sort(ms.begin(), ms.end());

@@ -52,8 +52,6 @@ const float* padded_rows(const float* src, std::int64_t rows, std::int64_t cols,
   return dst;
 }
 
-void run_matmul(const float* a, std::int64_t lda, const float* b, std::int64_t ldb, float* c, const MatmulArgs& args);
-
 }  // namespace
 
 void matmul(const float* a, const float* b, float* c, const MatmulArgs& args) {
@@ -63,19 +61,18 @@ void matmul(const float* a, const float* b, float* c, const MatmulArgs& args) {
     const bool pad_b = !args.trans_b && args.m >= 64 && args.m <= 512 && slow_rows(args.n);  // B stored [k, n]
     if (pad_a || pad_b) {
       thread_local Scratch a_rows, b_rows;
-      run_matmul(pad_a ? padded_rows(a, args.k, args.m, a_rows) : a, pad_a ? args.m + kRowPadding : 0,
-                 pad_b ? padded_rows(b, args.k, args.n, b_rows) : b, pad_b ? args.n + kRowPadding : 0, c, args);
+      onednn_matmul(pad_a ? padded_rows(a, args.k, args.m, a_rows) : a, pad_a ? args.m + kRowPadding : 0,
+                    pad_b ? padded_rows(b, args.k, args.n, b_rows) : b, pad_b ? args.n + kRowPadding : 0, c, args);
       a_rows.release();
       b_rows.release();
       return;
     }
   }
-  run_matmul(a, 0, b, 0, c, args);
+  onednn_matmul(a, 0, b, 0, c, args);
 }
 
-namespace {
-
-void run_matmul(const float* a, std::int64_t lda, const float* b, std::int64_t ldb, float* c, const MatmulArgs& args) {
+void onednn_matmul(const float* a, std::int64_t lda, const float* b, std::int64_t ldb, float* c,
+                   const MatmulArgs& args) {
   SmallWorkScope serial_if_small(args.m * args.n * args.k);
   auto& cache = primitive_cache<Entry>();
   const bool has_bias = args.bias != nullptr;
@@ -113,6 +110,8 @@ void run_matmul(const float* a, std::int64_t lda, const float* b, std::int64_t l
   stream().wait();
 }
 
+namespace {
+
 dnnl::algorithm post_op_algorithm(Eltwise f) {
   switch (f) {
     case Eltwise::relu: return dnnl::algorithm::eltwise_relu;
@@ -121,6 +120,7 @@ dnnl::algorithm post_op_algorithm(Eltwise f) {
     default: throw ValueError("matmul: only relu, sigmoid and tanh fuse into a matrix product");
   }
 }
+
 }  // namespace
 
 }  // namespace keras::kernels

@@ -17,4 +17,9 @@ struct MatmulArgs {
 
 void matmul(const float* a, const float* b, float* c, const MatmulArgs& args);
 
+/// oneDNN's product as it is, the stored rows of A and B `lda` and `ldb` floats apart (0: one after the
+/// other), without matmul's row padding (bench/matmul_row_padding compares layouts with it).
+void onednn_matmul(const float* a, std::int64_t lda, const float* b, std::int64_t ldb, float* c,
+                   const MatmulArgs& args);
+
 }  // namespace keras::kernels
