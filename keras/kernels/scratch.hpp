@@ -10,19 +10,20 @@ namespace keras::kernels {
 
 class Scratch {
  public:
+  static constexpr std::size_t kKeptFloats = std::size_t{16} << 20;  // 64 MiB
+
   /// Room for n floats (contents unspecified). The pointer is this thread's: take it before an OpenMP
   /// region, whose other threads have their own Scratch.
   float* floats(std::int64_t n) {
     data_.resize(static_cast<std::size_t>(n));
     return data_.data();
   }
-  /// Frees the buffer when it is past 64 MiB, after the call that needed it.
+  /// Frees the buffer when it is past kKeptFloats, after the call that needed it.
   void release() {
     if (data_.capacity() > kKeptFloats) std::vector<float>().swap(data_);
   }
 
  private:
-  static constexpr std::size_t kKeptFloats = std::size_t{16} << 20;
   std::vector<float> data_;
 };
 

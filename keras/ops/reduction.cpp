@@ -132,8 +132,10 @@ void max_grad_into(const Tensor& x, const Tensor& out, const Tensor& g, Tensor& 
         float* __restrict dr = pd + (o * reduced + r) * inner;
         for (std::int64_t i = 0; i < inner; ++i) dr[i] = xr[i] == m[i] ? c[i] : z[i];
       }
-      share.release();  // rows past 64 MiB are not kept (no thread outside this loop could free them)
-      rest.release();
+      if (static_cast<std::size_t>(inner) > kernels::Scratch::kKeptFloats) {  // not kept past this row
+        share.release();
+        rest.release();
+      }
     });
   };
   compute(x, out, g, dx, axes);
