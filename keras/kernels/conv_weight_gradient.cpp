@@ -1,0 +1,218 @@
+#include "keras/kernels/conv_weight_gradient.hpp"
+
+#include <immintrin.h>
+#include <omp.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "keras/kernels/cpu_dispatch.hpp"
+#include "keras/kernels/scratch.hpp"
+
+namespace keras::kernels {
+namespace {
+
+// With channels_last x and a [kh, kw, c, oc] kernel, kernel row kh's gradient is a [kw * c, oc] matrix:
+//   dkernel[kh][r][o] = sum over output positions (oh, ow) of window[r] * dy[oh, ow, o],
+// where window is the kw * c consecutive floats of the (padded) input at row oh * SH + kh, column ow * SW.
+// A register tile holds 6 consecutive r by 16 consecutive o (12 accumulators): per position, 6 broadcasts
+// from one window and two loads from dy's row, 12 multiply-adds.
+constexpr std::int64_t kPanel = 16;          // output channels per tile: two AVX registers
+constexpr std::int64_t kRows = 6;            // window entries per tile
+constexpr std::int64_t kBandPositions = 96;  // output positions per work item: whole output rows of one image
+constexpr std::int64_t kPrefetchedImage = std::int64_t{64} << 10;  // floats: 256 KiB, half of a small L2
+// Multiply-adds below which the gradient runs on the calling thread.
+constexpr std::int64_t kSerialWork = std::int64_t{1} << 18;
+
+struct Geometry {
+  std::int64_t n, c, oc, H, W, OH, OW, KH, KW, SH, SW, top, left, HP, WP;
+};
+
+Geometry geometry(const ConvArgs& a) {
+  const bool flat = a.rank == 1;  // a 1-D convolution is a 2-D one of height 1
+  Geometry g{};
+  g.n = a.n, g.c = a.c, g.oc = a.oc;
+  g.H = flat ? 1 : a.in[0], g.W = a.in[flat ? 0 : 1];
+  g.OH = flat ? 1 : a.out[0], g.OW = a.out[flat ? 0 : 1];
+  g.KH = flat ? 1 : a.k[0], g.KW = a.k[flat ? 0 : 1];
+  g.SH = flat ? 1 : a.stride[0], g.SW = a.stride[flat ? 0 : 1];
+  g.top = flat ? 0 : a.pad_l[0], g.left = a.pad_l[flat ? 0 : 1];
+  g.HP = g.H + g.top + (flat ? 0 : a.pad_r[0]), g.WP = g.W + g.left + a.pad_r[flat ? 0 : 1];
+  return g;
+}
+
+// dw[r][j] += sum over out_rows x out_cols positions of x[r] * dy[j], for r < rows and the panel's 16 j
+// (masked: only the lanes whose `lanes` are -1, the last panel's columns). x is the first position's window entry,
+// x_row floats on to the next output row's, x_step to the next column's; dy's rows are oc floats apart.
+template <int rows, bool masked>
+__attribute__((target("avx2,fma"))) void tile(const float* x, std::int64_t x_row, std::int64_t x_step, const float* dy,
+                                              std::int64_t oc, std::int64_t out_rows, std::int64_t out_cols, float* dw,
+                                              const std::int32_t* lanes) {
+  const __m256i mask[2] = {_mm256_loadu_si256(reinterpret_cast<const __m256i*>(lanes)),
+                           _mm256_loadu_si256(reinterpret_cast<const __m256i*>(lanes + 8))};
+  __m256 acc[rows][2];
+#pragma GCC unroll 8
+  for (int r = 0; r < rows; ++r)
+    for (int h = 0; h < 2; ++h)
+      acc[r][h] = masked ? _mm256_maskload_ps(dw + r * oc + h * 8, mask[h]) : _mm256_loadu_ps(dw + r * oc + h * 8);
+  for (std::int64_t i = 0; i < out_rows; ++i) {
+    const float* xp = x + i * x_row;
+    for (std::int64_t j = 0; j < out_cols; ++j, xp += x_step, dy += oc) {
+      const __m256 b0 = masked ? _mm256_maskload_ps(dy, mask[0]) : _mm256_loadu_ps(dy);
+      const __m256 b1 = masked ? _mm256_maskload_ps(dy + 8, mask[1]) : _mm256_loadu_ps(dy + 8);
+#pragma GCC unroll 8
+      for (int r = 0; r < rows; ++r) {
+        const __m256 v = _mm256_broadcast_ss(xp + r);
+        acc[r][0] = _mm256_fmadd_ps(v, b0, acc[r][0]);
+        acc[r][1] = _mm256_fmadd_ps(v, b1, acc[r][1]);
+      }
+    }
+  }
+#pragma GCC unroll 8
+  for (int r = 0; r < rows; ++r)
+    for (int h = 0; h < 2; ++h) {
+      if (masked) _mm256_maskstore_ps(dw + r * oc + h * 8, mask[h], acc[r][h]);
+      else _mm256_storeu_ps(dw + r * oc + h * 8, acc[r][h]);
+    }
+}
+
+template <bool masked>
+void tile_of(std::int64_t rows, const float* x, std::int64_t x_row, std::int64_t x_step, const float* dy,
+             std::int64_t oc, std::int64_t out_rows, std::int64_t out_cols, float* dw, const std::int32_t* mask) {
+  switch (rows) {
+    case 6: return tile<6, masked>(x, x_row, x_step, dy, oc, out_rows, out_cols, dw, mask);
+    case 5: return tile<5, masked>(x, x_row, x_step, dy, oc, out_rows, out_cols, dw, mask);
+    case 4: return tile<4, masked>(x, x_row, x_step, dy, oc, out_rows, out_cols, dw, mask);
+    case 3: return tile<3, masked>(x, x_row, x_step, dy, oc, out_rows, out_cols, dw, mask);
+    case 2: return tile<2, masked>(x, x_row, x_step, dy, oc, out_rows, out_cols, dw, mask);
+    default: return tile<1, masked>(x, x_row, x_step, dy, oc, out_rows, out_cols, dw, mask);
+  }
+}
+
+// Lines of memory fetched into L2 a few at a time, between tiles: the tiles are bound by their
+// multiply-adds, so the next work item's input arrives while they run (without it, copying a padded image
+// waited on memory for 13% of ResNet-20's first-stage gradient, one thread).
+class Prefetch {
+ public:
+  /// Fetches [begin, begin + floats) over the next `steps` calls of step().
+  void start(const float* begin, std::int64_t floats, std::int64_t steps) {
+    next_ = reinterpret_cast<const char*>(begin);
+    end_ = reinterpret_cast<const char*>(begin + floats);
+    per_step_ = (floats * std::int64_t{sizeof(float)} / 64 + steps) / std::max<std::int64_t>(steps, 1);
+  }
+  void step() {
+    for (std::int64_t i = 0; i < per_step_ && next_ < end_; ++i, next_ += 64) _mm_prefetch(next_, _MM_HINT_T1);
+  }
+
+ private:
+  const char* next_ = nullptr;
+  const char* end_ = nullptr;
+  std::int64_t per_step_ = 0;
+};
+
+// Image b of x copied into zeros of [HP, WP, c].
+void copy_padded(const float* x, std::int64_t b, const Geometry& g, float* out) {
+  const std::int64_t c = g.c, row = g.WP * c;
+  for (std::int64_t hp = 0; hp < g.HP; ++hp, out += row) {
+    const std::int64_t h = hp - g.top;
+    if (h < 0 || h >= g.H) {
+      std::fill(out, out + row, 0.0f);
+      continue;
+    }
+    const float* in = x + (b * g.H + h) * g.W * c;
+    std::fill(out, out + g.left * c, 0.0f);
+    std::copy(in, in + g.W * c, out + g.left * c);
+    std::fill(out + (g.left + g.W) * c, out + row, 0.0f);
+  }
+}
+
+}  // namespace
+
+bool conv_weight_gradient_fits(const ConvArgs& a) {
+  if (cpu_level() != CpuLevel::avx2 || a.groups != 1 || a.rank > 2 || a.c == 0 || a.oc == 0) return false;
+  for (std::int64_t i = 0; i < a.rank; ++i)
+    if (a.dilation[i] != 1 || a.pad_l[i] < 0 || a.pad_r[i] < 0) return false;
+  return true;
+}
+
+void conv_weight_gradient(const float* x, const float* dy, float* dkernel, float* dbias, const ConvArgs& a) {
+  const Geometry g = geometry(a);
+  const std::int64_t c = g.c, oc = g.oc, window = g.KW * c, size = g.KH * window * oc;
+  const bool padded = g.HP != g.H || g.WP != g.W;
+  // Work items: runs of whole output rows of one image; each thread sums its items into its own copy of
+  // the gradient (thread 0's is dkernel), added in thread order at the end.
+  const std::int64_t band = std::clamp<std::int64_t>(kBandPositions / std::max<std::int64_t>(g.OW, 1), 1, g.OH);
+  const std::int64_t bands = (g.OH + band - 1) / band, items = g.n * bands;
+  const std::int64_t work = g.n * g.OH * g.OW * g.KH * window * oc;
+  const int threads = work < kSerialWork ? 1 : omp_get_max_threads();
+  std::vector<float> partial(static_cast<std::size_t>(threads) * static_cast<std::size_t>(size + oc));
+  std::fill(dkernel, dkernel + size, 0.0f);
+  std::int32_t mask[kPanel];  // the last panel's columns, when oc is not a multiple of 16
+  for (std::int64_t j = 0; j < kPanel; ++j) mask[j] = j < oc % kPanel ? -1 : 0;
+  int team = 1;
+#pragma omp parallel num_threads(threads)
+  {  // the team may be smaller than asked (nested regions): items follow the team actually running
+    const std::int64_t t = omp_get_thread_num();
+#pragma omp single
+    team = omp_get_num_threads();
+    const std::int64_t chunk = (items + team - 1) / team;
+    float* dw = t == 0 ? dkernel : partial.data() + t * (size + oc);
+    float* __restrict db = partial.data() + t * (size + oc) + size;
+    if (t > 0) std::fill(dw, dw + size, 0.0f);
+    std::fill(db, db + oc, 0.0f);
+    thread_local Scratch image;
+    float* copy = padded ? image.floats(g.HP * g.WP * c) : nullptr;
+    std::int64_t copied = -1;  // the image in `copy`
+    const std::int64_t row = (padded ? g.WP : g.W) * c;
+    // Each item's tiles fetch the next item's rows of dy, and the first item of an image the next image.
+    const std::int64_t tiles = g.KH * ((window + kRows - 1) / kRows) * ((oc + kPanel - 1) / kPanel);
+    const std::int64_t image_floats = g.H * g.W * c, last = std::min(items, (t + 1) * chunk);
+    Prefetch next_dy, next_image;
+    for (std::int64_t item = t * chunk; item < last; ++item) {
+      const std::int64_t b = item / bands, oh0 = item % bands * band, out_rows = std::min(band, g.OH - oh0);
+      if (padded && copied != b) copy_padded(x, b, g, copy), copied = b;
+      const float* src = (padded ? copy : x + b * image_floats) + oh0 * g.SH * row;
+      const float* d = dy + (b * g.OH + oh0) * g.OW * oc;
+      if (item + 1 < last) {
+        const std::int64_t next_rows = std::min(band, g.OH - (item + 1) % bands * band);
+        next_dy.start(d + out_rows * g.OW * oc, next_rows * g.OW * oc, tiles);
+      }
+      if (oh0 == 0 && (b + 1) * bands < last && image_floats <= kPrefetchedImage)
+        next_image.start(x + (b + 1) * image_floats, image_floats, bands * tiles);
+      for (std::int64_t kh = 0; kh < g.KH; ++kh)
+        for (std::int64_t r0 = 0; r0 < window; r0 += kRows) {
+          const std::int64_t rows = std::min(kRows, window - r0);
+          float* dw_rows = dw + (kh * window + r0) * oc;
+          for (std::int64_t j0 = 0; j0 < oc; j0 += kPanel) {
+            const float* xs = src + kh * row + r0;
+            next_dy.step();
+            next_image.step();
+            if (oc - j0 >= kPanel)
+              tile_of<false>(rows, xs, g.SH * row, g.SW * c, d + j0, oc, out_rows, g.OW, dw_rows + j0, mask);
+            else
+              tile_of<true>(rows, xs, g.SH * row, g.SW * c, d + j0, oc, out_rows, g.OW, dw_rows + j0, mask);
+          }
+        }
+      if (dbias)
+        for (std::int64_t p = 0; p < out_rows * g.OW; ++p) {
+          const float* __restrict dp = d + p * oc;
+          for (std::int64_t o = 0; o < oc; ++o) db[o] += dp[o];
+        }
+    }
+    image.release();
+  }
+  for (int t = 1; t < team; ++t) {
+    const float* p = partial.data() + t * (size + oc);
+    for (std::int64_t i = 0; i < size; ++i) dkernel[i] += p[i];
+  }
+  if (dbias) {
+    std::fill(dbias, dbias + oc, 0.0f);
+    for (int t = 0; t < team; ++t) {
+      const float* p = partial.data() + t * (size + oc) + size;
+      for (std::int64_t o = 0; o < oc; ++o) dbias[o] += p[o];
+    }
+  }
+}
+
+}  // namespace keras::kernels
