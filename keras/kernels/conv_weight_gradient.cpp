@@ -7,7 +7,9 @@
 #include <cstdint>
 #include <vector>
 
+#include "keras/kernels/conv_geometry.hpp"
 #include "keras/kernels/cpu_dispatch.hpp"
+#include "keras/kernels/prefetch.hpp"
 #include "keras/kernels/scratch.hpp"
 
 namespace keras::kernels {
@@ -24,23 +26,6 @@ constexpr std::int64_t kBandPositions = 96;  // output positions per work item: 
 constexpr std::int64_t kPrefetchedImage = std::int64_t{64} << 10;  // floats: 256 KiB, half of a small L2
 // Multiply-adds below which the gradient runs on the calling thread.
 constexpr std::int64_t kSerialWork = std::int64_t{1} << 18;
-
-struct Geometry {
-  std::int64_t n, c, oc, H, W, OH, OW, KH, KW, SH, SW, top, left, HP, WP;
-};
-
-Geometry geometry(const ConvArgs& a) {
-  const bool flat = a.rank == 1;  // a 1-D convolution is a 2-D one of height 1
-  Geometry g{};
-  g.n = a.n, g.c = a.c, g.oc = a.oc;
-  g.H = flat ? 1 : a.in[0], g.W = a.in[flat ? 0 : 1];
-  g.OH = flat ? 1 : a.out[0], g.OW = a.out[flat ? 0 : 1];
-  g.KH = flat ? 1 : a.k[0], g.KW = a.k[flat ? 0 : 1];
-  g.SH = flat ? 1 : a.stride[0], g.SW = a.stride[flat ? 0 : 1];
-  g.top = flat ? 0 : a.pad_l[0], g.left = a.pad_l[flat ? 0 : 1];
-  g.HP = g.H + g.top + (flat ? 0 : a.pad_r[0]), g.WP = g.W + g.left + a.pad_r[flat ? 0 : 1];
-  return g;
-}
 
 // dw[r][j] += sum over out_rows x out_cols positions of x[r] * dy[j], for r < rows and the panel's 16 j
 // (masked: only the lanes whose `lanes` are -1, the last panel's columns). x is the first position's window entry,
@@ -90,43 +75,6 @@ void tile_of(std::int64_t rows, const float* x, std::int64_t x_row, std::int64_t
   }
 }
 
-// Lines of memory fetched into L2 a few at a time, between tiles: the tiles are bound by their
-// multiply-adds, so the next work item's input arrives while they run (without it, copying a padded image
-// waited on memory for 13% of ResNet-20's first-stage gradient, one thread).
-class Prefetch {
- public:
-  /// Fetches [begin, begin + floats) over the next `steps` calls of step().
-  void start(const float* begin, std::int64_t floats, std::int64_t steps) {
-    next_ = reinterpret_cast<const char*>(begin);
-    end_ = reinterpret_cast<const char*>(begin + floats);
-    per_step_ = (floats * std::int64_t{sizeof(float)} / 64 + steps) / std::max<std::int64_t>(steps, 1);
-  }
-  void step() {
-    for (std::int64_t i = 0; i < per_step_ && next_ < end_; ++i, next_ += 64) _mm_prefetch(next_, _MM_HINT_T1);
-  }
-
- private:
-  const char* next_ = nullptr;
-  const char* end_ = nullptr;
-  std::int64_t per_step_ = 0;
-};
-
-// Image b of x copied into zeros of [HP, WP, c].
-void copy_padded(const float* x, std::int64_t b, const Geometry& g, float* out) {
-  const std::int64_t c = g.c, row = g.WP * c;
-  for (std::int64_t hp = 0; hp < g.HP; ++hp, out += row) {
-    const std::int64_t h = hp - g.top;
-    if (h < 0 || h >= g.H) {
-      std::fill(out, out + row, 0.0f);
-      continue;
-    }
-    const float* in = x + (b * g.H + h) * g.W * c;
-    std::fill(out, out + g.left * c, 0.0f);
-    std::copy(in, in + g.W * c, out + g.left * c);
-    std::fill(out + (g.left + g.W) * c, out + row, 0.0f);
-  }
-}
-
 }  // namespace
 
 bool conv_weight_gradient_fits(const ConvArgs& a) {
@@ -137,9 +85,9 @@ bool conv_weight_gradient_fits(const ConvArgs& a) {
 }
 
 void conv_weight_gradient(const float* x, const float* dy, float* dkernel, float* dbias, const ConvArgs& a) {
-  const Geometry g = geometry(a);
+  const ConvGeometry g = conv_geometry(a);
   const std::int64_t c = g.c, oc = g.oc, window = g.KW * c, size = g.KH * window * oc;
-  const bool padded = g.HP != g.H || g.WP != g.W;
+  const bool padded = g.padded();
   // Work items: runs of whole output rows of one image; each thread sums its items into its own copy of
   // the gradient (thread 0's is dkernel), added in thread order at the end.
   const std::int64_t band = std::clamp<std::int64_t>(kBandPositions / std::max<std::int64_t>(g.OW, 1), 1, g.OH);
@@ -171,7 +119,7 @@ void conv_weight_gradient(const float* x, const float* dy, float* dkernel, float
     Prefetch next_dy, next_image;
     for (std::int64_t item = t * chunk; item < last; ++item) {
       const std::int64_t b = item / bands, oh0 = item % bands * band, out_rows = std::min(band, g.OH - oh0);
-      if (padded && copied != b) copy_padded(x, b, g, copy), copied = b;
+      if (padded && copied != b) copy_padded_image(x, b, g, copy), copied = b;
       const float* src = (padded ? copy : x + b * image_floats) + oh0 * g.SH * row;
       const float* d = dy + (b * g.OH + oh0) * g.OW * oc;
       if (item + 1 < last) {

@@ -10,9 +10,11 @@
 #include <utility>
 #include <vector>
 
+#include "keras/kernels/conv_geometry.hpp"
 #include "keras/kernels/cpu_dispatch.hpp"
 #include "keras/kernels/eltwise.hpp"
 #include "keras/kernels/parallel.hpp"
+#include "keras/kernels/prefetch.hpp"
 #include "keras/kernels/scratch.hpp"
 
 namespace keras::kernels {
@@ -23,6 +25,7 @@ constexpr std::int64_t kRows = 6;     // rows of A per register tile: 6 x 2 accu
 constexpr std::int64_t kDepth = 256;  // steps of k per pass of a matrix product: a panel's 16 KiB stay in L1
 constexpr std::int64_t kChunk = 72;   // rows of A per work item of a matrix product: 72 x 256 floats stay in L2
 constexpr std::size_t kCacheLimit = std::size_t{256} << 20;
+constexpr std::int64_t kPrefetchedImage = std::int64_t{64} << 10;  // floats: 256 KiB, half of a small L2
 constexpr std::int64_t kLargestPack = std::int64_t{16} << 20;  // floats; larger weights stay with oneDNN
 // Multiply-adds below which a product runs on the calling thread: waking the pool costs about as much
 // (an LSTM step of one sequence, 128 units, is 65 Ki).
@@ -273,64 +276,60 @@ bool packed_conv_fits(const ConvArgs& a) {
 
 void packed_conv(const float* x, const float* kernel, std::uint64_t version, const float* scale, const float* shift,
                  const float* residual, float* y, const ConvArgs& a, Eltwise activation) {
-  // A 1-D convolution is a 2-D one of height 1.
-  const bool flat = a.rank == 1;
-  const std::int64_t n = a.n, c = a.c, oc = a.oc;
-  const std::int64_t H = flat ? 1 : a.in[0], W = a.in[flat ? 0 : 1];
-  const std::int64_t OH = flat ? 1 : a.out[0], OW = a.out[flat ? 0 : 1];
-  const std::int64_t KH = flat ? 1 : a.k[0], KW = a.k[flat ? 0 : 1];
-  const std::int64_t SH = flat ? 1 : a.stride[0], SW = a.stride[flat ? 0 : 1];
-  const std::int64_t top = flat ? 0 : a.pad_l[0], left = a.pad_l[flat ? 0 : 1];
-  const std::int64_t HP = H + top + (flat ? 0 : a.pad_r[0]), WP = W + left + a.pad_r[flat ? 0 : 1];
-  if (n * oc * OH * OW == 0) return;
-  const Packed& pk = packed(kernel, version, KH * KW * c, oc, false);
-  // Padding: the input copied into zeros once, so that every window reads plain memory (the buffer stays
-  // with the thread for the next call, up to 64 MiB).
-  const float* src = x;
-  thread_local Scratch padded;
-  if (HP != H || WP != W) {
-    float* dst = padded.floats(n * HP * WP * c);
-    parallel_rows(n * HP, WP * c, [&](std::int64_t row) {  // a padded row: zeros, or zeros around an input row
-      const std::int64_t b = row / HP, h = row % HP - top;
-      float* out = dst + row * WP * c;
-      if (h < 0 || h >= H) {
-        std::fill(out, out + WP * c, 0.0f);
-        return;
-      }
-      const float* in = x + (b * H + h) * W * c;
-      std::fill(out, out + left * c, 0.0f);
-      std::copy(in, in + W * c, out + left * c);
-      std::fill(out + (left + W) * c, out + WP * c, 0.0f);
-    });
-    src = dst;
-  }
-  // One tap per kernel row: its KW positions read KW * c consecutive floats of the padded input, as the
-  // pack holds the kernel's rows (so a 5 x 5 kernel over 1 channel sums 5 taps of depth 5, not 25 of 1).
+  const ConvGeometry g = conv_geometry(a);
+  const std::int64_t c = g.c, oc = g.oc, positions = g.OH * g.OW;
+  if (g.n * oc * positions == 0) return;
+  const Packed& pk = packed(kernel, version, g.KH * g.KW * c, oc, false);
+  // Padding: each thread copies the image its work item reads into zeros (kept for its next items of the
+  // same image; the buffer stays with the thread for the next call, up to 64 MiB), so that every window
+  // reads plain memory, and fetches the next image while its tiles run.
+  const bool padded = g.padded();
+  const std::int64_t row = (padded ? g.WP : g.W) * c, image_floats = g.H * g.W * c;
+  // One tap per kernel row: its KW positions read KW * c consecutive floats of the input, as the pack holds
+  // the kernel's rows (so a 5 x 5 kernel over 1 channel sums 5 taps of depth 5, not 25 of 1).
   std::vector<std::int64_t> taps;  // where each kernel row reads, from its window's corner
-  for (std::int64_t i = 0; i < KH; ++i) taps.push_back(i * WP * c);
-  // Work items: a run of output positions (in [n, OH, OW] order, across rows and images, so that tiles
-  // stay full) against one panel of output channels.
-  const std::int64_t panels = panel_count(oc), positions = n * OH * OW, span = 16 * kRows;
-  const std::int64_t runs = (positions + span - 1) / span;
-  parallel_rows(runs * panels, std::min(span, positions) * c * KH * KW * kPanel, [&](std::int64_t item) {
-    const std::int64_t q0 = item / panels * span, p = item % panels, j0 = p * kPanel;
-    std::int64_t b = q0 / (OH * OW), oh = q0 / OW % OH, ow = q0 % OW;
+  for (std::int64_t i = 0; i < g.KH; ++i) taps.push_back(i * row);
+  // Work items: a run of up to 96 output positions of one image (across its rows, so that tiles stay full)
+  // against one panel of output channels; items image-major, so that a thread's items share its copy.
+  const std::int64_t panels = panel_count(oc), span = 16 * kRows;
+  const std::int64_t runs = (positions + span - 1) / span, items = g.n * runs * panels;
+  struct ThreadState {
+    std::int64_t image = -1;  // the image this thread's items read last (its padded copy, when padded)
+    Prefetch next_image;
+  };
+  std::vector<ThreadState> state(static_cast<std::size_t>(omp_get_max_threads()));
+  parallel_rows(items, std::min(span, positions) * c * g.KH * g.KW * kPanel, [&](std::int64_t item) {
+    const std::int64_t b = item / (runs * panels), q0 = item / panels % runs * span, p = item % panels;
+    const std::int64_t j0 = p * kPanel, count = std::min(span, positions - q0);
+    ThreadState& own = state[static_cast<std::size_t>(omp_get_thread_num())];
+    thread_local Scratch image;
+    float* copy = padded ? image.floats(g.HP * g.WP * c) : nullptr;
+    if (own.image != b) {
+      if (padded) copy_padded_image(x, b, g, copy);
+      own.image = b;
+      if (b + 1 < g.n && image_floats <= kPrefetchedImage)
+        own.next_image.start(x + (b + 1) * image_floats, image_floats, positions * panels);
+    }
+    const float* src = padded ? copy : x + b * image_floats;
+    std::int64_t oh = q0 / g.OW, ow = q0 % g.OW;
     auto window = [&] {  // the corner of the next output position's window
-      const float* corner = src + ((b * HP + oh * SH) * WP + ow * SW) * c;
-      if (++ow == OW) {
-        ow = 0;
-        if (++oh == OH) oh = 0, ++b;
-      }
+      const float* corner = src + oh * g.SH * row + ow * g.SW * c;
+      if (++ow == g.OW) ow = 0, ++oh;
+      own.next_image.step();
       return corner;
     };
+    const std::int64_t first = b * positions + q0;  // in y's and the residual's rows
     Finish finish{.scale = scale ? scale + j0 : nullptr, .shift = shift ? shift + j0 : nullptr,
-                  .residual = residual ? residual + q0 * oc + j0 : nullptr, .residual_stride = oc,
+                  .residual = residual ? residual + first * oc + j0 : nullptr, .residual_stride = oc,
                   .relu = activation == Eltwise::relu};
-    tiles(window, taps.data(), static_cast<std::int64_t>(taps.size()), pk.panels.get() + p * KH * KW * c * kPanel, KW * c,
-          y + q0 * oc + j0, oc, std::min(kPanel, oc - j0), false, &finish, std::min(span, positions - q0));
+    tiles(window, taps.data(), static_cast<std::int64_t>(taps.size()), pk.panels.get() + p * g.KH * g.KW * c * kPanel,
+          g.KW * c, y + first * oc + j0, oc, std::min(kPanel, oc - j0), false, &finish, count);
+    if (padded && g.HP * g.WP * c > static_cast<std::int64_t>(Scratch::kKeptFloats)) {  // an image past 64 MiB
+      image.release();
+      own.image = -1;
+    }
   });
-  finish_activation(activation, y, n * OH * OW * oc);
-  padded.release();
+  finish_activation(activation, y, g.n * positions * oc);
 }
 
 std::size_t packed_weights_cache_bytes() { return cache().bytes; }
