@@ -158,6 +158,16 @@ TEST_CASE("Conv2D inference with a packed kernel matches training's convolution"
             }
 }
 
+TEST_CASE("Conv2D inference with a packed kernel over a batch the threads share matches training's convolution",
+          "[packed]") {
+  // Each thread copies the padded images of its own work items: 9 images of 3 runs of positions each, split
+  // between the threads inside an image, through a stride-2 layer and a layer whose input needs no copy.
+  Sequential model({layers::Input({17, 17, 8}), layers::Conv2D(24, {3, 3}, {.padding = "same", .activation = "relu"}),
+                    layers::Conv2D(16, {3, 3}, {.strides = {2, 2}, .padding = "same"}),
+                    layers::Conv2D(20, {1, 1})});
+  for (std::uint64_t seed : {1, 2, 3}) check_against_reference(model, random::normal({9, 17, 17, 8}, 0, 1, DType::float32, seed));
+}
+
 TEST_CASE("Conv1D inference with a packed kernel matches training's convolution", "[packed]") {
   for (const std::string padding : {"valid", "same", "causal"})
     for (const std::int64_t stride : {1, 2}) {
