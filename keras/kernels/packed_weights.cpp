@@ -311,12 +311,17 @@ void packed_conv(const float* x, const float* kernel, std::uint64_t version, con
         own.next_image.start(x + (b + 1) * image_floats, image_floats, positions * panels);
     }
     const float* src = padded ? copy : x + b * image_floats;
-    std::int64_t oh = q0 / g.OW, ow = q0 % g.OW;
+    const std::int64_t down = g.SH * row, across = g.SW * c;  // from a window to the next row's, column's
+    std::int64_t ow = q0 % g.OW;
+    const float* left_end = src + q0 / g.OW * down;  // the first window of the current output row
+    const float* corner = left_end + ow * across;
+    Prefetch& next_image = own.next_image;
     auto window = [&] {  // the corner of the next output position's window
-      const float* corner = src + oh * g.SH * row + ow * g.SW * c;
-      if (++ow == g.OW) ow = 0, ++oh;
-      own.next_image.step();
-      return corner;
+      const float* at = corner;
+      corner += across;
+      if (++ow == g.OW) ow = 0, left_end += down, corner = left_end;
+      next_image.step();
+      return at;
     };
     const std::int64_t first = b * positions + q0;  // in y's and the residual's rows
     Finish finish{.scale = scale ? scale + j0 : nullptr, .shift = shift ? shift + j0 : nullptr,
