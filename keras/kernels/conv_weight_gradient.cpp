@@ -23,7 +23,6 @@ namespace {
 constexpr std::int64_t kPanel = 16;          // output channels per tile: two AVX registers
 constexpr std::int64_t kRows = 6;            // window entries per tile
 constexpr std::int64_t kBandPositions = 96;  // output positions per work item: whole output rows of one image
-constexpr std::int64_t kPrefetchedImage = std::int64_t{64} << 10;  // floats: 256 KiB, half of a small L2
 // Multiply-adds below which the gradient runs on the calling thread.
 constexpr std::int64_t kSerialWork = std::int64_t{1} << 18;
 
@@ -88,6 +87,11 @@ void conv_weight_gradient(const float* x, const float* dy, float* dkernel, float
   const ConvGeometry g = conv_geometry(a);
   const std::int64_t c = g.c, oc = g.oc, window = g.KW * c, size = g.KH * window * oc;
   const bool padded = g.padded();
+  if (g.n * g.OH * g.OW == 0) {  // no output position: zero gradients
+    std::fill(dkernel, dkernel + size, 0.0f);
+    if (dbias) std::fill(dbias, dbias + oc, 0.0f);
+    return;
+  }
   // Work items: runs of whole output rows of one image; each thread sums its items into its own copy of
   // the gradient (thread 0's is dkernel), added in thread order at the end.
   const std::int64_t band = std::clamp<std::int64_t>(kBandPositions / std::max<std::int64_t>(g.OW, 1), 1, g.OH);
@@ -126,7 +130,7 @@ void conv_weight_gradient(const float* x, const float* dy, float* dkernel, float
         const std::int64_t next_rows = std::min(band, g.OH - (item + 1) % bands * band);
         next_dy.start(d + out_rows * g.OW * oc, next_rows * g.OW * oc, tiles);
       }
-      if (oh0 == 0 && (b + 1) * bands < last && image_floats <= kPrefetchedImage)
+      if (oh0 == 0 && (b + 1) * bands < last && image_floats <= Prefetch::kLargestImage)
         next_image.start(x + (b + 1) * image_floats, image_floats, bands * tiles);
       for (std::int64_t kh = 0; kh < g.KH; ++kh)
         for (std::int64_t r0 = 0; r0 < window; r0 += kRows) {

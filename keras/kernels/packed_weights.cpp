@@ -25,7 +25,6 @@ constexpr std::int64_t kRows = 6;     // rows of A per register tile: 6 x 2 accu
 constexpr std::int64_t kDepth = 256;  // steps of k per pass of a matrix product: a panel's 16 KiB stay in L1
 constexpr std::int64_t kChunk = 72;   // rows of A per work item of a matrix product: 72 x 256 floats stay in L2
 constexpr std::size_t kCacheLimit = std::size_t{256} << 20;
-constexpr std::int64_t kPrefetchedImage = std::int64_t{64} << 10;  // floats: 256 KiB, half of a small L2
 constexpr std::int64_t kLargestPack = std::int64_t{16} << 20;  // floats; larger weights stay with oneDNN
 // Multiply-adds below which a product runs on the calling thread: waking the pool costs about as much
 // (an LSTM step of one sequence, 128 units, is 65 Ki).
@@ -307,7 +306,7 @@ void packed_conv(const float* x, const float* kernel, std::uint64_t version, con
     if (own.image != b) {
       if (padded) copy_padded_image(x, b, g, copy);
       own.image = b;
-      if (b + 1 < g.n && image_floats <= kPrefetchedImage)
+      if (b + 1 < g.n && image_floats <= Prefetch::kLargestImage)
         own.next_image.start(x + (b + 1) * image_floats, image_floats, positions * panels);
     }
     const float* src = padded ? copy : x + b * image_floats;

@@ -12,6 +12,9 @@ namespace keras::kernels {
 
 class Prefetch {
  public:
+  /// The largest next image worth fetching whole, in floats (256 KiB: half of a small L2).
+  static constexpr std::int64_t kLargestImage = std::int64_t{64} << 10;
+
   /// Fetches [begin, begin + floats) over the next `steps` calls of step().
   void start(const float* begin, std::int64_t floats, std::int64_t steps) {
     next_ = reinterpret_cast<const char*>(begin);
