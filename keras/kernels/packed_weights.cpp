@@ -288,22 +288,18 @@ void packed_conv(const float* x, const float* kernel, std::uint64_t version, con
   // the kernel's rows (so a 5 x 5 kernel over 1 channel sums 5 taps of depth 5, not 25 of 1).
   std::vector<std::int64_t> taps;  // where each kernel row reads, from its window's corner
   for (std::int64_t i = 0; i < g.KH; ++i) taps.push_back(i * row);
-  // Work items: a run of up to 96 output positions (across rows, so that tiles stay full) against one panel
-  // of output channels. A run stays inside one image when the input is padded, so that a thread's items share
-  // its copy of the image; otherwise runs cross images too (100 positions are not 17 tiles of 6 rows, but 3,200
-  // nearly are).
+  // Work items: a run of up to 96 output positions of one image (across its rows, so that tiles stay full)
+  // against one panel of output channels; items image-major, so that a thread's items share its copy.
   const std::int64_t panels = panel_count(oc), span = 16 * kRows;
-  const std::int64_t domain = padded ? positions : g.n * positions;  // the positions one run may cover
-  const std::int64_t runs = (domain + span - 1) / span, items = g.n * positions / domain * runs * panels;
+  const std::int64_t runs = (positions + span - 1) / span, items = g.n * runs * panels;
   struct ThreadState {
     std::int64_t image = -1;  // the image this thread's items read last (its padded copy, when padded)
     Prefetch next_image;
   };
   std::vector<ThreadState> state(static_cast<std::size_t>(omp_get_max_threads()));
-  parallel_rows(items, std::min(span, domain) * c * g.KH * g.KW * kPanel, [&](std::int64_t item) {
-    // q0: the run's first position, in [n, OH, OW] order (y's and the residual's rows)
-    const std::int64_t q0 = item / (runs * panels) * domain + item / panels % runs * span, p = item % panels;
-    const std::int64_t b = q0 / positions, j0 = p * kPanel, count = std::min(span, (q0 / domain + 1) * domain - q0);
+  parallel_rows(items, std::min(span, positions) * c * g.KH * g.KW * kPanel, [&](std::int64_t item) {
+    const std::int64_t b = item / (runs * panels), q0 = item / panels % runs * span, p = item % panels;
+    const std::int64_t j0 = p * kPanel, count = std::min(span, positions - q0);
     ThreadState& own = state[static_cast<std::size_t>(omp_get_thread_num())];
     thread_local Scratch image;
     float* copy = padded ? image.floats(g.HP * g.WP * c) : nullptr;
@@ -313,29 +309,25 @@ void packed_conv(const float* x, const float* kernel, std::uint64_t version, con
       if (b + 1 < g.n && image_floats <= Prefetch::kLargestImage)
         own.next_image.start(x + (b + 1) * image_floats, image_floats, positions * panels);
     }
-    const float* base = padded ? copy : x + b * image_floats;  // the image of the current window
+    const float* src = padded ? copy : x + b * image_floats;
     const std::int64_t down = g.SH * row, across = g.SW * c;  // from a window to the next row's, column's
-    std::int64_t oh = q0 % positions / g.OW, ow = q0 % g.OW;
-    const float* left_end = base + oh * down;  // the first window of the current output row
+    std::int64_t ow = q0 % g.OW;
+    const float* left_end = src + q0 / g.OW * down;  // the first window of the current output row
     const float* corner = left_end + ow * across;
     Prefetch& next_image = own.next_image;
     auto window = [&] {  // the corner of the next output position's window
       const float* at = corner;
       corner += across;
-      if (++ow == g.OW) {
-        ow = 0;
-        if (++oh == g.OH) oh = 0, base += image_floats, left_end = base;  // unpadded input only: the next image
-        else left_end += down;
-        corner = left_end;
-      }
+      if (++ow == g.OW) ow = 0, left_end += down, corner = left_end;
       next_image.step();
       return at;
     };
+    const std::int64_t first = b * positions + q0;  // in y's and the residual's rows
     Finish finish{.scale = scale ? scale + j0 : nullptr, .shift = shift ? shift + j0 : nullptr,
-                  .residual = residual ? residual + q0 * oc + j0 : nullptr, .residual_stride = oc,
+                  .residual = residual ? residual + first * oc + j0 : nullptr, .residual_stride = oc,
                   .relu = activation == Eltwise::relu};
     tiles(window, taps.data(), static_cast<std::int64_t>(taps.size()), pk.panels.get() + p * g.KH * g.KW * c * kPanel,
-          g.KW * c, y + q0 * oc + j0, oc, std::min(kPanel, oc - j0), false, &finish, count);
+          g.KW * c, y + first * oc + j0, oc, std::min(kPanel, oc - j0), false, &finish, count);
     if (padded && g.HP * g.WP * c > static_cast<std::int64_t>(Scratch::kKeptFloats)) {  // an image past 64 MiB
       image.release();
       own.image = -1;
