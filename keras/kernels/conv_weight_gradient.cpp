@@ -92,14 +92,13 @@ void conv_weight_gradient(const float* x, const float* dy, float* dkernel, float
     if (dbias) std::fill(dbias, dbias + oc, 0.0f);
     return;
   }
-  // Work items: runs of whole output rows of one image; each thread sums its items into its own copy of
-  // the gradient (thread 0's is dkernel), added in thread order at the end.
+  // Work items: runs of whole output rows of one image; each thread sums its items into its own gradient
+  // and bias, added in thread order at the end.
   const std::int64_t band = std::clamp<std::int64_t>(kBandPositions / std::max<std::int64_t>(g.OW, 1), 1, g.OH);
   const std::int64_t bands = (g.OH + band - 1) / band, items = g.n * bands;
   const std::int64_t work = g.n * g.OH * g.OW * g.KH * window * oc;
   const int threads = work < kSerialWork ? 1 : omp_get_max_threads();
-  std::vector<float> partial(static_cast<std::size_t>(threads) * static_cast<std::size_t>(size + oc));
-  std::fill(dkernel, dkernel + size, 0.0f);
+  std::vector<float> partial(static_cast<std::size_t>(threads) * static_cast<std::size_t>(size + oc), 0.0f);
   std::int32_t mask[kPanel];  // the last panel's columns, when oc is not a multiple of 16
   for (std::int64_t j = 0; j < kPanel; ++j) mask[j] = j < oc % kPanel ? -1 : 0;
   int team = 1;
@@ -109,10 +108,8 @@ void conv_weight_gradient(const float* x, const float* dy, float* dkernel, float
 #pragma omp single
     team = omp_get_num_threads();
     const std::int64_t chunk = (items + team - 1) / team;
-    float* dw = t == 0 ? dkernel : partial.data() + t * (size + oc);
-    float* __restrict db = partial.data() + t * (size + oc) + size;
-    if (t > 0) std::fill(dw, dw + size, 0.0f);
-    std::fill(db, db + oc, 0.0f);
+    float* dw = partial.data() + t * (size + oc);
+    float* __restrict db = dw + size;
     thread_local Scratch image;
     float* copy = padded ? image.floats(g.HP * g.WP * c) : nullptr;
     std::int64_t copied = -1;  // the image in `copy`
@@ -154,16 +151,14 @@ void conv_weight_gradient(const float* x, const float* dy, float* dkernel, float
     }
     image.release();
   }
+  const float* first = partial.data();
+  std::copy(first, first + size, dkernel);
+  if (dbias) std::copy(first + size, first + size + oc, dbias);
   for (int t = 1; t < team; ++t) {
     const float* p = partial.data() + t * (size + oc);
     for (std::int64_t i = 0; i < size; ++i) dkernel[i] += p[i];
-  }
-  if (dbias) {
-    std::fill(dbias, dbias + oc, 0.0f);
-    for (int t = 0; t < team; ++t) {
-      const float* p = partial.data() + t * (size + oc) + size;
-      for (std::int64_t o = 0; o < oc; ++o) dbias[o] += p[o];
-    }
+    if (dbias)
+      for (std::int64_t o = 0; o < oc; ++o) dbias[o] += p[size + o];
   }
 }
 

@@ -12,8 +12,8 @@ class Scratch {
  public:
   static constexpr std::size_t kKeptFloats = std::size_t{16} << 20;  // 64 MiB
 
-  /// Room for n floats (contents unspecified). The pointer is this thread's: take it before an OpenMP
-  /// region, whose other threads have their own Scratch.
+  /// Room for n floats (contents unspecified), for the thread that owns this Scratch: inside an OpenMP
+  /// region each thread takes its own (a thread_local Scratch), or the region's threads share one taken before.
   float* floats(std::int64_t n) {
     data_.resize(static_cast<std::size_t>(n));
     return data_.data();

@@ -6,8 +6,8 @@
 #include "keras/autodiff/gradient_tape.hpp"
 #include "keras/function/capture.hpp"
 #include "keras/kernels/parallel.hpp"
-#include "keras/kernels/scratch.hpp"
 #include "keras/kernels/reduction.hpp"
+#include "keras/kernels/scratch.hpp"
 #include "keras/ops/math.hpp"
 #include "keras/ops/shape.hpp"
 #include "keras/ops/sorting.hpp"
@@ -132,10 +132,8 @@ void max_grad_into(const Tensor& x, const Tensor& out, const Tensor& g, Tensor& 
         float* __restrict dr = pd + (o * reduced + r) * inner;
         for (std::int64_t i = 0; i < inner; ++i) dr[i] = xr[i] == m[i] ? c[i] : z[i];
       }
-      if (static_cast<std::size_t>(inner) > kernels::Scratch::kKeptFloats) {  // not kept past this row
-        share.release();
-        rest.release();
-      }
+      share.release();  // (only rows past Scratch::kKeptFloats give their buffers back)
+      rest.release();
     });
   };
   compute(x, out, g, dx, axes);
