@@ -106,28 +106,43 @@ std::vector<Tensor> FunctionalGraph::run(const std::vector<Tensor>& inputs, cons
     masks[n] = n->layer->compute_mask(args, call.masks);
   };
   // Predicting: each chain of a convolution and the element-wise layers after it runs as one convolution
-  // where its last node stands (keras/epilogue.hpp); a chain whose input carries a mask runs layer by layer.
-  const bool fuse = !context.training && !autodiff::recording() && !jit::tracing();
-  const std::shared_ptr<const FusedChains> chains = fuse ? fused_chains() : nullptr;
+  // where its last node stands (keras/epilogue.hpp). Training: each chain of a BatchNormalization and a
+  // residual Add and a relu after it runs as one batch normalization. A chain whose input carries a mask,
+  // or whose layers have activity regularizers, runs layer by layer.
+  const bool fuse_training = context.training && !jit::tracing();
+  const bool fuse = fuse_training || (!context.training && !autodiff::recording() && !jit::tracing());
+  const std::shared_ptr<const FusedChains> chains = fuse ? fused_chains(fuse_training) : nullptr;
   auto run_chain = [&](const FusedChain& chain) {
     const KerasTensor& in = chain.head->inputs[0];
     Epilogue epilogue;
-    bool fusable = !mask(in).defined();
+    bool fusable = !mask(in).defined() && !chain.head->layer->activity_regularizer();
     for (const Node* s : chain.steps) {
       EpilogueStep step = s->layer->epilogue_step();
+      fusable = fusable && !s->layer->activity_regularizer();
       switch (step.kind) {
         case EpilogueStep::Kind::affine: epilogue.scale = std::move(step.scale), epilogue.shift = std::move(step.shift); break;
-        case EpilogueStep::Kind::add: epilogue.residual = value(chain.residual); break;
+        case EpilogueStep::Kind::add:
+          epilogue.residual = value(chain.residual);
+          fusable = fusable && !mask(chain.residual).defined();
+          break;
         case EpilogueStep::Kind::activation: epilogue.activation = step.activation; break;
         case EpilogueStep::Kind::none: fusable = false; break;
       }
     }
-    if (!fusable || !chain.head->layer->takes_epilogue()) {
+    if (fuse_training) {
+      fusable = fusable && chain.head->layer->trains_with_epilogue() &&
+                (!epilogue.residual.defined() || epilogue.residual.shape() == value(in).shape());
+    } else {
+      fusable = fusable && chain.head->layer->takes_epilogue();
+    }
+    if (!fusable) {
       run_node(chain.head);
       for (const Node* s : chain.steps) run_node(s);
       return;
     }
-    values[chain.steps.back()] = {chain.head->layer->call_with_epilogue(value(in), epilogue)};
+    Layer& head = *chain.head->layer;
+    values[chain.steps.back()] = {fuse_training ? head.train_with_epilogue(value(in), epilogue)
+                                                : head.call_with_epilogue(value(in), epilogue)};
   };
   for (const auto& n : nodes_) {
     if (is_input_node(*n)) continue;
@@ -145,14 +160,15 @@ std::vector<Tensor> FunctionalGraph::run(const std::vector<Tensor>& inputs, cons
   return out;
 }
 
-std::shared_ptr<const FusedChains> FunctionalGraph::fused_chains() const {
+std::shared_ptr<const FusedChains> FunctionalGraph::fused_chains(bool training) const {
   std::lock_guard<std::mutex> hold(fusion_->lock);
-  if (!fusion_->chains) {
+  std::shared_ptr<const FusedChains>& chains = training ? fusion_->training_chains : fusion_->chains;
+  if (!chains) {
     for (const auto& n : nodes_)
       if (!is_input_node(*n) && !n->layer->built()) return nullptr;  // found once every layer is built
-    fusion_->chains = std::make_shared<const FusedChains>(find_fused_chains(nodes_, outputs_));
+    chains = std::make_shared<const FusedChains>(find_fused_chains(nodes_, outputs_, training));
   }
-  return fusion_->chains;
+  return chains;
 }
 
 int FunctionalGraph::node_index(const Node* node) const {

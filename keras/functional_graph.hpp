@@ -57,14 +57,14 @@ class FunctionalGraph {
   std::string model_name_;
   /// Index of a node among the nodes of the same layer in this graph (Keras's node_index).
   int node_index(const Node* node) const;
-  /// The chains that run fused when predicting (keras/fused_chains.hpp), found at the first inference run
-  /// whose layers are all built; shared by copies of the graph (they share its nodes).
+  /// The chains that run fused when predicting and when training (keras/fused_chains.hpp), each found at
+  /// the first such run whose layers are all built; shared by copies of the graph (they share its nodes).
   struct Fusion {
     std::mutex lock;
-    std::shared_ptr<const FusedChains> chains;
+    std::shared_ptr<const FusedChains> chains, training_chains;
   };
   std::shared_ptr<Fusion> fusion_ = std::make_shared<Fusion>();
-  std::shared_ptr<const FusedChains> fused_chains() const;
+  std::shared_ptr<const FusedChains> fused_chains(bool training) const;
 };
 
 }  // namespace keras

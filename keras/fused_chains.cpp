@@ -6,7 +6,8 @@
 
 namespace keras {
 
-FusedChains find_fused_chains(const std::vector<std::shared_ptr<Node>>& nodes, const std::vector<KerasTensor>& outputs) {
+FusedChains find_fused_chains(const std::vector<std::shared_ptr<Node>>& nodes, const std::vector<KerasTensor>& outputs,
+                              bool training) {
   // Who reads each tensor (node, output index); a model output counts as a reader of its own.
   std::map<std::pair<const Node*, int>, std::vector<const Node*>> readers;
   for (const auto& n : nodes)
@@ -25,16 +26,17 @@ FusedChains find_fused_chains(const std::vector<std::shared_ptr<Node>>& nodes, c
 
   FusedChains chains;
   for (const auto& n : nodes) {
-    if (n->inputs.size() != 1 || n->output_shapes.size() != 1 || !n->layer->takes_epilogue() ||
-        chains.member.count(n.get()))
-      continue;
+    const bool head = training ? n->layer->trains_with_epilogue() : n->layer->takes_epilogue();
+    if (n->inputs.size() != 1 || n->output_shapes.size() != 1 || !head || chains.member.count(n.get())) continue;
     FusedChain chain{.head = n.get()};
     using Kind = EpilogueStep::Kind;
-    int stage = 0;  // the last step taken: 0 none, 1 affine, 2 add, 3 activation
+    // The last step taken: 0 none, 1 affine (a training head is its own affine step), 2 add, 3 activation.
+    int stage = training ? 1 : 0;
     for (const Node* at = n.get(); const Node* next = only_reader(at);) {
       // A node another chain runs (an Add whose other input was a chain's first) is not taken twice.
       if (next->output_shapes.size() != 1 || chains.member.count(next) || chains.by_tail.count(next)) break;
-      const Kind kind = next->layer->epilogue_step().kind;
+      const EpilogueStep step = next->layer->epilogue_step();
+      const Kind kind = step.kind;
       if (kind == Kind::affine && stage < 1 && next->inputs.size() == 1) {
         stage = 1;
       } else if (kind == Kind::add && stage < 2 && next->inputs.size() == 2) {
@@ -44,7 +46,8 @@ FusedChains find_fused_chains(const std::vector<std::shared_ptr<Node>>& nodes, c
           break;
         chain.residual = other;
         stage = 2;
-      } else if (kind == Kind::activation && stage < 3 && next->inputs.size() == 1) {
+      } else if (kind == Kind::activation && stage < 3 && next->inputs.size() == 1 &&
+                 (!training || step.activation == kernels::Eltwise::relu)) {
         stage = 3;
       } else {
         break;

@@ -1,7 +1,8 @@
 #pragma once
-// The chains of a functional graph that run fused when predicting (keras/epilogue.hpp): a convolution and
-// the element-wise layers after it (BatchNormalization in inference, a residual Add, an activation), each
-// the only reader of the one before. The chain runs where its last node stands; its other nodes are skipped.
+// The chains of a functional graph that run fused (keras/epilogue.hpp). Predicting: a convolution and the
+// element-wise layers after it (BatchNormalization in inference, a residual Add, an activation). Training:
+// a BatchNormalization and a residual Add and a relu after it. Each is the only reader of the one before.
+// The chain runs where its last node stands; its other nodes are skipped.
 #include <map>
 #include <memory>
 #include <vector>
@@ -23,6 +24,9 @@ struct FusedChains {
 
 /// The chains of `nodes` (in execution order, every layer built) whose intermediate outputs nothing else
 /// reads, `outputs` included: the steps in the order affine, add, activation, each at most once.
-FusedChains find_fused_chains(const std::vector<std::shared_ptr<Node>>& nodes, const std::vector<KerasTensor>& outputs);
+/// `training`: the chains that train fused instead — a head that trains_with_epilogue() (a
+/// BatchNormalization), then an add and a relu, each optional.
+FusedChains find_fused_chains(const std::vector<std::shared_ptr<Node>>& nodes, const std::vector<KerasTensor>& outputs,
+                              bool training = false);
 
 }  // namespace keras

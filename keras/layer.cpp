@@ -354,6 +354,11 @@ Tensor Layer::call_with_epilogue(const Tensor&, const Epilogue&) {
   throw ValueError("Layer \"" + name_ + "\" (" + class_name() + ") cannot run a fused epilogue (takes_epilogue() is false)");
 }
 
+Tensor Layer::train_with_epilogue(const Tensor&, const Epilogue&) {
+  throw ValueError("Layer \"" + name_ + "\" (" + class_name() + ") cannot train with a fused epilogue "
+                   "(trains_with_epilogue() is false)");
+}
+
 void Layer::reset_states() {
   throw ValueError("Layer \"" + name_ + "\" (" + class_name() + ") is not stateful: reset_states() applies to recurrent "
                    "layers made with stateful=true and to models holding them");

@@ -141,6 +141,11 @@ class Layer : public std::enable_shared_from_this<Layer> {
   virtual bool takes_epilogue() const { return false; }
   /// The layer's inference output on one input with `epilogue` applied; only where takes_epilogue().
   virtual Tensor call_with_epilogue(const Tensor& inputs, const Epilogue& epilogue);
+  /// Training-time fusion: whether train_with_epilogue can run now (a BatchNormalization that trains),
+  /// followed by a residual and a relu of an Epilogue (no affine step).
+  virtual bool trains_with_epilogue() const { return false; }
+  /// The layer's training output on one input with `epilogue` applied; only where trains_with_epilogue().
+  virtual Tensor train_with_epilogue(const Tensor& inputs, const Epilogue& epilogue);
 
   /// Layers this one owns (a model's layers); their weights count as this layer's.
   virtual std::vector<std::shared_ptr<Layer>> sublayers() const { return {}; }

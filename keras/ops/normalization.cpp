@@ -15,11 +15,16 @@ namespace {
 using namespace normalization_detail;
 
 // Σ g and Σ g * (x - mean) * inv per channel: the sums behind the gradients of gamma and beta (and of x).
+// With `relu_out` (the output of a fused ReLU), g is the incoming gradient where relu_out > 0, else 0, and
+// is written to `masked` in the same pass.
 void grad_sums(const Layout& l, const float* px, const float* pg, const std::vector<float>& mean,
-               const std::vector<float>& inv, std::vector<double>& sum_g, std::vector<double>& sum_gx) {
+               const std::vector<float>& inv, std::vector<double>& sum_g, std::vector<double>& sum_gx,
+               const float* relu_out = nullptr, float* masked = nullptr) {
   if (l.inner != 1) {
     channel_sums(l, sum_g, sum_gx, [&](std::int64_t i, std::int64_t c) {
-      return std::pair<double, double>(pg[i], double(pg[i]) * (px[i] - mean[c]) * inv[c]);
+      const float g = relu_out ? (relu_out[i] > 0.f ? pg[i] : 0.f) : pg[i];
+      if (relu_out) masked[i] = g;
+      return std::pair<double, double>(g, double(g) * (px[i] - mean[c]) * inv[c]);
     });
     return;
   }
@@ -30,6 +35,18 @@ void grad_sums(const Layout& l, const float* px, const float* pg, const std::vec
     for (std::int64_t r = r0; r < r1; ++r) {
       const float* __restrict x = px + r * C;
       const float* __restrict g = pg + r * C;
+      if (relu_out) {
+        const float* __restrict o = relu_out + r * C;
+        float* __restrict gm = masked + r * C;
+#pragma omp simd
+        for (std::int64_t c = 0; c < C; ++c) {
+          const float gc = g[c], v = o[c] > 0.f ? gc : 0.f;
+          gm[c] = v;
+          a[c] += v;
+          b[c] += v * (x[c] - m[c]) * iv[c];
+        }
+        continue;
+      }
 #pragma omp simd
       for (std::int64_t c = 0; c < C; ++c) {
         a[c] += g[c];
@@ -76,20 +93,26 @@ void batch_moments(const Layout& l, const float* px, std::vector<double>& mean, 
   for (std::int64_t c = 0; c < C; ++c) var[c] = s2[c] / n;
 }
 
-// y = x * scale[c] + shift[c].
-void affine_per_channel(const Layout& l, const float* x, const std::vector<float>& scale,
-                        const std::vector<float>& shift, float* y) {
+// y = x * scale[c] + shift[c], + residual when kAdd, then max(., 0) when kRelu.
+template <bool kAdd, bool kRelu>
+void affine_into(const Layout& l, const float* x, const float* scale, const float* shift, const float* residual,
+                 float* y) {
+  auto step = [](float v, const float* __restrict res, std::int64_t i) {
+    if constexpr (kAdd) v += res[i];
+    if constexpr (kRelu) v = std::max(v, 0.f);  // keeps a NaN, as relu does
+    return v;
+  };
   const auto C = l.channels, I = l.inner;
   if (I == 1) {  // channels last: vectorize over the channels of each row
-    const float* __restrict sc = scale.data();
-    const float* __restrict sh = shift.data();
     kernels::parallel_ranges(l.outer * C, [&](std::int64_t begin, std::int64_t end) {
       const float* __restrict px = x;
+      const float* __restrict sc = scale;
+      const float* __restrict sh = shift;
       float* __restrict py = y;
       for (std::int64_t r = begin / C; r * C < end; ++r) {
         const std::int64_t c0 = std::max(begin - r * C, std::int64_t{0}), c1 = std::min(end - r * C, C);
 #pragma omp simd
-        for (std::int64_t c = c0; c < c1; ++c) py[r * C + c] = px[r * C + c] * sc[c] + sh[c];
+        for (std::int64_t c = c0; c < c1; ++c) py[r * C + c] = step(px[r * C + c] * sc[c] + sh[c], residual, r * C + c);
       }
     });
     return;
@@ -99,9 +122,16 @@ void affine_per_channel(const Layout& l, const float* x, const std::vector<float
       const float s = scale[c], h = shift[c];
       const std::int64_t base = (o * C + c) * I;
 #pragma omp simd
-      for (std::int64_t i = 0; i < I; ++i) y[base + i] = x[base + i] * s + h;
+      for (std::int64_t i = 0; i < I; ++i) y[base + i] = step(x[base + i] * s + h, residual, base + i);
     }
   });
+}
+
+void affine_per_channel(const Layout& l, const float* x, const std::vector<float>& scale,
+                        const std::vector<float>& shift, float* y, const float* residual = nullptr, bool relu = false) {
+  const float *sc = scale.data(), *sh = shift.data();
+  if (residual) relu ? affine_into<true, true>(l, x, sc, sh, residual, y) : affine_into<true, false>(l, x, sc, sh, residual, y);
+  else relu ? affine_into<false, true>(l, x, sc, sh, residual, y) : affine_into<false, false>(l, x, sc, sh, residual, y);
 }
 
 Tensor vector_tensor(const std::vector<double>& v, const Shape& shape) {
@@ -121,12 +151,16 @@ void param_grads(const Recorded& rec, const std::vector<bool>& needs, std::vecto
 }  // namespace
 
 BatchNormTrainResult batch_norm_train(const Tensor& x0, const Tensor& gamma, const Tensor& beta, int axis,
-                                      float epsilon) {
+                                      float epsilon, const BatchNormEpilogue& epilogue) {
   Tensor x = as_float(x0, "batch_norm");
   const int a = normalize_axis(axis, x.ndim(), "batch_norm", x.shape());
   const Layout l = layout_of(x.shape(), a, a);
   check_param(gamma, l.channels, "gamma", "batch_norm");
   check_param(beta, l.channels, "beta", "batch_norm");
+  const Tensor residual = epilogue.residual.defined() ? as_float(epilogue.residual, "batch_norm") : Tensor();
+  if (residual.defined() && residual.shape() != x.shape())
+    throw ValueError("batch_norm: the residual added after normalizing has shape " + shape_str(residual.shape()) +
+                     ", but the input has shape " + shape_str(x.shape()) + "; they must be equal");
   const std::int64_t n = l.outer * l.inner;
   if (n == 0) throw ValueError("batch_norm: cannot compute batch statistics of an empty input " + shape_str(x.shape()));
   const float* px = x.data<float>();
@@ -143,57 +177,64 @@ BatchNormTrainResult batch_norm_train(const Tensor& x0, const Tensor& gamma, con
   }
   BatchNormTrainResult result;
   result.output = Tensor::empty(x.shape());
-  affine_per_channel(l, px, scale, shift, result.output.data<float>());
+  affine_per_channel(l, px, scale, shift, result.output.data<float>(),
+                     residual.defined() ? residual.data<float>() : nullptr, epilogue.relu);
   result.mean = vector_tensor(mean, {l.channels});
   result.variance = vector_tensor(var, {l.channels});
   result.count = n;
 
   if (autodiff::recording()) {
     Recorded rec = recorded_inputs(x, gamma, beta);
-    autodiff::record(result.output, rec.inputs,
-                     [x, l, n, rec, g, inv, meanf](const Tensor& grad, const std::vector<bool>& needs) {
+    const int residual_at = residual.defined() ? static_cast<int>(rec.inputs.size()) : -1;
+    if (residual.defined()) rec.inputs.push_back(residual);
+    // A fused ReLU's gradient is masked by the output (> 0 exactly where its input is).
+    const Tensor relu_out = epilogue.relu ? result.output : Tensor();
+    autodiff::record(result.output, rec.inputs, [x, l, n, rec, g, inv, meanf, residual_at, relu_out](
+                                                    const Tensor& grad, const std::vector<bool>& needs) {
       std::vector<Tensor> grads(needs.size());
       const float* px = x.data<float>();
-      const float* pg = grad.data<float>();
+      Tensor dy = grad;  // the gradient of the normalized output: grad, masked by a fused ReLU
+      if (relu_out.defined()) dy = Tensor::empty(x.shape());
+      const float* pg = dy.data<float>();
       std::vector<double> sum_g, sum_gx;
-      grad_sums(l, px, pg, meanf, inv, sum_g, sum_gx);
-      if (needs[0]) {
-        grads[0] = Tensor::empty(x.shape());
-        float* pd = grads[0].data<float>();
-        const auto C = l.channels, I = l.inner;
-        if (I == 1) {  // channels last: dx = k * (g - mean(g) - xhat * mean(g * xhat)) per channel
-          std::vector<float> k(C), mg(C), mgx(C);
-          for (std::int64_t c = 0; c < C; ++c) {
-            k[c] = g[c] * inv[c];
-            mg[c] = static_cast<float>(sum_g[c] / double(n));
-            mgx[c] = static_cast<float>(sum_gx[c] / double(n));
-          }
-          const float *__restrict pk = k.data(), *__restrict pmg = mg.data(), *__restrict pmgx = mgx.data(),
-                      *__restrict pm = meanf.data(), *__restrict piv = inv.data();
-          kernels::parallel_rows(l.outer, C, [&](std::int64_t r) {
-            const float* __restrict xr = px + r * C;
-            const float* __restrict gr = pg + r * C;
-            float* __restrict dr = pd + r * C;
-#pragma omp simd
-            for (std::int64_t c = 0; c < C; ++c) dr[c] = pk[c] * (gr[c] - pmg[c] - (xr[c] - pm[c]) * piv[c] * pmgx[c]);
-          });
-          param_grads(rec, needs, grads, sum_gx, sum_g);
-          return grads;
-        }
-        kernels::parallel_rows(l.outer, C * I, [&](std::int64_t o) {
-          for (std::int64_t c = 0; c < C; ++c) {
-            const float k = g[c] * inv[c], mg = static_cast<float>(sum_g[c] / double(n)),
-                        mgx = static_cast<float>(sum_gx[c] / double(n)), m = meanf[c], iv = inv[c];
-            const std::int64_t base = (o * C + c) * I;
-#pragma omp simd
-            for (std::int64_t i = 0; i < I; ++i) {
-              const float xhat = (px[base + i] - m) * iv;
-              pd[base + i] = k * (pg[base + i] - mg - xhat * mgx);
-            }
-          }
-        });
-      }
+      grad_sums(l, px, grad.data<float>(), meanf, inv, sum_g, sum_gx,
+                relu_out.defined() ? relu_out.data<float>() : nullptr, relu_out.defined() ? dy.data<float>() : nullptr);
+      if (residual_at >= 0 && needs[residual_at]) grads[residual_at] = dy;
       param_grads(rec, needs, grads, sum_gx, sum_g);
+      if (!needs[0]) return grads;
+      grads[0] = Tensor::empty(x.shape());
+      float* pd = grads[0].data<float>();
+      const auto C = l.channels, I = l.inner;
+      if (I == 1) {  // channels last: dx = k * (g - mean(g) - xhat * mean(g * xhat)) per channel
+        std::vector<float> k(C), mg(C), mgx(C);
+        for (std::int64_t c = 0; c < C; ++c) {
+          k[c] = g[c] * inv[c];
+          mg[c] = static_cast<float>(sum_g[c] / double(n));
+          mgx[c] = static_cast<float>(sum_gx[c] / double(n));
+        }
+        const float *__restrict pk = k.data(), *__restrict pmg = mg.data(), *__restrict pmgx = mgx.data(),
+                    *__restrict pm = meanf.data(), *__restrict piv = inv.data();
+        kernels::parallel_rows(l.outer, C, [&](std::int64_t r) {
+          const float* __restrict xr = px + r * C;
+          const float* __restrict gr = pg + r * C;
+          float* __restrict dr = pd + r * C;
+#pragma omp simd
+          for (std::int64_t c = 0; c < C; ++c) dr[c] = pk[c] * (gr[c] - pmg[c] - (xr[c] - pm[c]) * piv[c] * pmgx[c]);
+        });
+        return grads;
+      }
+      kernels::parallel_rows(l.outer, C * I, [&](std::int64_t o) {
+        for (std::int64_t c = 0; c < C; ++c) {
+          const float k = g[c] * inv[c], mg = static_cast<float>(sum_g[c] / double(n)),
+                      mgx = static_cast<float>(sum_gx[c] / double(n)), m = meanf[c], iv = inv[c];
+          const std::int64_t base = (o * C + c) * I;
+#pragma omp simd
+          for (std::int64_t i = 0; i < I; ++i) {
+            const float xhat = (px[base + i] - m) * iv;
+            pd[base + i] = k * (pg[base + i] - mg - xhat * mgx);
+          }
+        }
+      });
       return grads;
     }, {.name = "batch_norm"});
   }

@@ -15,11 +15,20 @@ struct BatchNormTrainResult {
   std::int64_t count = 0;  ///< n: elements reduced per channel
 };
 
+/// What batch_norm_train may run in the same pass after normalizing (the training form of
+/// keras/epilogue.hpp, for a BatchNormalization followed by a residual Add and a ReLU):
+/// output = relu(normalized + residual).
+struct BatchNormEpilogue {
+  Tensor residual;    ///< x's shape, or undefined: nothing added
+  bool relu = false;  ///< max(., 0) last
+};
+
 /// gamma * (x - mean) / sqrt(var + epsilon) + beta with mean and biased variance of x over every axis
-/// but `axis`. `gamma` and `beta` are [channels] or undefined (scale 1, offset 0). Gradients flow to
-/// x, gamma and beta through the batch statistics; the returned statistics are not differentiable.
+/// but `axis`, then `epilogue`. `gamma` and `beta` are [channels] or undefined (scale 1, offset 0).
+/// Gradients flow to x, gamma, beta (through the batch statistics) and the residual; the returned
+/// statistics are not differentiable.
 BatchNormTrainResult batch_norm_train(const Tensor& x, const Tensor& gamma, const Tensor& beta, int axis,
-                                      float epsilon);
+                                      float epsilon, const BatchNormEpilogue& epilogue = {});
 
 /// gamma * (x - mean) / sqrt(variance + epsilon) + beta with fixed per-channel statistics
 /// (gradients flow to x, gamma and beta, not to the statistics).

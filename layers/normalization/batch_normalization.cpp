@@ -1,11 +1,12 @@
 #include "layers/normalization/batch_normalization.hpp"
 
+#include <algorithm>
+
 #include "keras/autodiff/gradient_tape.hpp"
 #include "keras/config/fields.hpp"
 #include "keras/config/layer_config.hpp"
-#include <algorithm>
-
 #include "keras/ops/math.hpp"
+#include "keras/ops/nn.hpp"
 #include "keras/ops/normalization.hpp"
 
 namespace keras::layers {
@@ -91,20 +92,27 @@ Tensor BatchNormalization::call_multi_axis(const Tensor& x, bool training) {
 
 Tensor BatchNormalization::call(const Tensor& inputs, bool training) {
   if (!built_axis_) return call_multi_axis(inputs, training);
+  // A frozen layer runs in inference mode even when training (Keras 2 behaviour, for fine-tuning).
+  if (training && trainable()) return train_one_axis(inputs, {});
+  check_channels(inputs);
+  return ops::batch_norm_inference(inputs, moving_mean_->value(), moving_variance_->value(),
+                                   gamma_ ? gamma_->value() : Tensor(), beta_ ? beta_->value() : Tensor(),
+                                   *built_axis_, static_cast<float>(options_.epsilon));
+}
+
+void BatchNormalization::check_channels(const Tensor& inputs) const {
   const int axis = *built_axis_;
   const std::int64_t channels = moving_mean_->shape()[0];
   if (inputs.ndim() <= axis || inputs.dim(axis) != channels)
     throw ValueError("Input 0 of layer \"" + name() + "\" is incompatible with the layer: expected axis " +
                      std::to_string(axis) + " of input shape to have value " + std::to_string(channels) +
                      ", but received input with shape " + shape_str(inputs.shape()));
-  const Tensor gamma = gamma_ ? gamma_->value() : Tensor();
-  const Tensor beta = beta_ ? beta_->value() : Tensor();
-  const auto eps = static_cast<float>(options_.epsilon);
-  // A frozen layer runs in inference mode even when training (Keras 2 behaviour, for fine-tuning).
-  if (!training || !trainable())
-    return ops::batch_norm_inference(inputs, moving_mean_->value(), moving_variance_->value(), gamma, beta, axis, eps);
+}
 
-  auto batch = ops::batch_norm_train(inputs, gamma, beta, axis, eps);
+Tensor BatchNormalization::train_one_axis(const Tensor& inputs, const ops::BatchNormEpilogue& epilogue) {
+  check_channels(inputs);
+  auto batch = ops::batch_norm_train(inputs, gamma_ ? gamma_->value() : Tensor(), beta_ ? beta_->value() : Tensor(),
+                                     *built_axis_, static_cast<float>(options_.epsilon), epilogue);
   autodiff::NoGradScope no_grad;
   // The moving variance follows the Bessel-corrected batch variance (n / (n - 1)), as tf.keras 2.x's
   // default fused kernel does for 4-D NHWC and 2-D inputs (and as PyTorch does); the non-fused
@@ -116,12 +124,24 @@ Tensor BatchNormalization::call(const Tensor& inputs, bool training) {
     Tensor next = moving->value().clone();
     float* p = next.data<float>();
     const float* v = value.data<float>();
-    for (std::int64_t c = 0; c < channels; ++c) p[c] = static_cast<float>(p[c] - (p[c] - v[c] * factor) * decay);
+    for (std::int64_t c = 0; c < next.size(); ++c) p[c] = static_cast<float>(p[c] - (p[c] - v[c] * factor) * decay);
     moving->assign(next);
   };
   update(moving_mean_, batch.mean, 1.0);
   update(moving_variance_, batch.variance, bessel);
   return batch.output;
+}
+
+bool BatchNormalization::trains_with_epilogue() const { return built_axis_.has_value(); }
+
+Tensor BatchNormalization::train_with_epilogue(const Tensor& inputs, const Epilogue& epilogue) {
+  const bool relu = epilogue.activation == kernels::Eltwise::relu;
+  if (!trains_with_epilogue() || !epilogue.scale.empty() || !(relu || epilogue.activation == kernels::Eltwise::linear))
+    return Layer::train_with_epilogue(inputs, epilogue);
+  if (trainable()) return train_one_axis(inputs, {.residual = epilogue.residual, .relu = relu});
+  Tensor y = call(inputs, true);  // frozen: the moving statistics, then the steps one by one
+  if (epilogue.residual.defined()) y = ops::add(y, epilogue.residual);
+  return relu ? ops::relu(y) : y;
 }
 
 EpilogueStep BatchNormalization::epilogue_step() const {

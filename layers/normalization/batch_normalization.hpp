@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "keras/layer.hpp"
+#include "keras/ops/normalization.hpp"
 
 namespace keras::layers {
 
@@ -41,6 +42,9 @@ class BatchNormalization : public Layer {
   Tensor call(const Tensor& inputs, bool training) override;
   /// Over the last axis, built: the affine step of its inference form (keras/epilogue.hpp).
   EpilogueStep epilogue_step() const override;
+  /// Built over one axis: training with a residual Add and a ReLU fused in (one pass when trainable).
+  bool trains_with_epilogue() const override;
+  Tensor train_with_epilogue(const Tensor& inputs, const Epilogue& epilogue) override;
   json get_config() const override;
   static std::shared_ptr<Layer> from_config(const json& config);
 
@@ -54,6 +58,10 @@ class BatchNormalization : public Layer {
   BatchNormalizationOptions options_;
   /// The forward pass over several axes, through broadcasting ops.
   Tensor call_multi_axis(const Tensor& inputs, bool training);
+  /// Training over the one built axis: normalizes with the batch's statistics, then `epilogue`, and moves the
+  /// moving statistics toward the batch's.
+  Tensor train_one_axis(const Tensor& inputs, const ops::BatchNormEpilogue& epilogue);
+  void check_channels(const Tensor& inputs) const;
 
   bool axis_as_list_ = false;       // the config gave [axis] rather than axis
   std::optional<int> built_axis_;   // non-negative, once built (one axis)

@@ -1,0 +1,149 @@
+// Training-time fusion (keras/fused_chains.hpp): a BatchNormalization followed by a residual Add and a relu
+// trains as one batch normalization pass (ops::batch_norm_train with a BatchNormEpilogue), and must give
+// what the three ops, and the three layers called one by one, give: outputs, gradients, moving statistics.
+#include <map>
+#include <string>
+
+#include <catch2/catch.hpp>
+
+#include "gradient_check.hpp"
+#include "keras/keras.hpp"
+#include "keras/profiler/trace_hooks.hpp"
+
+using namespace keras;
+using keras::testing::random_tensor;
+
+namespace {
+
+double max_relative_error(const Tensor& got, const Tensor& want) {
+  const auto g = got.to_vector<float>(), w = want.to_vector<float>();
+  REQUIRE(g.size() == w.size());
+  double worst = 0;
+  for (std::size_t i = 0; i < g.size(); ++i) worst = std::max(worst, std::abs(double(g[i]) - w[i]) / (1.0 + std::abs(w[i])));
+  return worst;
+}
+
+// Counts the ops recorded while it is set (keras/profiler), by name.
+struct OpCounter : profiler::Tracer {
+  std::map<std::string, int> ops;
+  OpCounter() { profiler::set_tracer(this); }
+  ~OpCounter() override { profiler::set_tracer(nullptr); }
+  void op(const char* op, const Tensor&, const std::vector<Tensor>&) override { ++ops[op]; }
+  void gradient(const char*, const Tensor&, const Tensor&, const std::vector<Tensor>&, std::int64_t) override {}
+  void kernel(const char*, const char*, std::int64_t, std::int64_t) override {}
+  void scope_begin(const std::string&) override {}
+  void scope_end() override {}
+  void variable(const Tensor&, const std::string&) override {}
+};
+
+// Output and gradients (inputs in order) of sum(f(inputs) * w).
+std::vector<Tensor> value_and_gradients(const std::function<Tensor(const std::vector<Tensor>&)>& f,
+                                        const std::vector<Tensor>& inputs, const Tensor& w) {
+  GradientTape tape;
+  for (const auto& t : inputs) tape.watch(t);
+  std::vector<Tensor> out{f(inputs)};
+  for (const auto& g : tape.gradient(ops::sum(ops::multiply(out[0], w)), inputs)) out.push_back(g);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("batch_norm_train with a residual and a relu fused in equals batch_norm_train then add then relu") {
+  for (const int axis : {-1, 1}) {
+    const Shape shape = axis == -1 ? Shape{6, 5, 4} : Shape{3, 4, 5};
+    const std::int64_t channels = 4;
+    const std::vector<Tensor> inputs{random_tensor(shape, -2, 2, 1), random_tensor({channels}, 0.5f, 1.5f, 2),
+                                     random_tensor({channels}, -0.5f, 0.5f, 3), random_tensor(shape, -1, 1, 4)};
+    const Tensor w = random_tensor(shape, -1, 1, 5);
+    for (const bool add : {false, true})
+      for (const bool relu : {false, true}) {
+        INFO("axis " << axis << ", add " << add << ", relu " << relu);
+        const auto fused = value_and_gradients([&](const std::vector<Tensor>& v) {
+          return ops::batch_norm_train(v[0], v[1], v[2], axis, 1e-3f, {.residual = add ? v[3] : Tensor(), .relu = relu}).output;
+        }, inputs, w);
+        const auto reference = value_and_gradients([&](const std::vector<Tensor>& v) {
+          Tensor y = ops::batch_norm_train(v[0], v[1], v[2], axis, 1e-3f).output;
+          if (add) y = ops::add(y, v[3]);
+          return relu ? ops::relu(y) : y;
+        }, inputs, w);
+        if (relu) CHECK(fused[0].to_vector<float>() != ops::batch_norm_train(inputs[0], inputs[1], inputs[2], axis, 1e-3f).output.to_vector<float>());
+        REQUIRE(fused.size() == 5);  // the output, then the gradients of x, gamma, beta and the residual
+        for (std::size_t i = 0; i < fused.size(); ++i) {
+          INFO("output or gradient " << i);
+          CHECK(fused[i].defined() == reference[i].defined());
+          if (fused[i].defined() && reference[i].defined()) CHECK(max_relative_error(fused[i], reference[i]) < 1e-5);
+        }
+      }
+  }
+  // The residual's gradient against central differences (a relu's kink would make those unreliable).
+  keras::testing::check_gradients([](const std::vector<Tensor>& v) {
+    return ops::batch_norm_train(v[0], v[1], v[2], -1, 1e-3f, {.residual = v[3]}).output;
+  }, {random_tensor({5, 3}, -1, 1, 6), random_tensor({3}, 0.5f, 1.5f, 7), random_tensor({3}, -0.5f, 0.5f, 8),
+      random_tensor({5, 3}, -1, 1, 9)}, 1e-2f, 3e-2f);
+  CHECK_THROWS_WITH(ops::batch_norm_train(random_tensor({4, 3}), Tensor(), Tensor(), -1, 1e-3f,
+                                          {.residual = random_tensor({4, 1})}),
+                    Catch::Contains("(4, 1)") && Catch::Contains("(4, 3)"));
+}
+
+TEST_CASE("training fuses BatchNormalization + Add + relu chains and matches the layers called one by one") {
+  utils::set_random_seed(5);
+  auto conv1 = std::make_shared<layers::Conv2D>(4, Size2{3, 3}, layers::Conv2DOptions{.padding = "same"});
+  auto conv2 = std::make_shared<layers::Conv2D>(4, Size2{3, 3}, layers::Conv2DOptions{.padding = "same"});
+  auto bn1 = std::make_shared<layers::BatchNormalization>(), bn2 = std::make_shared<layers::BatchNormalization>();
+  auto relu1 = std::make_shared<layers::Activation>("relu");
+  auto relu2 = std::make_shared<layers::ReLU>();
+  auto add = std::make_shared<layers::Add>();
+  auto pool = std::make_shared<layers::GlobalAveragePooling2D>();
+  auto dense = std::make_shared<layers::Dense>(3);
+  // The first relu's output is read twice (the second convolution and the Add): it ends its chain.
+  KerasTensor in = Input({6, 6, 3});
+  KerasTensor a = (*relu1)((*bn1)((*conv1)(in)));
+  KerasTensor out = (*dense)((*pool)((*relu2)((*add)(std::vector<KerasTensor>{(*bn2)((*conv2)(a)), a}))));
+  Model model(in, out);
+  const Tensor x = random::normal({4, 6, 6, 3}, 0.0, 1.0, DType::float32, 11);
+  const Tensor w = random_tensor({4, 3}, -1, 1, 12);
+  const std::vector<Tensor> start = model.get_weights();
+
+  // Outputs, the gradients of every trainable weight, then every weight after the step (moving statistics).
+  auto train_step = [&](const std::function<Tensor()>& forward) {
+    model.set_weights(start);
+    std::vector<Tensor> got;
+    {
+      GradientTape tape;
+      got.push_back(forward());
+      for (const auto& g : tape.gradient(ops::sum(ops::multiply(got[0], w)), model.trainable_weights())) got.push_back(g);
+    }
+    for (const auto& v : model.get_weights()) got.push_back(v);
+    return got;
+  };
+  auto one_by_one = [&] {
+    Tensor h = (*relu1)((*bn1)((*conv1)(x, true), true), true);
+    Tensor r = add->call_all(std::vector<Tensor>{(*bn2)((*conv2)(h, true), true), h}, CallContext{.training = true})[0];
+    return (*dense)((*pool)((*relu2)(r, true), true), true);
+  };
+  auto check_same = [&](const std::vector<Tensor>& got, const std::vector<Tensor>& want) {
+    REQUIRE(got.size() == want.size());
+    for (std::size_t i = 0; i < got.size(); ++i) {
+      INFO("output, gradient or weight " << i);
+      CHECK(max_relative_error(got[i], want[i]) < 1e-5);
+    }
+  };
+
+  const auto reference = train_step(one_by_one);
+  std::map<std::string, int> fused_ops;
+  const auto fused = train_step([&] {
+    OpCounter counter;
+    Tensor y = model(x, true);
+    fused_ops = counter.ops;
+    return y;
+  });
+  // Both relus and the Add ran inside the two batch normalizations.
+  CHECK(fused_ops["batch_norm"] == 2);
+  CHECK(fused_ops["activation"] == 0);
+  CHECK(fused_ops["add"] == 0);
+  check_same(fused, reference);
+
+  // A frozen BatchNormalization (inference statistics while training) still runs its chain, step by step.
+  bn2->set_trainable(false);
+  check_same(train_step([&] { return model(x, true); }), train_step(one_by_one));
+}
