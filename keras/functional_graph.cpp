@@ -10,6 +10,7 @@
 #include "keras/autodiff/gradient_tape.hpp"
 #include "keras/function/capture.hpp"
 #include "keras/json.hpp"
+#include "keras/profiler/trace_hooks.hpp"
 #include "layers/core/input_layer.hpp"
 #include "layers/core/operation.hpp"
 
@@ -141,6 +142,7 @@ std::vector<Tensor> FunctionalGraph::run(const std::vector<Tensor>& inputs, cons
       return;
     }
     Layer& head = *chain.head->layer;
+    profiler::Scope scope(head.name());  // a tracer sees the fused op in the scope of the chain's first layer
     values[chain.steps.back()] = {fuse_training ? head.train_with_epilogue(value(in), epilogue)
                                                 : head.call_with_epilogue(value(in), epilogue)};
   };
