@@ -60,14 +60,17 @@ MultiWorkerMirroredStrategy::Scope::~Scope() {
 
 void MultiWorkerMirroredStrategy::write_timeline() const { timeline_->write(); }
 
-void MultiWorkerMirroredStrategy::sync_model(Model& model, const optimizers::Optimizer* optimizer) {
+void MultiWorkerMirroredStrategy::sync_model(Model& model, const std::shared_ptr<const optimizers::Optimizer>& optimizer) {
   const auto weights = model.weights();
-  if (synced_model_ == &model && synced_optimizer_ == optimizer && synced_weights_ == weights.size()) return;
-  check_same_model(mpi::world(), model_signature(model, optimizer));
+  const bool same_optimizer = optimizer ? synced_optimizer_.lock() == optimizer : synced_without_optimizer_;
+  bool same_weights = !weights.empty() && synced_weights_.size() == weights.size();
+  for (std::size_t i = 0; same_weights && i < weights.size(); ++i) same_weights = synced_weights_[i].lock() == weights[i];
+  if (same_optimizer && same_weights) return;
+  check_same_model(mpi::world(), model_signature(model, optimizer.get()));
   broadcast_weights(mpi::world(), weights);
-  synced_model_ = &model;
+  synced_weights_.assign(weights.begin(), weights.end());
   synced_optimizer_ = optimizer;
-  synced_weights_ = weights.size();
+  synced_without_optimizer_ = !optimizer;
   has_gradient_.clear();
 }
 

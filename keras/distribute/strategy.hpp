@@ -79,7 +79,7 @@ class MultiWorkerMirroredStrategy : public ReplicaSync {
   void write_timeline() const;
 
   // ReplicaSync, used by the trainer.
-  void sync_model(Model& model, const optimizers::Optimizer* optimizer) override;
+  void sync_model(Model& model, const std::shared_ptr<const optimizers::Optimizer>& optimizer) override;
   std::vector<Tensor> gradients(GradientTape& tape, const Tensor& loss, const std::vector<std::shared_ptr<Variable>>& vars,
                                 double share) override;
   std::vector<Tensor> reduce_gradients(const std::vector<Tensor>& grads, const std::vector<std::shared_ptr<Variable>>& vars,
@@ -97,9 +97,11 @@ class MultiWorkerMirroredStrategy : public ReplicaSync {
   int uncaught_at_start_ = 0;
   std::unique_ptr<Timeline> timeline_;
   std::unique_ptr<GradientBuckets> buckets_;
-  const void* synced_model_ = nullptr;
-  const void* synced_optimizer_ = nullptr;
-  std::size_t synced_weights_ = 0;
+  // What the last sync_model gave the chief's weights to, held weakly: a new model or optimizer made where a
+  // destroyed one was (the same address on one rank, not on another) is synced, not taken for the old one.
+  std::vector<std::weak_ptr<Variable>> synced_weights_;
+  std::weak_ptr<const optimizers::Optimizer> synced_optimizer_;
+  bool synced_without_optimizer_ = false;
   std::vector<bool> has_gradient_;  // which variables had a gradient at the last step with rows
   double step_began_ = 0, gradients_done_ = 0;
 };

@@ -220,7 +220,7 @@ Logs Trainer::run_test_loop(Model& model, DataAdapter& test_data, callbacks::Cal
   reset_metrics();
   Logs logs;
   cbs.on_test_begin(logs);
-  if (sync) sync->sync_model(model, optimizer_.get());  // evaluate before any fit: the chief's weights too
+  if (sync) sync->sync_model(model, optimizer_);  // evaluate before any fit: the chief's weights too
   std::int64_t step = 0, rows_seen = 0;
   bool stop = false;
   for (std::optional<Batch> b; (b = data.next()); ++step) {
@@ -288,7 +288,7 @@ std::vector<Tensor> Trainer::run_predict_loop(Model& model, DataAdapter& predict
   data.start_epoch();
   std::vector<std::vector<Tensor>> batches;  // per batch (per replica's rows of it), per output
   autodiff::NoGradScope no_grad;
-  if (sync) sync->sync_model(model, optimizer_.get());  // the chief's weights, as evaluate
+  if (sync) sync->sync_model(model, optimizer_);  // the chief's weights, as evaluate
   std::int64_t step = 0;
   for (std::optional<Batch> b; (b = data.next()); ++step) {
     Logs batch_logs;

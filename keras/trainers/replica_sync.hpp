@@ -38,10 +38,10 @@ class ReplicaSync {
   virtual int replica_id() const = 0;
   bool is_chief() const { return replica_id() == 0; }
 
-  /// Before a model's first step (again when its weights change): refuses a model or optimizer that
-  /// differs from the chief's, then gives every replica the chief's weights. `optimizer` is null for a
+  /// Before a model's first step (again when its weights or optimizer change): refuses a model or optimizer
+  /// that differs from the chief's, then gives every replica the chief's weights. `optimizer` is null for a
   /// model that is not compiled (predict).
-  virtual void sync_model(Model& model, const optimizers::Optimizer* optimizer) = 0;
+  virtual void sync_model(Model& model, const std::shared_ptr<const optimizers::Optimizer>& optimizer) = 0;
   /// d loss / d vars averaged over the replicas, each weighted by `share` (its rows over the global
   /// batch's), identical on every replica. `loss` is undefined when this replica has no rows this step.
   virtual std::vector<Tensor> gradients(GradientTape& tape, const Tensor& loss,

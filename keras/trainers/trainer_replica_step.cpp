@@ -13,7 +13,7 @@ void Trainer::sync_replica_model(Model& model, const Batch& data, ReplicaSync& s
     autodiff::NoGradScope no_grad;
     model.call_all(data.x, {.training = false});
   }
-  sync.sync_model(model, optimizer_.get());
+  sync.sync_model(model, optimizer_);
 }
 
 Logs Trainer::replica_train_step(Model& model, const Batch& data, ReplicaSync& sync) {

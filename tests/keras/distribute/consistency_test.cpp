@@ -44,6 +44,23 @@ TEST_CASE("identical models start from the chief's weights") {
   CHECK(max_diff_from_chief(flat_weights(model)) == 0.0);
 }
 
+TEST_CASE("new weights in the same model start from the chief's too") {
+  // The model, its optimizer and its number of weights stay the same: only new layer objects tell that the
+  // weights are new (a new model or optimizer may also be made where a destroyed one was).
+  k::distribute::MultiWorkerMirroredStrategy strategy({.threads = 1});
+  auto scope = strategy.scope();
+  auto model = small_cnn(7);
+  compile_adam(model, 0.0);
+  const Data d = labelled_images(32, 3);
+  model.fit(d.x, d.y, {.batch_size = 32, .epochs = 1, .verbose = 0});
+  model.pop();
+  k::utils::set_random_seed(200 + static_cast<std::uint64_t>(strategy.replica_id()));  // a different head per rank
+  model.add(k::layers::Dense(3));
+  if (strategy.num_replicas_in_sync() > 1) REQUIRE(max_diff_from_chief(flat_weights(model)) > 0.0);
+  model.fit(d.x, d.y, {.batch_size = 32, .epochs = 1, .verbose = 0});
+  CHECK(max_diff_from_chief(flat_weights(model)) == 0.0);
+}
+
 TEST_CASE("MirroredStrategy runs when every rank is on this host, and is refused otherwise") {
   k::distribute::mpi::world();  // initializes MPI, when this test runs first
   MPI_Comm local;
