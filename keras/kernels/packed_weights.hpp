@@ -24,7 +24,7 @@ void packed_matmul(const float* a, const float* b, std::uint64_t version, float*
                    std::int64_t lda = 0);
 
 /// Whether packed_conv serves this convolution: AVX2 exactly, 1-D or 2-D, no groups, no dilation, a
-/// kernel of at most 64 MiB.
+/// kernel of at most 64 MiB, larger than 1 x 1, whose rows (kernel width x channels) hold at least 32 floats.
 bool packed_conv_fits(const ConvArgs& args);
 
 /// y = act(conv(x, kernel) * scale + shift + residual) over channels_last tensors, the kernel [k..., c, oc]

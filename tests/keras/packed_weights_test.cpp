@@ -141,7 +141,7 @@ void check_against_reference(Model& model, const Tensor& x) {
 
 TEST_CASE("Conv2D inference with a packed kernel matches training's convolution", "[packed]") {
   std::uint64_t seed = 20;
-  for (const std::int64_t c : {1, 3, 16})
+  for (const std::int64_t c : {1, 3, 16, 32})  // windows of 32 floats and more pack (3 x 16, 5 x 16, 3 x 32, ...)
     for (const std::int64_t filters : {1, 17, 32})
       for (const std::int64_t k : {1, 3, 5})
         for (const std::int64_t stride : {1, 2})
@@ -161,11 +161,12 @@ TEST_CASE("Conv2D inference with a packed kernel matches training's convolution"
 TEST_CASE("Conv2D inference with a packed kernel over a batch the threads share matches training's convolution",
           "[packed]") {
   // Each thread copies the padded images of its own work items: 9 images of 3 runs of positions each, split
-  // between the threads inside an image, through a stride-2 layer and a layer whose input needs no copy.
-  Sequential model({layers::Input({17, 17, 8}), layers::Conv2D(24, {3, 3}, {.padding = "same", .activation = "relu"}),
+  // between the threads inside an image, through a stride-2 layer and a layer whose input needs no copy
+  // (every layer packs: windows of 3 x 16 floats or more).
+  Sequential model({layers::Input({17, 17, 16}), layers::Conv2D(24, {3, 3}, {.padding = "same", .activation = "relu"}),
                     layers::Conv2D(16, {3, 3}, {.strides = {2, 2}, .padding = "same"}),
-                    layers::Conv2D(20, {1, 1})});
-  for (std::uint64_t seed : {1, 2, 3}) check_against_reference(model, random::normal({9, 17, 17, 8}, 0, 1, DType::float32, seed));
+                    layers::Conv2D(20, {3, 3})});
+  for (std::uint64_t seed : {1, 2, 3}) check_against_reference(model, random::normal({9, 17, 17, 16}, 0, 1, DType::float32, seed));
 }
 
 TEST_CASE("Conv1D inference with a packed kernel matches training's convolution", "[packed]") {
@@ -180,8 +181,8 @@ TEST_CASE("Conv1D inference with a packed kernel matches training's convolution"
 }
 
 TEST_CASE("a fused Conv + BatchNormalization + Add + ReLU chain with a packed kernel matches the layers", "[packed]") {
-  const KerasTensor in = layers::Input({9, 9, 8});
-  const KerasTensor a = layers::Conv2D(8, {3, 3}, {.padding = "same"})(in);
+  const KerasTensor in = layers::Input({9, 9, 16});
+  const KerasTensor a = layers::Conv2D(16, {3, 3}, {.padding = "same"})(in);
   const KerasTensor b = layers::BatchNormalization()(a);
   const KerasTensor sum = layers::Add()({b, in});
   Model model(in, layers::ReLU()(sum));
@@ -191,7 +192,7 @@ TEST_CASE("a fused Conv + BatchNormalization + Add + ReLU chain with a packed ke
     w->assign(positive ? random::uniform(w->shape(), 0.5, 2.0, DType::float32, ++seed)
                        : random::normal(w->shape(), 0.0, 0.5, DType::float32, ++seed));
   }
-  const Tensor x = random::normal({2, 9, 9, 8}, 0, 1, DType::float32, 3);
+  const Tensor x = random::normal({2, 9, 9, 16}, 0, 1, DType::float32, 3);
   check_against_reference(model, x);
   auto kernel = model.layers()[1]->weights()[0];  // a new kernel reaches the next predict
   kernel->assign(random::normal(kernel->shape(), 0, 0.3, DType::float32, 4));
