@@ -136,19 +136,19 @@ Tensor grad_kernel(const Tensor& x, const Tensor& dz, const Shape& kernel_shape,
 Tensor run(const Tensor& x, const Tensor& kernel, const Tensor& bias, const kernels::ConvArgs& a, Eltwise act,
            ConvKernels k) {
   Tensor y = Tensor::empty(output_shape(a));
-  const float* b = bias.defined() ? bias.data<float>() : nullptr;
-  if (k.packs && kernel.is_variable() && !autodiff::recording() && kernels::packed_conv_fits(a)) {
-    // Inference against a layer's kernel (no tape, no trace) multiplies by its packed copy, as ops::dense does.
-    kernels::packed_conv(x.data<float>(), kernel.data<float>(), kernel.version(), nullptr, b, nullptr, y.data<float>(), a,
-                         act);
-    return y;
-  }
-  k.forward(x.data<float>(), kernel.data<float>(), b, y.data<float>(), a, act);
-  if (jit::tracing())
-    jit::capture("convolution", {x, kernel, bias}, {y}, [=] {
-      k.forward(x.data<float>(), kernel.data<float>(), bias.defined() ? bias.data<float>() : nullptr, y.data<float>(),
-                a, act);
-    });
+  // Against a layer's kernel, training and predicting alike (traced steps too), multiply by its packed copy,
+  // repacked when the kernel's version changes: once per training step.
+  const bool packed = k.packs && kernel.is_variable() && kernels::packed_conv_fits(a);
+  auto forward = [=] {
+    const float* b = bias.defined() ? bias.data<float>() : nullptr;
+    if (packed)
+      kernels::packed_conv(x.data<float>(), kernel.data<float>(), kernel.version(), nullptr, b, nullptr, y.data<float>(),
+                           a, act);
+    else
+      k.forward(x.data<float>(), kernel.data<float>(), b, y.data<float>(), a, act);
+  };
+  forward();
+  if (jit::tracing()) jit::capture("convolution", {x, kernel, bias}, {y}, forward);
   if (!autodiff::recording()) return y;
   std::vector<Tensor> inputs{x, kernel};
   if (bias.defined()) inputs.push_back(bias);

@@ -1,6 +1,7 @@
-// Inference's packed weights (keras/kernels/packed_weights.hpp): Dense outside a tape multiplies by a packed
-// copy of its kernel kept between calls, under the kernel's version stamp (Tensor::version). The products
-// are checked against a plain double-precision loop, and every way weights change must reach predict.
+// Packed weights (keras/kernels/packed_weights.hpp): Dense outside a tape, and Conv1D/Conv2D always, multiply
+// by a packed copy of their kernel kept between calls, under the kernel's version stamp (Tensor::version).
+// Dense products are checked against a plain double-precision loop, convolutions against oneDNN's, and every
+// way weights change must reach predict.
 #include <cmath>
 
 #include <catch2/catch.hpp>
@@ -125,21 +126,44 @@ TEST_CASE("version stamps are unique, shared by views and renewed by writes", "[
 
 namespace {
 
-// The model's output as training computes it (oneDNN's kernels): under a recording tape.
-Tensor reference_run(Model& model, const Tensor& x) {
+kernels::Eltwise eltwise_of(const std::string& activation) {
+  if (activation == "relu") return kernels::Eltwise::relu;
+  if (activation == "tanh") return kernels::Eltwise::tanh;
+  if (activation == "sigmoid") return kernels::Eltwise::logistic;
+  REQUIRE(activation == "linear");
+  return kernels::Eltwise::linear;
+}
+
+// One Conv1D/Conv2D layer on oneDNN's convolution: ops::conv on copies of the layer's weights, which are
+// not a variable's, so nothing packs them.
+Tensor reference_conv(const Layer& layer, const Tensor& x) {
+  const json c = layer.get_config();
+  REQUIRE((layer.class_name() == "Conv1D" || layer.class_name() == "Conv2D"));
+  return ops::conv(x, layer.weights()[0]->value().clone(), layer.weights()[1]->value().clone(),
+                   c["strides"].get<std::vector<std::int64_t>>(), c["padding"].get<std::string>(), {}, 1,
+                   eltwise_of(c["activation"].get<std::string>()));
+}
+
+// The output of a Sequential model of convolutions, layer by layer on oneDNN's convolution.
+Tensor conv_reference_run(Model& model, const Tensor& x) {
+  Tensor y = x;
+  for (const auto& layer : model.layers()) y = reference_conv(*layer, y);
+  return y;
+}
+
+// The model's output as training computes Dense and LSTM layers (oneDNN's kernels): under a recording tape.
+Tensor training_run(Model& model, const Tensor& x) {
   GradientTape tape;
   return model(x, false);
 }
 
-void check_against_reference(Model& model, const Tensor& x) {
-  const auto want = reference_run(model, x).to_vector<float>();
-  const auto got = model.predict(x, {.batch_size = x.dim(0)}).to_vector<float>();
-  check_close(got, want);
+void check_predict(Model& model, const Tensor& x, const Tensor& want) {
+  check_close(model.predict(x, {.batch_size = x.dim(0)}).to_vector<float>(), want.to_vector<float>());
 }
 
 }  // namespace
 
-TEST_CASE("Conv2D inference with a packed kernel matches training's convolution", "[packed]") {
+TEST_CASE("Conv2D with a packed kernel matches oneDNN's convolution", "[packed]") {
   std::uint64_t seed = 20;
   for (const std::int64_t c : {1, 3, 16, 32})  // windows of 32 floats and more pack (3 x 16, 5 x 16, 3 x 32, ...)
     for (const std::int64_t filters : {1, 17, 32})
@@ -154,11 +178,12 @@ TEST_CASE("Conv2D inference with a packed kernel matches training's convolution"
                                 layers::Conv2D(filters, {k, k}, {.strides = {stride, stride}, .padding = padding,
                                                                  .activation = act})});
               model.layers().back()->weights()[1]->assign(random::normal({filters}, 0, 1, DType::float32, ++seed));
-              check_against_reference(model, random::normal({2, 11, 13, c}, 0, 1, DType::float32, ++seed));
+              const Tensor x = random::normal({2, 11, 13, c}, 0, 1, DType::float32, ++seed);
+              check_predict(model, x, conv_reference_run(model, x));
             }
 }
 
-TEST_CASE("Conv2D inference with a packed kernel over a batch the threads share matches training's convolution",
+TEST_CASE("Conv2D with a packed kernel over a batch the threads share matches oneDNN's, predicting and training",
           "[packed]") {
   // Each thread copies the padded images of its own work items: 9 images of 3 runs of positions each, split
   // between the threads inside an image, through a stride-2 layer and a layer whose input needs no copy
@@ -166,17 +191,24 @@ TEST_CASE("Conv2D inference with a packed kernel over a batch the threads share 
   Sequential model({layers::Input({17, 17, 16}), layers::Conv2D(24, {3, 3}, {.padding = "same", .activation = "relu"}),
                     layers::Conv2D(16, {3, 3}, {.strides = {2, 2}, .padding = "same"}),
                     layers::Conv2D(20, {3, 3})});
-  for (std::uint64_t seed : {1, 2, 3}) check_against_reference(model, random::normal({9, 17, 17, 16}, 0, 1, DType::float32, seed));
+  for (std::uint64_t seed : {1, 2, 3}) {
+    const Tensor x = random::normal({9, 17, 17, 16}, 0, 1, DType::float32, seed);
+    const Tensor want = conv_reference_run(model, x);
+    check_predict(model, x, want);
+    GradientTape tape;  // training's forward convolutions multiply by the packed kernels too
+    check_close(model(x, true).to_vector<float>(), want.to_vector<float>());
+  }
 }
 
-TEST_CASE("Conv1D inference with a packed kernel matches training's convolution", "[packed]") {
+TEST_CASE("Conv1D with a packed kernel matches oneDNN's convolution", "[packed]") {
   for (const std::string padding : {"valid", "same", "causal"})
     for (const std::int64_t stride : {1, 2}) {
       if (padding == "causal" && stride > 1) continue;
       INFO(padding << " stride " << stride);
       Sequential model({layers::Input({40, 7}), layers::Conv1D(20, 4, {.strides = stride, .padding = padding}),
                         layers::Conv1D(9, 3, {.padding = padding, .activation = "sigmoid"})});
-      check_against_reference(model, random::normal({3, 40, 7}, 0, 1, DType::float32, 5));
+      const Tensor x = random::normal({3, 40, 7}, 0, 1, DType::float32, 5);
+      check_predict(model, x, conv_reference_run(model, x));
     }
 }
 
@@ -193,10 +225,18 @@ TEST_CASE("a fused Conv + BatchNormalization + Add + ReLU chain with a packed ke
                        : random::normal(w->shape(), 0.0, 0.5, DType::float32, ++seed));
   }
   const Tensor x = random::normal({2, 9, 9, 16}, 0, 1, DType::float32, 3);
-  check_against_reference(model, x);
+  // The layers one by one, on oneDNN's convolution and copies of the weights.
+  auto reference = [&] {
+    const auto& bn = model.layers()[2]->weights();  // gamma, beta, moving mean, moving variance
+    const Tensor normalized = ops::batch_norm_inference(reference_conv(*model.layers()[1], x), bn[2]->value().clone(),
+                                                        bn[3]->value().clone(), bn[0]->value().clone(),
+                                                        bn[1]->value().clone(), -1, 1e-3f);
+    return ops::relu(ops::add(normalized, x)).to_vector<float>();
+  };
+  check_close(model.predict(x).to_vector<float>(), reference());
   auto kernel = model.layers()[1]->weights()[0];  // a new kernel reaches the next predict
   kernel->assign(random::normal(kernel->shape(), 0, 0.3, DType::float32, 4));
-  check_against_reference(model, x);
+  check_close(model.predict(x).to_vector<float>(), reference());
 }
 
 TEST_CASE("weights over 64 MiB are multiplied as they are, not packed", "[packed]") {
@@ -205,7 +245,7 @@ TEST_CASE("weights over 64 MiB are multiplied as they are, not packed", "[packed
   const Tensor x = random::normal({2, 4100}, 0, 1, DType::float32, 10);
   const auto got = model.predict(x).to_vector<float>();
   CHECK(kernels::packed_weights_cache_bytes() == before);
-  check_close(got, reference_run(model, x).to_vector<float>());
+  check_close(got, training_run(model, x).to_vector<float>());
 }
 
 TEST_CASE("LSTM inference on packed weights matches training's oneDNN RNN", "[packed]") {
@@ -217,14 +257,17 @@ TEST_CASE("LSTM inference on packed weights matches training's oneDNN RNN", "[pa
                           layers::LSTM(8)});
         std::uint64_t seed = 60;
         for (const auto& w : model.weights()) w->assign(random::normal(w->shape(), 0, 0.6, DType::float32, ++seed));
-        check_against_reference(model, random::normal({batch, steps, 6}, 0, 2, DType::float32, ++seed));
+        const Tensor x = random::normal({batch, steps, 6}, 0, 2, DType::float32, ++seed);
+        check_predict(model, x, training_run(model, x));
       }
   // Enough sequences for the threads to share them (17: an uneven split).
   Sequential wide({layers::Input({5, 10}), layers::LSTM(64, {.return_sequences = true})});
   for (const auto& w : wide.weights()) w->assign(random::normal(w->shape(), 0, 0.3, DType::float32, 77));
-  check_against_reference(wide, random::normal({17, 5, 10}, 0, 1, DType::float32, 78));
+  const Tensor x17 = random::normal({17, 5, 10}, 0, 1, DType::float32, 78);
+  check_predict(wide, x17, training_run(wide, x17));
   // A projection of over 2 MiB for all steps (17 x 130 x 256 floats): each step projected in the loop.
   Sequential per_step({layers::Input({130, 10}), layers::LSTM(64, {.return_sequences = true, .go_backwards = true})});
   for (const auto& w : per_step.weights()) w->assign(random::normal(w->shape(), 0, 0.3, DType::float32, 79));
-  check_against_reference(per_step, random::normal({17, 130, 10}, 0, 1, DType::float32, 80));
+  const Tensor x130 = random::normal({17, 130, 10}, 0, 1, DType::float32, 80);
+  check_predict(per_step, x130, training_run(per_step, x130));
 }
