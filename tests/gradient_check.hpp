@@ -1,6 +1,8 @@
 #pragma once
 // Finite-difference gradient check shared by the tests: compares GradientTape gradients of
 // sum(f(inputs) * weights) with central differences, input by input, element by element.
+#include <algorithm>
+#include <cmath>
 #include <functional>
 #include <random>
 #include <vector>
@@ -56,6 +58,15 @@ inline void check_gradients(const std::function<Tensor(const std::vector<Tensor>
       CHECK(std::abs(got - numeric) <= tol * (1.0 + std::abs(numeric)));
     }
   }
+}
+
+/// The largest |got - want| / (1 + |want|) over the elements of two tensors of one size.
+inline double max_relative_error(const Tensor& got, const Tensor& want) {
+  const auto g = got.to_vector<float>(), w = want.to_vector<float>();
+  REQUIRE(g.size() == w.size());
+  double worst = 0;
+  for (std::size_t i = 0; i < g.size(); ++i) worst = std::max(worst, std::abs(double(g[i]) - w[i]) / (1.0 + std::abs(w[i])));
+  return worst;
 }
 
 }  // namespace keras::testing

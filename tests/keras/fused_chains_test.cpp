@@ -8,10 +8,12 @@
 
 #include <catch2/catch.hpp>
 
+#include "gradient_check.hpp"
 #include "keras/fused_chains.hpp"
 #include "keras/keras.hpp"
 
 using namespace keras;
+using keras::testing::max_relative_error;
 
 namespace {
 
@@ -44,14 +46,6 @@ void randomize_batch_norms(Model& model) {
 Tensor layer_by_layer(Model& model, const Tensor& x) {
   GradientTape tape;
   return model(x, false);
-}
-
-double max_relative_error(const Tensor& got, const Tensor& want) {
-  const auto g = got.to_vector<float>(), w = want.to_vector<float>();
-  REQUIRE(g.size() == w.size());
-  double worst = 0;
-  for (std::size_t i = 0; i < g.size(); ++i) worst = std::max(worst, std::abs(double(g[i]) - w[i]) / (1.0 + std::abs(w[i])));
-  return worst;
 }
 
 KerasTensor residual_block(const KerasTensor& x, std::int64_t filters, std::int64_t stride) {

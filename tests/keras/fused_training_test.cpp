@@ -11,17 +11,10 @@
 #include "keras/profiler/trace_hooks.hpp"
 
 using namespace keras;
+using keras::testing::max_relative_error;
 using keras::testing::random_tensor;
 
 namespace {
-
-double max_relative_error(const Tensor& got, const Tensor& want) {
-  const auto g = got.to_vector<float>(), w = want.to_vector<float>();
-  REQUIRE(g.size() == w.size());
-  double worst = 0;
-  for (std::size_t i = 0; i < g.size(); ++i) worst = std::max(worst, std::abs(double(g[i]) - w[i]) / (1.0 + std::abs(w[i])));
-  return worst;
-}
 
 // Counts the ops recorded while it is set (keras/profiler), by name.
 struct OpCounter : profiler::Tracer {
