@@ -272,7 +272,7 @@ bool packed_conv_fits(const ConvArgs& a) {
   // channels: 1.1-1.55x oneDNN's speed; over 1-8 channels (the first layer of an image model): 0.46-0.8x.
   const std::int64_t row = (a.rank == 2 ? a.k[1] : a.k[0]) * a.c, taps = a.k[0] * (a.rank == 2 ? a.k[1] : 1);
   if (row < 32 || taps == 1) return false;
-  if (a.k[0] * (a.rank == 2 ? a.k[1] : 1) * a.c * panel_count(a.oc) * kPanel > kLargestPack) return false;
+  if (taps * a.c * panel_count(a.oc) * kPanel > kLargestPack) return false;
   for (std::int64_t i = 0; i < a.rank; ++i)
     if (a.dilation[i] != 1 || a.pad_l[i] < 0 || a.pad_r[i] < 0) return false;
   return true;
