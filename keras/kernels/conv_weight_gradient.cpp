@@ -18,8 +18,8 @@ namespace {
 // With channels_last x and a [kh, kw, c, oc] kernel, kernel row kh's gradient is a [kw * c, oc] matrix:
 //   dkernel[kh][r][o] = sum over output positions (oh, ow) of window[r] * dy[oh, ow, o],
 // where window is the kw * c consecutive floats of the (padded) input at row oh * SH + kh, column ow * SW.
-// A register tile holds 6 consecutive r by 16 consecutive o (12 accumulators): per position, 6 broadcasts
-// from one window and two loads from dy's row, 12 multiply-adds.
+// An AVX2 register tile holds 6 consecutive r by 16 consecutive o (12 accumulators): per position, 6 broadcasts
+// from one window and two loads from dy's row, 12 multiply-adds. AVX-512's hold 12 r by 32 o (24 accumulators).
 constexpr std::int64_t kPanel = 16;          // output channels per tile: two AVX registers
 constexpr std::int64_t kRows = 6;            // window entries per tile
 constexpr std::int64_t kBandPositions = 96;  // output positions per work item: whole output rows of one image
@@ -61,6 +61,52 @@ __attribute__((target("avx2,fma"))) void tile(const float* x, std::int64_t x_row
     }
 }
 
+// AVX-512: `rows` window entries by 16 x `halves` channels, one register each (the columns of each 16 past
+// oc masked off).
+template <int rows, int halves>
+__attribute__((target("avx512f"))) void tile512(const float* x, std::int64_t x_row, std::int64_t x_step, const float* dy,
+                                                std::int64_t oc, std::int64_t out_rows, std::int64_t out_cols, float* dw,
+                                                const __mmask16* mask) {
+  __m512 acc[rows][halves];
+#pragma GCC unroll 12
+  for (int r = 0; r < rows; ++r)
+    for (int h = 0; h < halves; ++h) acc[r][h] = _mm512_maskz_loadu_ps(mask[h], dw + r * oc + h * 16);
+  for (std::int64_t i = 0; i < out_rows; ++i) {
+    const float* xp = x + i * x_row;
+    for (std::int64_t j = 0; j < out_cols; ++j, xp += x_step, dy += oc) {
+      __m512 b[halves];
+      for (int h = 0; h < halves; ++h) b[h] = _mm512_maskz_loadu_ps(mask[h], dy + h * 16);
+#pragma GCC unroll 12
+      for (int r = 0; r < rows; ++r) {
+        const __m512 v = _mm512_set1_ps(xp[r]);
+        for (int h = 0; h < halves; ++h) acc[r][h] = _mm512_fmadd_ps(v, b[h], acc[r][h]);
+      }
+    }
+  }
+#pragma GCC unroll 12
+  for (int r = 0; r < rows; ++r)
+    for (int h = 0; h < halves; ++h) _mm512_mask_storeu_ps(dw + r * oc + h * 16, mask[h], acc[r][h]);
+}
+
+template <int halves>
+void tile512_of(std::int64_t rows, const float* x, std::int64_t x_row, std::int64_t x_step, const float* dy,
+                std::int64_t oc, std::int64_t out_rows, std::int64_t out_cols, float* dw, const __mmask16* mask) {
+  switch (rows) {
+    case 12: return tile512<12, halves>(x, x_row, x_step, dy, oc, out_rows, out_cols, dw, mask);
+    case 11: return tile512<11, halves>(x, x_row, x_step, dy, oc, out_rows, out_cols, dw, mask);
+    case 10: return tile512<10, halves>(x, x_row, x_step, dy, oc, out_rows, out_cols, dw, mask);
+    case 9: return tile512<9, halves>(x, x_row, x_step, dy, oc, out_rows, out_cols, dw, mask);
+    case 8: return tile512<8, halves>(x, x_row, x_step, dy, oc, out_rows, out_cols, dw, mask);
+    case 7: return tile512<7, halves>(x, x_row, x_step, dy, oc, out_rows, out_cols, dw, mask);
+    case 6: return tile512<6, halves>(x, x_row, x_step, dy, oc, out_rows, out_cols, dw, mask);
+    case 5: return tile512<5, halves>(x, x_row, x_step, dy, oc, out_rows, out_cols, dw, mask);
+    case 4: return tile512<4, halves>(x, x_row, x_step, dy, oc, out_rows, out_cols, dw, mask);
+    case 3: return tile512<3, halves>(x, x_row, x_step, dy, oc, out_rows, out_cols, dw, mask);
+    case 2: return tile512<2, halves>(x, x_row, x_step, dy, oc, out_rows, out_cols, dw, mask);
+    default: return tile512<1, halves>(x, x_row, x_step, dy, oc, out_rows, out_cols, dw, mask);
+  }
+}
+
 template <bool masked>
 void tile_of(std::int64_t rows, const float* x, std::int64_t x_row, std::int64_t x_step, const float* dy,
              std::int64_t oc, std::int64_t out_rows, std::int64_t out_cols, float* dw, const std::int32_t* mask) {
@@ -77,9 +123,17 @@ void tile_of(std::int64_t rows, const float* x, std::int64_t x_row, std::int64_t
 }  // namespace
 
 bool conv_weight_gradient_fits(const ConvArgs& a) {
-  if (cpu_level() != CpuLevel::avx2 || a.groups != 1 || a.rank > 2 || a.c == 0 || a.oc == 0) return false;
+  if (!own_kernels() || cpu_level() < CpuLevel::avx2 || a.groups != 1 || a.rank > 2 || a.c == 0 || a.oc == 0) return false;
   for (std::int64_t i = 0; i < a.rank; ++i)
     if (a.dilation[i] != 1 || a.pad_l[i] < 0 || a.pad_r[i] < 0) return false;
+  if (cpu_level() == CpuLevel::avx512) {
+    // oneDNN's AVX-512 kernel is 1.1-1.5x faster than our tiles on unit strides with windows of 32 floats
+    // or more, and on fewer than 32 output channels (half a tile); ours win on strided layers (1.1x) and on
+    // narrow windows (5 x 5 over one channel: 1.3x) (bench/kernel_shapes, 2 threads).
+    const std::int64_t window = a.k[a.rank - 1] * a.c;
+    const bool strided = a.stride[0] > 1 || (a.rank == 2 && a.stride[1] > 1);
+    return a.oc >= 32 && (strided || window < 32);
+  }
   return true;
 }
 
@@ -101,6 +155,9 @@ void conv_weight_gradient(const float* x, const float* dy, float* dkernel, float
   std::vector<float> partial(static_cast<std::size_t>(threads) * static_cast<std::size_t>(size + oc), 0.0f);
   std::int32_t mask[kPanel];  // the last panel's columns, when oc is not a multiple of 16
   for (std::int64_t j = 0; j < kPanel; ++j) mask[j] = j < oc % kPanel ? -1 : 0;
+  // Tiles: AVX2 6 window entries x 16 channels; AVX-512 12 x 32 (24 of its 32 registers).
+  const bool wide = cpu_level() == CpuLevel::avx512;
+  const std::int64_t tile_rows = wide ? 2 * kRows : kRows, tile_cols = wide ? 2 * kPanel : kPanel;
   int team = 1;
 #pragma omp parallel num_threads(threads)
   {  // the team may be smaller than asked (nested regions): items follow the team actually running
@@ -115,7 +172,7 @@ void conv_weight_gradient(const float* x, const float* dy, float* dkernel, float
     std::int64_t copied = -1;  // the image in `copy`
     const std::int64_t row = (padded ? g.WP : g.W) * c;
     // Each item's tiles fetch the next item's rows of dy, and the first item of an image the next image.
-    const std::int64_t tiles = g.KH * ((window + kRows - 1) / kRows) * ((oc + kPanel - 1) / kPanel);
+    const std::int64_t tiles = g.KH * ((window + tile_rows - 1) / tile_rows) * ((oc + tile_cols - 1) / tile_cols);
     const std::int64_t image_floats = g.H * g.W * c, last = std::min(items, (t + 1) * chunk);
     Prefetch next_dy, next_image;
     for (std::int64_t item = t * chunk; item < last; ++item) {
@@ -130,14 +187,22 @@ void conv_weight_gradient(const float* x, const float* dy, float* dkernel, float
       if (oh0 == 0 && (b + 1) * bands < last && image_floats <= Prefetch::kLargestImage)
         next_image.start(x + (b + 1) * image_floats, image_floats, bands * tiles);
       for (std::int64_t kh = 0; kh < g.KH; ++kh)
-        for (std::int64_t r0 = 0; r0 < window; r0 += kRows) {
-          const std::int64_t rows = std::min(kRows, window - r0);
+        for (std::int64_t r0 = 0; r0 < window; r0 += tile_rows) {
+          const std::int64_t rows = std::min(tile_rows, window - r0);
           float* dw_rows = dw + (kh * window + r0) * oc;
-          for (std::int64_t j0 = 0; j0 < oc; j0 += kPanel) {
+          for (std::int64_t j0 = 0; j0 < oc; j0 += tile_cols) {
             const float* xs = src + kh * row + r0;
             next_dy.step();
             next_image.step();
-            if (oc - j0 >= kPanel)
+            if (wide) {
+              __mmask16 lanes[2];
+              for (std::int64_t h = 0; h < 2; ++h)
+                lanes[h] = static_cast<__mmask16>((std::uint32_t{1} << std::clamp<std::int64_t>(oc - j0 - h * kPanel, 0, kPanel)) - 1);
+              if (tile_cols > kPanel && oc - j0 > kPanel)
+                tile512_of<2>(rows, xs, g.SH * row, g.SW * c, d + j0, oc, out_rows, g.OW, dw_rows + j0, lanes);
+              else
+                tile512_of<1>(rows, xs, g.SH * row, g.SW * c, d + j0, oc, out_rows, g.OW, dw_rows + j0, lanes);
+            } else if (oc - j0 >= kPanel)
               tile_of<false>(rows, xs, g.SH * row, g.SW * c, d + j0, oc, out_rows, g.OW, dw_rows + j0, mask);
             else
               tile_of<true>(rows, xs, g.SH * row, g.SW * c, d + j0, oc, out_rows, g.OW, dw_rows + j0, mask);

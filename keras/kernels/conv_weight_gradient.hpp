@@ -1,14 +1,15 @@
 #pragma once
-// The weight gradient of a 1-D or 2-D convolution on our own AVX2 + FMA register tiles, reading the
-// channels_last input and output gradient where they are. oneDNN 2.6's AVX2 backward-weights kernels ran
-// ResNet-20's 3x3 layers at 69-75 GFLOP/s on two cores (about half the sgemm ceiling) and the seed CNN's
-// 5x5 over one channel at 31.
+// The weight gradient of a 1-D or 2-D convolution on our own register tiles (AVX2 + FMA, or AVX-512),
+// reading the channels_last input and output gradient where they are. oneDNN 2.6's AVX2 backward-weights
+// kernels ran ResNet-20's 3x3 layers at 69-75 GFLOP/s on two cores (about half the sgemm ceiling) and the
+// seed CNN's 5x5 over one channel at 31; its AVX-512 kernels are faster than ours on most shapes.
 #include "keras/kernels/convolution.hpp"
 
 namespace keras::kernels {
 
-/// Whether conv_weight_gradient serves this convolution: AVX2 exactly (AVX-512 and the x86-64 baseline
-/// keep oneDNN's), 1-D or 2-D, no groups, no dilation.
+/// Whether conv_weight_gradient serves this convolution: 1-D or 2-D, no groups, no dilation; on AVX2 always,
+/// on AVX-512 only with 32 output channels or more and a stride or windows (kernel width x channels) of
+/// fewer than 32 floats (where oneDNN's is slower); never on the x86-64 baseline or under KERAS_OWN_KERNELS=0.
 bool conv_weight_gradient_fits(const ConvArgs& args);
 
 /// dkernel [k..., c, oc] = the gradient of the convolution's kernel from x and dy (both channels_last),

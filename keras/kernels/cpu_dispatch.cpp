@@ -1,5 +1,6 @@
 #include "keras/kernels/cpu_dispatch.hpp"
 
+#include <atomic>
 #include <cctype>
 #include <cstdlib>
 #include <string>
@@ -43,6 +44,19 @@ CpuLevel cpu_level() {
   }();
   return level;
 }
+
+namespace {
+std::atomic<bool>& own_kernels_flag() {
+  static std::atomic<bool> enabled = [] {
+    const char* value = std::getenv("KERAS_OWN_KERNELS");
+    return !value || std::string(value) != "0";
+  }();
+  return enabled;
+}
+}  // namespace
+
+bool own_kernels() { return own_kernels_flag().load(std::memory_order_relaxed); }
+void set_own_kernels(bool enabled) { own_kernels_flag().store(enabled, std::memory_order_relaxed); }
 
 const char* cpu_level_name(CpuLevel level) {
   switch (level) {

@@ -15,6 +15,13 @@ enum class CpuLevel { baseline, avx2, avx512 };  // x86-64, x86-64-v3 (AVX2, FMA
 CpuLevel cpu_level();
 const char* cpu_level_name(CpuLevel level);
 
+/// Whether kerascpp's own kernels in place of oneDNN's (packed products and convolutions, convolution
+/// weight gradients, tiled max pooling, LSTM inference) may serve: true unless KERAS_OWN_KERNELS=0, which
+/// leaves all their work to oneDNN (to measure the two against each other).
+bool own_kernels();
+/// Sets what own_kernels() answers from now on (bench/kernel_shapes alternates the two call by call).
+void set_own_kernels(bool enabled);
+
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 // flatten inlines fn (and what it calls) into each variant, which is then compiled for that target.
 template <class Fn>

@@ -71,7 +71,7 @@ struct Backward {
 bool tiled_max_pool(Pooling kind, const PoolArgs& a) {
   return kind == Pooling::max && a.rank == 2 && a.stride[0] == a.k[0] && a.stride[1] == a.k[1] && a.pad_l[0] == 0 &&
          a.pad_l[1] == 0 && a.pad_r[0] == 0 && a.pad_r[1] == 0 && a.k[0] * a.k[1] <= 256 &&
-         cpu_level() != CpuLevel::avx512;
+         own_kernels() && cpu_level() != CpuLevel::avx512;
 }
 
 void tiled_max_pool_forward(const float* x, float* y, std::uint8_t* where, const PoolArgs& a) {

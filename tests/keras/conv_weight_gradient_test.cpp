@@ -1,5 +1,5 @@
-// The convolution's weight gradient (kernels::conv_backward_weights; on AVX2, our own register tiles in
-// keras/kernels/conv_weight_gradient.cpp) against a double-precision loop over every kernel entry and
+// The convolution's weight gradient (kernels::conv_backward_weights, and our own register tiles in
+// keras/kernels/conv_weight_gradient.cpp called directly: AVX2's, or AVX-512's at the CPU's best) against a double-precision loop over every kernel entry and
 // output position, over shapes that reach each edge of the tiles: output channels past a 16-column panel,
 // windows of fewer or more than 6 floats, strides, asymmetric padding, 1-D, bias, and enough work to split
 // over the threads at image and row boundaries.
@@ -8,7 +8,9 @@
 
 #include <catch2/catch.hpp>
 
+#include "keras/kernels/conv_weight_gradient.hpp"
 #include "keras/kernels/convolution.hpp"
+#include "keras/kernels/cpu_dispatch.hpp"
 #include "keras/keras.hpp"
 
 using namespace keras;
@@ -61,31 +63,37 @@ TEST_CASE("a convolution's kernel and bias gradients equal double loops over til
     const Tensor x = random::normal({s.n, s.h, s.w, s.c}, 0, 1, DType::float32, 1);
     const Tensor dy = random::normal({s.n, OH, OW, s.oc}, 0, 1, DType::float32, 2);
     const float *xp = x.data<float>(), *dyp = dy.data<float>();
-    std::vector<float> dkernel(static_cast<std::size_t>(s.kh * s.kw * s.c * s.oc), -7.0f), dbias(s.oc, -7.0f);
-    kernels::conv_backward_weights(xp, dyp, dkernel.data(), dbias.data(), a);
-    for (std::int64_t i = 0; i < s.kh; ++i)
-      for (std::int64_t j = 0; j < s.kw; ++j)
-        for (std::int64_t ci = 0; ci < s.c; ++ci)
-          for (std::int64_t o = 0; o < s.oc; ++o) {
-            double sum = 0, magnitude = 0;
-            for (std::int64_t b = 0; b < s.n; ++b)
-              for (std::int64_t oh = 0; oh < OH; ++oh)
-                for (std::int64_t ow = 0; ow < OW; ++ow) {
-                  const std::int64_t h = oh * s.stride + i - s.top, w = ow * s.stride + j - s.left;
-                  if (h < 0 || h >= s.h || w < 0 || w >= s.w) continue;
-                  const double term = double(xp[((b * s.h + h) * s.w + w) * s.c + ci]) *
-                                      dyp[((b * OH + oh) * OW + ow) * s.oc + o];
-                  sum += term;
-                  magnitude += std::abs(term);
-                }
-            INFO("kernel entry " << i << " " << j << " " << ci << " " << o);
-            REQUIRE(std::abs(dkernel[static_cast<std::size_t>(((i * s.kw + j) * s.c + ci) * s.oc + o)] - sum) <=
-                    1e-4 * magnitude + 1e-5);
-          }
-    for (std::int64_t o = 0; o < s.oc; ++o) {
-      double sum = 0;
-      for (std::int64_t p = 0; p < s.n * OH * OW; ++p) sum += dyp[p * s.oc + o];
-      REQUIRE(dbias[static_cast<std::size_t>(o)] == Approx(sum).margin(1e-3));
+    // The path the library takes on this CPU, then our tiles whatever the rules choose (where the CPU has them).
+    for (const bool tiles : {false, true}) {
+      if (tiles && kernels::cpu_level() < kernels::CpuLevel::avx2) continue;
+      INFO((tiles ? "our tiles" : "conv_backward_weights"));
+      std::vector<float> dkernel(static_cast<std::size_t>(s.kh * s.kw * s.c * s.oc), -7.0f), dbias(s.oc, -7.0f);
+      if (tiles) kernels::conv_weight_gradient(xp, dyp, dkernel.data(), dbias.data(), a);
+      else kernels::conv_backward_weights(xp, dyp, dkernel.data(), dbias.data(), a);
+      for (std::int64_t i = 0; i < s.kh; ++i)
+        for (std::int64_t j = 0; j < s.kw; ++j)
+          for (std::int64_t ci = 0; ci < s.c; ++ci)
+            for (std::int64_t o = 0; o < s.oc; ++o) {
+              double sum = 0, magnitude = 0;
+              for (std::int64_t b = 0; b < s.n; ++b)
+                for (std::int64_t oh = 0; oh < OH; ++oh)
+                  for (std::int64_t ow = 0; ow < OW; ++ow) {
+                    const std::int64_t h = oh * s.stride + i - s.top, w = ow * s.stride + j - s.left;
+                    if (h < 0 || h >= s.h || w < 0 || w >= s.w) continue;
+                    const double term = double(xp[((b * s.h + h) * s.w + w) * s.c + ci]) *
+                                        dyp[((b * OH + oh) * OW + ow) * s.oc + o];
+                    sum += term;
+                    magnitude += std::abs(term);
+                  }
+              INFO("kernel entry " << i << " " << j << " " << ci << " " << o);
+              REQUIRE(std::abs(dkernel[static_cast<std::size_t>(((i * s.kw + j) * s.c + ci) * s.oc + o)] - sum) <=
+                      1e-4 * magnitude + 1e-5);
+            }
+      for (std::int64_t o = 0; o < s.oc; ++o) {
+        double sum = 0;
+        for (std::int64_t p = 0; p < s.n * OH * OW; ++p) sum += dyp[p * s.oc + o];
+        REQUIRE(dbias[static_cast<std::size_t>(o)] == Approx(sum).margin(1e-3));
+      }
     }
   }
 }

@@ -48,7 +48,7 @@ Sequential dense_model(std::int64_t k, std::int64_t n, const std::string& act, s
   return model;
 }
 
-bool packs_here() { return kernels::cpu_level() == kernels::CpuLevel::avx2; }
+bool packs_here() { return kernels::own_kernels() && kernels::cpu_level() >= kernels::CpuLevel::avx2; }
 
 }  // namespace
 

@@ -1,0 +1,155 @@
+// The products and convolutions of the benchmark workloads, one call at a time: oneDNN's (own kernels off,
+// kernels::set_own_kernels(false)) against the path kerascpp takes (its own register tiles where their
+// `*_fits` rule says so, oneDNN elsewhere), the two alternating call by call, so that a busy machine slows
+// both alike. GFLOP/s per shape, the best of --repetitions calls each. bench/kernel_shapes.sh runs it on
+// both ISAs.
+//   build/bin/kernel_shapes --threads 2 [--repetitions 30]
+// Prints one "name: oneDNN-GFLOP/s kerascpp-GFLOP/s path" line per shape (path "own" or "onednn": who ran
+// kerascpp's calls).
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include <keras/keras.hpp>
+#include <keras/kernels/conv_weight_gradient.hpp>
+#include <keras/kernels/cpu_dispatch.hpp>
+#include <keras/kernels/convolution.hpp>
+#include <keras/kernels/matmul.hpp>
+#include <keras/kernels/packed_weights.hpp>
+
+#include "bench_timing.hpp"
+
+namespace kk = keras::kernels;
+
+namespace {
+
+std::vector<float> random_floats(std::int64_t n, unsigned seed) {
+  std::vector<float> v(static_cast<std::size_t>(n));
+  for (auto& x : v) x = static_cast<float>((seed = seed * 1103515245u + 12345u) >> 16 & 0x7fff) / 32768.0f - 0.5f;
+  return v;
+}
+
+struct Conv {
+  const char* name;
+  std::int64_t n, h, w, c, oc, k, stride;  // square kernels and images; h = 1: a 1-D convolution over w
+};
+
+kk::ConvArgs conv_args(const Conv& s) {
+  kk::ConvArgs a;
+  a.n = s.n, a.c = s.c, a.oc = s.oc;
+  const std::int64_t pad = s.k / 2, out_w = (s.w + 2 * pad - s.k) / s.stride + 1;
+  if (s.h == 1) {
+    a.rank = 1, a.in = {s.w, 1, 1}, a.k = {s.k, 1, 1}, a.out = {out_w, 1, 1}, a.stride = {s.stride, 1, 1};
+    a.pad_l = {pad, 0, 0};
+    a.pad_r = {(out_w - 1) * s.stride + s.k - s.w - pad, 0, 0};
+  } else {
+    const std::int64_t out_h = (s.h + 2 * pad - s.k) / s.stride + 1;
+    a.rank = 2, a.in = {s.h, s.w, 1}, a.k = {s.k, s.k, 1}, a.out = {out_h, out_w, 1}, a.stride = {s.stride, s.stride, 1};
+    a.pad_l = {pad, pad, 0};
+    a.pad_r = {(out_h - 1) * s.stride + s.k - s.h - pad, (out_w - 1) * s.stride + s.k - s.w - pad, 0};
+  }
+  return a;
+}
+
+int repetitions = 30;
+
+// fn(own) runs one call of the shape with own kernels allowed or not; both kinds of call alternate.
+template <class Fn>
+void duel(const std::string& name, double flops, Fn&& fn) {
+  double theirs = 1e30, ours = 1e30;
+  bool own = false;
+  for (int i = 0; i < repetitions; ++i) {
+    for (const bool allowed : {false, true}) {
+      kk::set_own_kernels(allowed);
+      const double t0 = now_us();
+      const bool used = fn();
+      const double us = now_us() - t0;
+      (allowed ? ours : theirs) = std::min(allowed ? ours : theirs, us);
+      if (allowed) own = used;
+    }
+  }
+  std::printf("%s: %.1f %.1f %s\n", name.c_str(), flops / theirs / 1e3, flops / ours / 1e3, own ? "own" : "onednn");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) try {
+  int threads = 2;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    const std::string flag = argv[i];
+    if (flag == "--threads") threads = std::atoi(argv[i + 1]);
+    else if (flag == "--repetitions") repetitions = std::atoi(argv[i + 1]);
+    else throw std::invalid_argument("unknown flag " + flag + " (use --threads, --repetitions)");
+  }
+  keras::utils::set_num_threads(threads);
+  std::printf("threads: %d\nisa: %s\n", threads, kk::cpu_level_name(kk::cpu_level()));
+
+  // Inference's matrix products against a layer's weights (m, k, n): Dense layers of the workloads.
+  struct Product { const char* name; std::int64_t m, k, n; };
+  for (const Product& s : std::vector<Product>{{"dense_cnn_b32_1600x1024", 32, 1600, 1024},
+                                               {"dense_cnn_b1_1600x1024", 1, 1600, 1024},
+                                               {"dense_mlp_b32_784x512", 32, 784, 512},
+                                               {"dense_ffn_b128_256x1024", 128, 256, 1024},
+                                               {"dense_ffn_b512_256x1024", 512, 256, 1024},
+                                               {"dense_ffn_b1024_256x1024", 1024, 256, 1024},
+                                               {"dense_ffn_b2048_256x1024", 2048, 256, 1024},
+                                               {"dense_ffn_b4096_256x1024", 4096, 256, 1024},
+                                               {"dense_ffn_b4096_1024x256", 4096, 1024, 256},
+                                               {"dense_attention_b4096_256x256", 4096, 256, 256},
+                                               {"dense_lstm_b32_128x512", 32, 128, 512}}) {
+    const auto a = random_floats(s.m * s.k, 1), b = random_floats(s.k * s.n, 2), bias = random_floats(s.n, 3);
+    std::vector<float> c(static_cast<std::size_t>(s.m * s.n));
+    const kk::MatmulArgs args{.m = s.m, .n = s.n, .k = s.k, .bias = bias.data()};
+    duel(std::string("predict_") + s.name, 2.0 * s.m * s.k * s.n, [&] {
+      const bool own = kk::packed_matmul_fits(args);
+      if (own) kk::packed_matmul(a.data(), b.data(), 1, c.data(), args);
+      else kk::matmul(a.data(), b.data(), c.data(), args);
+      return own;
+    });
+  }
+
+  // Convolutions (channels_last, "same" padding) of the seed CNN, ResNet-20 and the Embedding + Conv1D model.
+  const std::vector<Conv> convs = {
+      {"cnn_conv1_5x5_1to32", 0, 28, 28, 1, 32, 5, 1},     {"cnn_conv2_3x3_32to64", 0, 12, 12, 32, 64, 3, 1},
+      {"resnet_stem_3x3_3to16", 0, 32, 32, 3, 16, 3, 1},   {"resnet_s1_3x3_16to16", 0, 32, 32, 16, 16, 3, 1},
+      {"resnet_s2_3x3_32to32", 0, 16, 16, 32, 32, 3, 1},   {"resnet_s3_3x3_64to64", 0, 8, 8, 64, 64, 3, 1},
+      {"resnet_down_3x3_16to32_s2", 0, 32, 32, 16, 32, 3, 2}, {"resnet_1x1_16to32_s2", 0, 32, 32, 16, 32, 1, 2},
+      {"textcnn_conv1d_k5_128to128", 0, 1, 200, 128, 128, 5, 1},
+  };
+  for (const std::int64_t batch : {1, 32, 128}) {
+    for (Conv s : convs) {
+      s.n = batch;
+      const kk::ConvArgs a = conv_args(s);
+      const std::int64_t positions = a.out[0] * a.out[1] * a.out[2];
+      const double flops = 2.0 * s.n * positions * s.oc * s.c * s.k * (s.h == 1 ? 1 : s.k);
+      const auto x = random_floats(s.n * s.h * s.w * s.c, 4), kernel = random_floats(s.k * s.k * s.c * s.oc, 5);
+      const auto bias = random_floats(s.oc, 6), dy = random_floats(s.n * positions * s.oc, 7);
+      std::vector<float> y(dy.size()), dkernel(kernel.size()), dbias(bias.size());
+      std::uint64_t version = 1;
+      const std::string name = s.name + std::string("_b") + std::to_string(batch);
+      if (batch <= 32)  // predict: the kernel packed once
+        duel("predict_" + name, flops, [&] {
+          const bool own = kk::packed_conv_fits(a);
+          if (own) kk::packed_conv(x.data(), kernel.data(), 1, nullptr, bias.data(), nullptr, y.data(), a, kk::Eltwise::relu);
+          else kk::conv_inference(x.data(), kernel.data(), bias.data(), nullptr, y.data(), a, kk::Eltwise::relu);
+          return own;
+        });
+      if (batch >= 32) {  // training: repacked every step (a new version), then the weight gradient
+        duel("train_forward_" + name, flops, [&] {
+          const bool own = kk::packed_conv_fits(a);
+          if (own) kk::packed_conv(x.data(), kernel.data(), ++version, nullptr, bias.data(), nullptr, y.data(), a, kk::Eltwise::linear);
+          else kk::conv_forward(x.data(), kernel.data(), bias.data(), y.data(), a);
+          return own;
+        });
+        duel("train_weight_gradient_" + name, flops, [&] {
+          kk::conv_backward_weights(x.data(), dy.data(), dkernel.data(), dbias.data(), a);
+          return kk::conv_weight_gradient_fits(a);
+        });
+      }
+    }
+  }
+} catch (const std::exception& e) {
+  std::fprintf(stderr, "kernel_shapes: %s\n", e.what());
+  return 1;
+}
