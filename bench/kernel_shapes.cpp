@@ -1,11 +1,11 @@
-// The products and convolutions of the benchmark workloads, one call at a time: oneDNN's (own kernels off,
-// kernels::set_own_kernels(false)) against the path kerascpp takes (its own register tiles where their
-// `*_fits` rule says so, oneDNN elsewhere), the two alternating call by call, so that a busy machine slows
-// both alike. GFLOP/s per shape, the best of --repetitions calls each. bench/kernel_shapes.sh runs it on
-// both ISAs.
+// The products, convolutions and poolings of the benchmark workloads, one call at a time: oneDNN's against
+// kerascpp's own kernels (the register tiles called directly, whatever their `*_fits` rule would choose;
+// poolings: the library's path with own kernels allowed), the two alternating call by call, so that a busy
+// machine slows both alike. GFLOP/s per shape, the best of --repetitions calls each, and which of the two the
+// library runs for that shape on this CPU ("own" or "onednn"). bench/kernel_shapes.sh runs it on both ISAs.
 //   build/bin/kernel_shapes --threads 2 [--repetitions 30]
-// Prints one "name: oneDNN-GFLOP/s kerascpp-GFLOP/s path" line per shape (path "own" or "onednn": who ran
-// kerascpp's calls).
+// Prints one "name: oneDNN-GFLOP/s own-GFLOP/s chosen" line per shape.
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -17,6 +17,7 @@
 #include <keras/kernels/convolution.hpp>
 #include <keras/kernels/matmul.hpp>
 #include <keras/kernels/packed_weights.hpp>
+#include <keras/kernels/pooling.hpp>
 
 #include "bench_timing.hpp"
 
@@ -42,34 +43,32 @@ kk::ConvArgs conv_args(const Conv& s) {
   if (s.h == 1) {
     a.rank = 1, a.in = {s.w, 1, 1}, a.k = {s.k, 1, 1}, a.out = {out_w, 1, 1}, a.stride = {s.stride, 1, 1};
     a.pad_l = {pad, 0, 0};
-    a.pad_r = {(out_w - 1) * s.stride + s.k - s.w - pad, 0, 0};
+    a.pad_r = {std::max<std::int64_t>(0, (out_w - 1) * s.stride + s.k - s.w - pad), 0, 0};
   } else {
     const std::int64_t out_h = (s.h + 2 * pad - s.k) / s.stride + 1;
     a.rank = 2, a.in = {s.h, s.w, 1}, a.k = {s.k, s.k, 1}, a.out = {out_h, out_w, 1}, a.stride = {s.stride, s.stride, 1};
     a.pad_l = {pad, pad, 0};
-    a.pad_r = {(out_h - 1) * s.stride + s.k - s.h - pad, (out_w - 1) * s.stride + s.k - s.w - pad, 0};
+    a.pad_r = {std::max<std::int64_t>(0, (out_h - 1) * s.stride + s.k - s.h - pad),
+               std::max<std::int64_t>(0, (out_w - 1) * s.stride + s.k - s.w - pad), 0};  // our kernels take pads >= 0
   }
   return a;
 }
 
 int repetitions = 30;
 
-// fn(own) runs one call of the shape with own kernels allowed or not; both kinds of call alternate.
+// fn(ours) runs one call of the shape on oneDNN (false) or on our kernel (true), alternating; `chosen`: whether
+// the library runs ours for this shape.
 template <class Fn>
-void duel(const std::string& name, double flops, Fn&& fn) {
+void duel(const std::string& name, double flops, bool chosen, Fn&& fn) {
   double theirs = 1e30, ours = 1e30;
-  bool own = false;
-  for (int i = 0; i < repetitions; ++i) {
-    for (const bool allowed : {false, true}) {
-      kk::set_own_kernels(allowed);
+  for (int i = 0; i < repetitions; ++i)
+    for (const bool own : {false, true}) {
       const double t0 = now_us();
-      const bool used = fn();
-      const double us = now_us() - t0;
-      (allowed ? ours : theirs) = std::min(allowed ? ours : theirs, us);
-      if (allowed) own = used;
+      fn(own);
+      double& best = own ? ours : theirs;
+      best = std::min(best, now_us() - t0);
     }
-  }
-  std::printf("%s: %.1f %.1f %s\n", name.c_str(), flops / theirs / 1e3, flops / ours / 1e3, own ? "own" : "onednn");
+  std::printf("%s: %.1f %.1f %s\n", name.c_str(), flops / theirs / 1e3, flops / ours / 1e3, chosen ? "own" : "onednn");
 }
 
 }  // namespace
@@ -82,6 +81,7 @@ int main(int argc, char** argv) try {
     else if (flag == "--repetitions") repetitions = std::atoi(argv[i + 1]);
     else throw std::invalid_argument("unknown flag " + flag + " (use --threads, --repetitions)");
   }
+  if (kk::cpu_level() < kk::CpuLevel::avx2) throw std::runtime_error("our kernels need AVX2 (the CPU, or ONEDNN_MAX_CPU_ISA, allows less)");
   keras::utils::set_num_threads(threads);
   std::printf("threads: %d\nisa: %s\n", threads, kk::cpu_level_name(kk::cpu_level()));
 
@@ -101,11 +101,9 @@ int main(int argc, char** argv) try {
     const auto a = random_floats(s.m * s.k, 1), b = random_floats(s.k * s.n, 2), bias = random_floats(s.n, 3);
     std::vector<float> c(static_cast<std::size_t>(s.m * s.n));
     const kk::MatmulArgs args{.m = s.m, .n = s.n, .k = s.k, .bias = bias.data()};
-    duel(std::string("predict_") + s.name, 2.0 * s.m * s.k * s.n, [&] {
-      const bool own = kk::packed_matmul_fits(args);
+    duel(std::string("predict_") + s.name, 2.0 * s.m * s.k * s.n, kk::packed_matmul_fits(args), [&](bool own) {
       if (own) kk::packed_matmul(a.data(), b.data(), 1, c.data(), args);
       else kk::matmul(a.data(), b.data(), c.data(), args);
-      return own;
     });
   }
 
@@ -128,27 +126,56 @@ int main(int argc, char** argv) try {
       std::vector<float> y(dy.size()), dkernel(kernel.size()), dbias(bias.size());
       std::uint64_t version = 1;
       const std::string name = s.name + std::string("_b") + std::to_string(batch);
+      const bool packs = kk::packed_conv_fits(a);
       if (batch <= 32)  // predict: the kernel packed once
-        duel("predict_" + name, flops, [&] {
-          const bool own = kk::packed_conv_fits(a);
+        duel("predict_" + name, flops, packs, [&](bool own) {
           if (own) kk::packed_conv(x.data(), kernel.data(), 1, nullptr, bias.data(), nullptr, y.data(), a, kk::Eltwise::relu);
           else kk::conv_inference(x.data(), kernel.data(), bias.data(), nullptr, y.data(), a, kk::Eltwise::relu);
-          return own;
         });
       if (batch >= 32) {  // training: repacked every step (a new version), then the weight gradient
-        duel("train_forward_" + name, flops, [&] {
-          const bool own = kk::packed_conv_fits(a);
+        duel("train_forward_" + name, flops, packs, [&](bool own) {
           if (own) kk::packed_conv(x.data(), kernel.data(), ++version, nullptr, bias.data(), nullptr, y.data(), a, kk::Eltwise::linear);
           else kk::conv_forward(x.data(), kernel.data(), bias.data(), y.data(), a);
-          return own;
         });
-        duel("train_weight_gradient_" + name, flops, [&] {
-          kk::conv_backward_weights(x.data(), dy.data(), dkernel.data(), dbias.data(), a);
-          return kk::conv_weight_gradient_fits(a);
+        duel("train_weight_gradient_" + name, flops, kk::conv_weight_gradient_fits(a), [&](bool own) {
+          kk::set_own_kernels(own);  // conv_backward_weights runs ours where the rule says so; ours directly:
+          if (own) kk::conv_weight_gradient(x.data(), dy.data(), dkernel.data(), dbias.data(), a);
+          else kk::conv_backward_weights(x.data(), dy.data(), dkernel.data(), dbias.data(), a);
+          kk::set_own_kernels(true);
         });
       }
     }
   }
+
+  // Max pooling 2 x 2 of the seed CNN (rates in G input values per second, not GFLOP/s).
+  struct Pool { const char* name; std::int64_t h, c; };
+  for (const std::int64_t batch : {1, 32, 128})
+    for (const Pool& s : std::vector<Pool>{{"pool1_24x24x32", 24, 32}, {"pool2_10x10x64", 10, 64}}) {
+      kk::PoolArgs a;
+      a.n = batch, a.c = s.c, a.in = {s.h, s.h, 1}, a.k = {2, 2, 1}, a.out = {s.h / 2, s.h / 2, 1}, a.stride = {2, 2, 1};
+      const double values = double(batch) * s.h * s.h * s.c;
+      const auto x = random_floats(batch * s.h * s.h * s.c, 8);
+      std::vector<float> y(x.size() / 4), dx(x.size());
+      kk::set_own_kernels(false);  // the two paths keep different workspaces: room for the larger
+      const std::size_t theirs = kk::pool_workspace_bytes(kk::Pooling::max, a);
+      kk::set_own_kernels(true);
+      std::vector<char> workspace(std::max(theirs, kk::pool_workspace_bytes(kk::Pooling::max, a)));
+      const std::string name = std::string(s.name) + "_b" + std::to_string(batch) + "_gvalues";
+      // kerascpp's own loops serve tiling max pooling where own_kernels() allows it (below AVX-512).
+      const bool own_pool = kk::cpu_level() != kk::CpuLevel::avx512;
+      if (batch <= 32)
+        duel("predict_max_" + name, values, own_pool, [&](bool own) {
+          kk::set_own_kernels(own);
+          kk::pool_forward(kk::Pooling::max, x.data(), y.data(), nullptr, a);
+        });
+      if (batch >= 32)
+        duel("train_max_forward_backward_" + name, values, own_pool, [&](bool own) {
+          kk::set_own_kernels(own);
+          kk::pool_forward(kk::Pooling::max, x.data(), y.data(), workspace.data(), a);
+          kk::pool_backward(kk::Pooling::max, y.data(), dx.data(), workspace.data(), a);
+        });
+      kk::set_own_kernels(true);
+    }
 } catch (const std::exception& e) {
   std::fprintf(stderr, "kernel_shapes: %s\n", e.what());
   return 1;

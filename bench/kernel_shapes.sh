@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Where kerascpp's own kernels beat oneDNN's, shape by shape: build/bin/kernel_shapes (oneDNN's calls and
-# the library's own path alternating in one process) `runs` times on the native ISA and again with
-# ONEDNN_MAX_CPU_ISA=AVX2; prints, per shape, both medians (GFLOP/s), who ran kerascpp's calls ("own" or
-# "onednn") and the ratio.
+# ours alternating in one process) `runs` times on the native ISA and again with ONEDNN_MAX_CPU_ISA=AVX2;
+# prints, per shape, both medians (GFLOP/s; poolings: G values/s), which of the two the library runs there
+# ("own" or "onednn") and ours over oneDNN's.
 #   bench/kernel_shapes.sh [runs] [threads] [isa...]     (default 3 runs, 2 threads; ISAs: native AVX2)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,7 +19,7 @@ trap 'rm -rf "$out"' EXIT
 for isa in "${isas[@]}"; do
   if [ "$isa" = native ]; then unset ONEDNN_MAX_CPU_ISA; else export ONEDNN_MAX_CPU_ISA=$isa; fi
   for ((i = 0; i < runs; i++)); do build/bin/kernel_shapes --threads "$threads" > "$out/$i"; done
-  echo "=== ISA: $isa ($(sed -n 's/^isa: //p' "$out/0")), $threads threads, medians of $runs: GFLOP/s oneDNN / kerascpp (path) ==="
+  echo "=== ISA: $isa ($(sed -n 's/^isa: //p' "$out/0")), $threads threads, medians of $runs: GFLOP/s oneDNN / ours (the library runs) ours/oneDNN ==="
   python3 - "$out" "$runs" <<'PY'
 import statistics, sys
 folder, runs = sys.argv[1], int(sys.argv[2])
