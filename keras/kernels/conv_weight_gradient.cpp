@@ -10,6 +10,7 @@
 #include "keras/kernels/conv_geometry.hpp"
 #include "keras/kernels/cpu_dispatch.hpp"
 #include "keras/kernels/prefetch.hpp"
+#include "keras/kernels/row_dispatch.hpp"
 #include "keras/kernels/scratch.hpp"
 
 namespace keras::kernels {
@@ -86,38 +87,6 @@ __attribute__((target("avx512f"))) void tile512(const float* x, std::int64_t x_r
 #pragma GCC unroll 12
   for (int r = 0; r < rows; ++r)
     for (int h = 0; h < halves; ++h) _mm512_mask_storeu_ps(dw + r * oc + h * 16, mask[h], acc[r][h]);
-}
-
-template <int halves>
-void tile512_of(std::int64_t rows, const float* x, std::int64_t x_row, std::int64_t x_step, const float* dy,
-                std::int64_t oc, std::int64_t out_rows, std::int64_t out_cols, float* dw, const __mmask16* mask) {
-  switch (rows) {
-    case 12: return tile512<12, halves>(x, x_row, x_step, dy, oc, out_rows, out_cols, dw, mask);
-    case 11: return tile512<11, halves>(x, x_row, x_step, dy, oc, out_rows, out_cols, dw, mask);
-    case 10: return tile512<10, halves>(x, x_row, x_step, dy, oc, out_rows, out_cols, dw, mask);
-    case 9: return tile512<9, halves>(x, x_row, x_step, dy, oc, out_rows, out_cols, dw, mask);
-    case 8: return tile512<8, halves>(x, x_row, x_step, dy, oc, out_rows, out_cols, dw, mask);
-    case 7: return tile512<7, halves>(x, x_row, x_step, dy, oc, out_rows, out_cols, dw, mask);
-    case 6: return tile512<6, halves>(x, x_row, x_step, dy, oc, out_rows, out_cols, dw, mask);
-    case 5: return tile512<5, halves>(x, x_row, x_step, dy, oc, out_rows, out_cols, dw, mask);
-    case 4: return tile512<4, halves>(x, x_row, x_step, dy, oc, out_rows, out_cols, dw, mask);
-    case 3: return tile512<3, halves>(x, x_row, x_step, dy, oc, out_rows, out_cols, dw, mask);
-    case 2: return tile512<2, halves>(x, x_row, x_step, dy, oc, out_rows, out_cols, dw, mask);
-    default: return tile512<1, halves>(x, x_row, x_step, dy, oc, out_rows, out_cols, dw, mask);
-  }
-}
-
-template <bool masked>
-void tile_of(std::int64_t rows, const float* x, std::int64_t x_row, std::int64_t x_step, const float* dy,
-             std::int64_t oc, std::int64_t out_rows, std::int64_t out_cols, float* dw, const std::int32_t* mask) {
-  switch (rows) {
-    case 6: return tile<6, masked>(x, x_row, x_step, dy, oc, out_rows, out_cols, dw, mask);
-    case 5: return tile<5, masked>(x, x_row, x_step, dy, oc, out_rows, out_cols, dw, mask);
-    case 4: return tile<4, masked>(x, x_row, x_step, dy, oc, out_rows, out_cols, dw, mask);
-    case 3: return tile<3, masked>(x, x_row, x_step, dy, oc, out_rows, out_cols, dw, mask);
-    case 2: return tile<2, masked>(x, x_row, x_step, dy, oc, out_rows, out_cols, dw, mask);
-    default: return tile<1, masked>(x, x_row, x_step, dy, oc, out_rows, out_cols, dw, mask);
-  }
 }
 
 }  // namespace
@@ -198,14 +167,18 @@ void conv_weight_gradient(const float* x, const float* dy, float* dkernel, float
               __mmask16 lanes[2];
               for (std::int64_t h = 0; h < 2; ++h)
                 lanes[h] = static_cast<__mmask16>((std::uint32_t{1} << std::clamp<std::int64_t>(oc - j0 - h * kPanel, 0, kPanel)) - 1);
-              if (tile_cols > kPanel && oc - j0 > kPanel)
-                tile512_of<2>(rows, xs, g.SH * row, g.SW * c, d + j0, oc, out_rows, g.OW, dw_rows + j0, lanes);
-              else
-                tile512_of<1>(rows, xs, g.SH * row, g.SW * c, d + j0, oc, out_rows, g.OW, dw_rows + j0, lanes);
-            } else if (oc - j0 >= kPanel)
-              tile_of<false>(rows, xs, g.SH * row, g.SW * c, d + j0, oc, out_rows, g.OW, dw_rows + j0, mask);
-            else
-              tile_of<true>(rows, xs, g.SH * row, g.SW * c, d + j0, oc, out_rows, g.OW, dw_rows + j0, mask);
+              const bool two = tile_cols > kPanel && oc - j0 > kPanel;
+              with_rows<2 * kRows>(rows, [&](auto r) {
+                if (two) tile512<r.value, 2>(xs, g.SH * row, g.SW * c, d + j0, oc, out_rows, g.OW, dw_rows + j0, lanes);
+                else tile512<r.value, 1>(xs, g.SH * row, g.SW * c, d + j0, oc, out_rows, g.OW, dw_rows + j0, lanes);
+              });
+            } else {
+              const bool full = oc - j0 >= kPanel;
+              with_rows<kRows>(rows, [&](auto r) {
+                if (full) tile<r.value, false>(xs, g.SH * row, g.SW * c, d + j0, oc, out_rows, g.OW, dw_rows + j0, mask);
+                else tile<r.value, true>(xs, g.SH * row, g.SW * c, d + j0, oc, out_rows, g.OW, dw_rows + j0, mask);
+              });
+            }
           }
         }
       if (dbias)

@@ -11,6 +11,7 @@
 #include <cstdint>
 
 #include "keras/kernels/cpu_dispatch.hpp"
+#include "keras/kernels/row_dispatch.hpp"
 
 namespace keras::kernels::packed_tiles {
 
@@ -245,14 +246,6 @@ void tile_on(bool wide, const float* const* row, const TileArgs& t) {
   else if constexpr (rows <= 6) avx2::tile<rows>(row, t);
 }
 
-template <int rows = kMaxRows>
-void tile_of(std::int64_t count, bool wide, const float* const* row, const TileArgs& t) {
-  if constexpr (rows > 1) {
-    if (count < rows) return tile_of<rows - 1>(count, wide, row, t);
-  }
-  tile_on<rows>(wide, row, t);
-}
-
 /// Tiles of up to tile_rows() rows over `count` rows of C (stride ldc, as the residual's); next_row() gives
 /// the rows of A in order. One or two rows past a full tile: two tiles of half as many rather than a full
 /// one and a slow 1 or 2.
@@ -271,7 +264,7 @@ void tiles(NextRow&& next_row, TileArgs t, std::int64_t count) {
     for (std::int64_t r = 0; r < rows; ++r) row[r] = next_row();
     t.c = c + i * t.ldc;
     if (residual) finish.residual = residual + i * t.ldc;
-    tile_of(rows, wide, row, t);
+    with_rows<kMaxRows>(rows, [&](auto r) { tile_on<r.value>(wide, row, t); });
   }
 }
 
