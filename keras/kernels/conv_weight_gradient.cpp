@@ -169,14 +169,14 @@ void conv_weight_gradient(const float* x, const float* dy, float* dkernel, float
                 lanes[h] = static_cast<__mmask16>((std::uint32_t{1} << std::clamp<std::int64_t>(oc - j0 - h * kPanel, 0, kPanel)) - 1);
               const bool two = tile_cols > kPanel && oc - j0 > kPanel;
               with_rows<2 * kRows>(rows, [&](auto r) {
-                if (two) tile512<r.value, 2>(xs, g.SH * row, g.SW * c, d + j0, oc, out_rows, g.OW, dw_rows + j0, lanes);
-                else tile512<r.value, 1>(xs, g.SH * row, g.SW * c, d + j0, oc, out_rows, g.OW, dw_rows + j0, lanes);
+                if (two) tile512<decltype(r)::value, 2>(xs, g.SH * row, g.SW * c, d + j0, oc, out_rows, g.OW, dw_rows + j0, lanes);
+                else tile512<decltype(r)::value, 1>(xs, g.SH * row, g.SW * c, d + j0, oc, out_rows, g.OW, dw_rows + j0, lanes);
               });
             } else {
               const bool full = oc - j0 >= kPanel;
               with_rows<kRows>(rows, [&](auto r) {
-                if (full) tile<r.value, false>(xs, g.SH * row, g.SW * c, d + j0, oc, out_rows, g.OW, dw_rows + j0, mask);
-                else tile<r.value, true>(xs, g.SH * row, g.SW * c, d + j0, oc, out_rows, g.OW, dw_rows + j0, mask);
+                if (full) tile<decltype(r)::value, false>(xs, g.SH * row, g.SW * c, d + j0, oc, out_rows, g.OW, dw_rows + j0, mask);
+                else tile<decltype(r)::value, true>(xs, g.SH * row, g.SW * c, d + j0, oc, out_rows, g.OW, dw_rows + j0, mask);
               });
             }
           }

@@ -264,7 +264,7 @@ void tiles(NextRow&& next_row, TileArgs t, std::int64_t count) {
     for (std::int64_t r = 0; r < rows; ++r) row[r] = next_row();
     t.c = c + i * t.ldc;
     if (residual) finish.residual = residual + i * t.ldc;
-    with_rows<kMaxRows>(rows, [&](auto r) { tile_on<r.value>(wide, row, t); });
+    with_rows<kMaxRows>(rows, [&](auto r) { tile_on<decltype(r)::value>(wide, row, t); });
   }
 }
 

@@ -1,6 +1,6 @@
 #pragma once
 // A run-time row count (1 to `most`) turned into a compile-time one, for register tiles templated on their
-// rows: with_rows<12>(rows, [&](auto r) { tile<r.value>(...); }).
+// rows: with_rows<12>(rows, [&](auto r) { tile<decltype(r)::value>(...); }).
 #include <cstdint>
 #include <type_traits>
 
