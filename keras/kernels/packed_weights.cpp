@@ -1,7 +1,5 @@
 #include "keras/kernels/packed_weights.hpp"
 
-#include <immintrin.h>
-
 #include <algorithm>
 #include <cstdlib>
 #include <memory>
