@@ -127,10 +127,10 @@ int main(int argc, char** argv) try {
       std::uint64_t version = 1;
       const std::string name = s.name + std::string("_b") + std::to_string(batch);
       const bool packs = kk::packed_conv_fits(a);
-      if (batch <= 32)  // predict: the kernel packed once
+      if (batch <= 32)  // predict: the kernel packed (ours) or reordered (oneDNN) once
         duel("predict_" + name, flops, packs, [&](bool own) {
           if (own) kk::packed_conv(x.data(), kernel.data(), 1, nullptr, bias.data(), nullptr, y.data(), a, kk::Eltwise::relu);
-          else kk::conv_inference(x.data(), kernel.data(), bias.data(), nullptr, y.data(), a, kk::Eltwise::relu);
+          else kk::conv_inference(x.data(), kernel.data(), 1, bias.data(), nullptr, y.data(), a, kk::Eltwise::relu);
         });
       if (batch >= 32) {  // training: repacked every step (a new version), then the weight gradient
         duel("train_forward_" + name, flops, packs, [&](bool own) {

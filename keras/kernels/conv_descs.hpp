@@ -73,6 +73,11 @@ struct Staged {
   }
 };
 
+/// An inference primitive's weights `k` bound to the caller's kernel: reordered into the primitive's layout
+/// once per (kernel, version) and kept per thread while the version stays (at most 256 MiB of copies per
+/// thread; past that the copies are dropped). Version 0 (unknown) reorders on every call, as bind_input.
+dnnl::memory kept_weights(Staged& k, const float* kernel, std::uint64_t version);
+
 /// The same dims in a layout the primitive chooses.
 inline dnnl::memory::desc any_md(const dnnl::memory::desc& md) {
   return {md.dims(), dnnl::memory::data_type::f32, dnnl::memory::format_tag::any};
@@ -81,8 +86,9 @@ inline dnnl::memory::desc any_md(const dnnl::memory::desc& md) {
 /// Forward, backward-data and backward-weights runs of one oneDNN convolution family: P names
 /// the primitives (convolution_* or deconvolution_*), whose descriptors take the same arguments.
 /// The weights are in the layout the primitive chooses (blocked, reordered from Keras's on every
-/// run, which costs little next to the convolution): with Keras's strided layout oneDNN falls back
-/// to its im2col + gemm implementation, several times slower than its direct ones.
+/// training run, which costs little next to the convolution, and kept between inference runs): with
+/// Keras's strided layout oneDNN falls back to its im2col + gemm implementation, several times slower
+/// than its direct ones.
 template <class P>
 struct Family {
   using Fwd = typename P::Fwd;
@@ -150,8 +156,8 @@ struct Family {
   };
 
   /// forward_inference with the residual add as a binary post-op; no workspace, no backward hint.
-  static void inference(const float* x, const float* kernel, const float* bias, const float* residual, float* y,
-                        const ConvArgs& a, Eltwise act) {
+  static void inference(const float* x, const float* kernel, std::uint64_t version, const float* bias,
+                        const float* residual, float* y, const ConvArgs& a, Eltwise act) {
     if (a.n * a.oc == 0) return;
     SmallWorkScope serial_if_small(work(a));
     auto& cache = primitive_cache<Inference>();
@@ -168,8 +174,9 @@ struct Family {
       it = cache.emplace(key, std::move(e)).first;
     }
     Inference& e = it->second;
-    std::unordered_map<int, dnnl::memory> margs{
-        {DNNL_ARG_SRC, e.x.bind_input(x)}, {DNNL_ARG_WEIGHTS, e.k.bind_input(kernel)}, {DNNL_ARG_DST, e.y.bind_output(y)}};
+    std::unordered_map<int, dnnl::memory> margs{{DNNL_ARG_SRC, e.x.bind_input(x)},
+                                                {DNNL_ARG_WEIGHTS, kept_weights(e.k, kernel, version)},
+                                                {DNNL_ARG_DST, e.y.bind_output(y)}};
     if (bias) {
       e.b.set_data_handle(const_cast<float*>(bias));
       margs.emplace(DNNL_ARG_BIAS, e.b);

@@ -21,9 +21,9 @@ void conv_forward(const float* x, const float* kernel, const float* bias, float*
   Impl::forward(x, kernel, bias, y, a, act);
 }
 
-void conv_inference(const float* x, const float* kernel, const float* bias, const float* residual, float* y,
-                    const ConvArgs& a, Eltwise act) {
-  Impl::inference(x, kernel, bias, residual, y, a, act);
+void conv_inference(const float* x, const float* kernel, std::uint64_t version, const float* bias,
+                    const float* residual, float* y, const ConvArgs& a, Eltwise act) {
+  Impl::inference(x, kernel, version, bias, residual, y, a, act);
 }
 
 void conv_backward_data(const float* dy, const float* kernel, float* dx, const ConvArgs& a) {

@@ -26,9 +26,11 @@ struct ConvArgs {
 void conv_forward(const float* x, const float* kernel, const float* bias, float* y, const ConvArgs& args,
                   Eltwise activation = Eltwise::linear);
 /// Inference only (no backward pass follows): y = act(conv(x, kernel) + bias + residual), with `residual`
-/// shaped like y (or null) added inside the convolution's epilogue, as one pass over y.
-void conv_inference(const float* x, const float* kernel, const float* bias, const float* residual, float* y,
-                    const ConvArgs& args, Eltwise activation = Eltwise::linear);
+/// shaped like y (or null) added inside the convolution's epilogue, as one pass over y. The kernel in the
+/// layout oneDNN chose is kept under (kernel, version) until the version changes, as packed_conv keeps its
+/// pack (version 0: reordered on every call).
+void conv_inference(const float* x, const float* kernel, std::uint64_t version, const float* bias,
+                    const float* residual, float* y, const ConvArgs& args, Eltwise activation = Eltwise::linear);
 /// dx from dy (the gradient of the convolution before any activation).
 void conv_backward_data(const float* dy, const float* kernel, float* dx, const ConvArgs& args);
 /// dkernel (and dbias when not null) from x and dy.

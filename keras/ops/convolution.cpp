@@ -94,7 +94,9 @@ struct ConvKernels {
   Run forward;
   RunData backward_data;
   RunWeights backward_weights;
-  bool packs = false;  // inference against a layer's kernel may run kernels::packed_conv (convolution only)
+  // Convolution only: against a layer's kernel F may run kernels::packed_conv, and with nothing recording
+  // (predict, evaluate) oneDNN's inference primitive, which keeps its reordered copy of a layer's kernel.
+  bool packs = false;
 };
 
 Tensor run(const Tensor& x, const Tensor& kernel, const Tensor& bias, const kernels::ConvArgs& a, Eltwise act,
@@ -139,11 +141,15 @@ Tensor run(const Tensor& x, const Tensor& kernel, const Tensor& bias, const kern
   // Against a layer's kernel, training and predicting alike (traced steps too), multiply by its packed copy,
   // repacked when the kernel's version changes: once per training step.
   const bool packed = k.packs && kernel.is_variable() && kernels::packed_conv_fits(a);
+  const bool inference = k.packs && !packed && !autodiff::recording();
   auto forward = [=] {
     const float* b = bias.defined() ? bias.data<float>() : nullptr;
     if (packed)
       kernels::packed_conv(x.data<float>(), kernel.data<float>(), kernel.version(), nullptr, b, nullptr, y.data<float>(),
                            a, act);
+    else if (inference)
+      kernels::conv_inference(x.data<float>(), kernel.data<float>(), kernel.is_variable() ? kernel.version() : 0, b,
+                              nullptr, y.data<float>(), a, act);
     else
       k.forward(x.data<float>(), kernel.data<float>(), b, y.data<float>(), a, act);
   };
@@ -287,7 +293,9 @@ Tensor conv_inference(const Tensor& input, const Tensor& kernel0, const Tensor& 
     bias = folded_bias(bias, e);
   }
   Tensor y = Tensor::empty(output_shape(a));
-  kernels::conv_inference(x.data<float>(), kernel.data<float>(), bias.defined() ? bias.data<float>() : nullptr,
+  // A folded kernel is new on every call: nothing to keep (version 0).
+  kernels::conv_inference(x.data<float>(), kernel.data<float>(), kernel.is_variable() ? kernel.version() : 0,
+                          bias.defined() ? bias.data<float>() : nullptr,
                           residual.defined() ? residual.data<float>() : nullptr, y.data<float>(), a, e.activation);
   return y;
 }

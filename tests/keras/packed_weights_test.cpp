@@ -271,3 +271,64 @@ TEST_CASE("LSTM inference on packed weights matches training's oneDNN RNN", "[pa
   const Tensor x130 = random::normal({17, 130, 10}, 0, 1, DType::float32, 80);
   check_predict(per_step, x130, training_run(per_step, x130));
 }
+
+namespace {
+
+// A valid, stride-1 Conv2D of x [n, h, w, c] with kernel [kh, kw, c, oc] and bias, then act, in double.
+std::vector<float> reference_conv2d(const Tensor& x, const Tensor& kernel, const Tensor& bias, const std::string& act) {
+  const auto n = x.dim(0), h = x.dim(1), w = x.dim(2), c = x.dim(3);
+  const auto kh = kernel.dim(0), kw = kernel.dim(1), oc = kernel.dim(3), oh = h - kh + 1, ow = w - kw + 1;
+  const float *xp = x.data<float>(), *kp = kernel.data<float>(), *bp = bias.data<float>();
+  std::vector<float> y;
+  for (std::int64_t b = 0; b < n; ++b)
+    for (std::int64_t i = 0; i < oh; ++i)
+      for (std::int64_t j = 0; j < ow; ++j)
+        for (std::int64_t o = 0; o < oc; ++o) {
+          double s = bp[o];
+          for (std::int64_t p = 0; p < kh; ++p)
+            for (std::int64_t q = 0; q < kw; ++q)
+              for (std::int64_t ch = 0; ch < c; ++ch)
+                s += double(xp[((b * h + i + p) * w + j + q) * c + ch]) * kp[((p * kw + q) * c + ch) * oc + o];
+          y.push_back(static_cast<float>(act == "relu" ? std::max(s, 0.0) : s));
+        }
+  return y;
+}
+
+}  // namespace
+
+TEST_CASE("predict sees every change of a convolution kernel oneDNN keeps reordered", "[packed]") {
+  // 3 x 3 over one channel: windows of 3 floats, which packed_conv never takes, so oneDNN's inference
+  // primitive runs with the kernel in its own layout, reordered once per version.
+  for (const std::string act : {"relu", "linear"}) {
+    INFO(act);
+    Sequential model({layers::Input({10, 12, 1}), layers::Conv2D(32, {3, 3}, {.activation = act})});
+    auto kernel = model.layers().back()->weights()[0];
+    auto bias = model.layers().back()->weights()[1];
+    bias->assign(random::normal({32}, 0, 1, DType::float32, 90));
+    const Tensor x = random::normal({3, 10, 12, 1}, 0, 1, DType::float32, 91);
+    auto check = [&] {
+      check_close(model.predict(x, {.batch_size = 3}).to_vector<float>(),
+                  reference_conv2d(x, kernel->value(), bias->value(), act));
+    };
+    check();
+    check();  // the kept copy
+    kernel->assign(random::normal(kernel->shape(), 0, 1, DType::float32, 92));
+    check();
+    kernel->value().data<float>()[5] = 50.0f;
+    kernel->value().mark_modified();
+    check();
+    model.compile({.optimizer = "sgd", .loss = "mse"});
+    const Tensor before = kernel->numpy();
+    model.fit(x, Tensor::ones({3, 8, 10, 32}), {.epochs = 1, .verbose = 0});
+    REQUIRE(kernel->value().to_vector<float>() != before.to_vector<float>());
+    check();
+  }
+  // Models of the same shape, one after the other: the pool hands the same kernel buffers out again.
+  const Tensor x = random::normal({2, 10, 12, 1}, 0, 1, DType::float32, 93);
+  for (std::uint64_t seed = 1; seed <= 4; ++seed) {
+    Sequential model({layers::Input({10, 12, 1}), layers::Conv2D(32, {3, 3})});
+    const auto& w = model.layers().back()->weights();
+    w[0]->assign(random::normal(w[0]->shape(), 0, 1, DType::float32, seed + 94));
+    check_close(model.predict(x).to_vector<float>(), reference_conv2d(x, w[0]->value(), w[1]->value(), "linear"));
+  }
+}
