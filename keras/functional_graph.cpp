@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <limits>
 #include <map>
 #include <set>
 
@@ -48,6 +49,9 @@ FunctionalGraph::FunctionalGraph(std::vector<KerasTensor> inputs, std::vector<Ke
     if (is_input_node(*n) && std::none_of(inputs_.begin(), inputs_.end(), [&](const KerasTensor& t) { return t.node() == n; }))
       throw ValueError("Graph disconnected: the output of model '" + model_name + "' depends on input layer '" +
                        n->layer->name() + "', which is not among the model's inputs");
+  for (const auto& n : nodes_)
+    for (const auto& in : n->inputs) ++readers_[in.node().get()];
+  for (const auto& t : outputs_) readers_[t.node().get()] = std::numeric_limits<int>::max() / 2;
   // Keras's model.layers order: by decreasing depth (a node's depth is its longest path to an output; a
   // layer's, its deepest node's), then in traversal order (map_graph in keras/src/ops/function.py).
   std::map<const Node*, int> node_depth;
@@ -146,16 +150,31 @@ std::vector<Tensor> FunctionalGraph::run(const std::vector<Tensor>& inputs, cons
     values[chain.steps.back()] = {fuse_training ? head.train_with_epilogue(value(in), epilogue)
                                                 : head.call_with_epilogue(value(in), epilogue)};
   };
+  // A node's outputs are dropped once every node that reads them has run: a model's activations then go
+  // back to the memory pool as they die and are handed out again while still in the CPU's caches. (Kept to
+  // the end, ResNet-20's at batch 32 made its 3 x 3 convolutions take 1.25-1.65x their time in isolation;
+  // dropped, predict runs about 10% more samples per second.)
+  std::map<const Node*, int> unread = readers_;
+  auto done_reading = [&](const Node* n) {
+    for (const auto& in : n->inputs)
+      if (--unread[in.node().get()] == 0) {
+        values.erase(in.node().get());
+        masks.erase(in.node().get());
+      }
+  };
   for (const auto& n : nodes_) {
     if (is_input_node(*n)) continue;
     if (chains) {
       if (chains->member.count(n.get())) continue;  // runs with its chain
       if (auto it = chains->by_tail.find(n.get()); it != chains->by_tail.end()) {
         run_chain(it->second);
+        done_reading(it->second.head);
+        for (const Node* s : it->second.steps) done_reading(s);
         continue;
       }
     }
     run_node(n.get());
+    done_reading(n.get());
   }
   std::vector<Tensor> out;
   for (const auto& t : outputs_) out.push_back(value(t));

@@ -1,6 +1,7 @@
 #pragma once
 // The graph behind a functional model: the layer calls (Nodes) between its inputs and outputs, in
 // an order where each node comes after the nodes it reads from, plus Keras's JSON form of it.
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -52,6 +53,10 @@ class FunctionalGraph {
  private:
   std::vector<KerasTensor> inputs_, outputs_;
   std::vector<std::shared_ptr<Node>> nodes_;  // execution order
+  /// How many node inputs read each node's outputs (a model output counts as a reader that never
+  /// finishes): run() drops a node's outputs after their last reader, so that a deep model's
+  /// activations are not all alive at once.
+  std::map<const Node*, int> readers_;
   std::vector<LayerPtr> layers_;
   Form input_form_, output_form_;
   std::string model_name_;
