@@ -129,9 +129,10 @@ dnnl::algorithm post_op_algorithm(Eltwise f) {
   }
 }
 
-dnnl::primitive_attr post_op_attr(Eltwise f, const dnnl::memory::desc* residual) {
+dnnl::primitive_attr post_op_attr(Eltwise f, const dnnl::memory::desc* residual, bool residual_in_dst) {
   dnnl::post_ops ops;
-  if (residual) ops.append_binary(dnnl::algorithm::binary_add, *residual);
+  if (residual_in_dst) ops.append_sum(1.f);
+  else if (residual) ops.append_binary(dnnl::algorithm::binary_add, *residual);
   if (f != Eltwise::linear) ops.append_eltwise(1.f, post_op_algorithm(f), 0.f, 0.f);
   dnnl::primitive_attr attr;
   attr.set_post_ops(ops);
