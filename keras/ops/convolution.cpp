@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <unordered_map>
 
 #include "keras/autodiff/gradient_tape.hpp"
 #include "keras/errors.hpp"
@@ -249,6 +250,46 @@ Tensor folded_bias(const Tensor& bias, const Epilogue& e) {
   return shifted;
 }
 
+// kernel * scale per output channel (the last axis).
+Tensor scaled_kernel(const Tensor& kernel, const std::vector<float>& scale) {
+  Tensor folded = Tensor::empty(kernel.shape());
+  const float* k = kernel.data<float>();
+  float* f = folded.data<float>();
+  const auto oc = static_cast<std::int64_t>(scale.size()), rows = kernel.size() / oc;
+  for (std::int64_t r = 0; r < rows; ++r)
+    for (std::int64_t o = 0; o < oc; ++o) f[r * oc + o] = k[r * oc + o] * scale[o];
+  return folded;
+}
+
+// A layer's kernel with a fused affine step folded in, kept per thread while the kernel's version and the
+// scales stay the same: predict folds (and oneDNN reorders, kernels::conv_inference) each layer's kernel once
+// per change of its weights or of the BatchNormalization statistics after it, not on every call. At most
+// 256 MiB of folded kernels per thread; past that the copies are dropped.
+const Tensor& kept_scaled_kernel(const Tensor& kernel, const std::vector<float>& scale) {
+  struct Kept {
+    std::uint64_t version = 0;
+    std::vector<float> scale;
+    Tensor folded;
+  };
+  thread_local std::unordered_map<const float*, Kept> kept;
+  thread_local std::size_t bytes = 0;
+  const std::size_t size = sizeof(float) * static_cast<std::size_t>(kernel.size());
+  auto it = kept.find(kernel.data<float>());
+  if (it != kept.end()) {
+    const Kept& e = it->second;
+    if (e.version == kernel.version() && e.scale == scale && e.folded.shape() == kernel.shape()) return e.folded;
+    bytes -= sizeof(float) * static_cast<std::size_t>(e.folded.size());
+    kept.erase(it);
+  }
+  if (bytes + size > (std::size_t{256} << 20)) {
+    kept.clear();
+    bytes = 0;
+  }
+  bytes += size;
+  Kept& e = kept[kernel.data<float>()] = Kept{kernel.version(), scale, scaled_kernel(kernel, scale)};
+  return e.folded;
+}
+
 }  // namespace
 
 Tensor conv(const Tensor& input, const Tensor& kernel0, const Tensor& bias0, const Sizes& strides,
@@ -282,20 +323,16 @@ Tensor conv_inference(const Tensor& input, const Tensor& kernel0, const Tensor& 
                          residual.defined() ? residual.data<float>() : nullptr, y.data<float>(), a, e.activation);
     return y;
   }
+  // A layer's kernel, or its folded copy kept under it, keeps its version from call to call: oneDNN's
+  // reordered copy of it is kept too. Any other kernel is reordered on every call (version 0).
+  std::uint64_t version = kernel.is_variable() ? kernel.version() : 0;
   if (!e.scale.empty()) {  // the affine step folded into the kernel: conv(x, k * s) + (b * s + h)
-    Tensor folded = Tensor::empty(kernel.shape());
-    const float* k = kernel.data<float>();
-    float* f = folded.data<float>();
-    const std::int64_t oc = a.oc, rows = kernel.size() / oc;
-    for (std::int64_t r = 0; r < rows; ++r)
-      for (std::int64_t o = 0; o < oc; ++o) f[r * oc + o] = k[r * oc + o] * e.scale[o];
-    kernel = folded;
+    kernel = kernel.is_variable() ? kept_scaled_kernel(kernel, e.scale) : scaled_kernel(kernel, e.scale);
+    version = version ? kernel.version() : 0;
     bias = folded_bias(bias, e);
   }
   Tensor y = Tensor::empty(output_shape(a));
-  // A folded kernel is new on every call: nothing to keep (version 0).
-  kernels::conv_inference(x.data<float>(), kernel.data<float>(), kernel.is_variable() ? kernel.version() : 0,
-                          bias.defined() ? bias.data<float>() : nullptr,
+  kernels::conv_inference(x.data<float>(), kernel.data<float>(), version, bias.defined() ? bias.data<float>() : nullptr,
                           residual.defined() ? residual.data<float>() : nullptr, y.data<float>(), a, e.activation);
   return y;
 }
