@@ -210,7 +210,7 @@ void Tensor::assign(const Tensor& other) {
   if (other.size() != size())
     throw ValueError("Cannot assign a tensor of shape " + shape_str(other.shape()) + " to one of shape " +
                      shape_str(shape()));
-  if (jit::tracing()) jit::detail::assigned(*this, "Tensor::assign");
+  if (jit::tracing()) jit::detail::assigned(*this, other, "Tensor::assign");
   Tensor src = other.astype(dtype());
   if (src.raw_data() == raw_data()) return;
   if (dtype() == DType::string)

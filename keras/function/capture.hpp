@@ -37,7 +37,7 @@ namespace detail {
 // Called from keras/tensor.cpp and keras/variable.cpp while tracing (never otherwise).
 void born(const Tensor& t);                               // a new buffer
 void value_read(const char* what);                        // a tensor's value read into C++ (item())
-void assigned(const Tensor& target, const char* what);    // an in-place write (assign)
+void assigned(const Tensor& target, const Tensor& source, const char* what);  // target.assign(source)
 }  // namespace detail
 
 }  // namespace keras::jit

@@ -20,8 +20,8 @@ void value_read(const char* what) {
     active_trace->invalidate(fmt::format("{} read a tensor's value into C++ while tracing (the result may "
                                          "depend on the data, which a replay would not see)", what));
 }
-void assigned(const Tensor& target, const char* what) {
-  if (active_trace) active_trace->assigned(target, what);
+void assigned(const Tensor& target, const Tensor& source, const char* what) {
+  if (active_trace) active_trace->assigned(target, source, what);
 }
 }  // namespace detail
 
@@ -88,10 +88,20 @@ void Trace::capture(const char* op, const std::vector<Tensor>& inputs, std::init
   (in_backward_ ? *backward_steps_ : steps_).push_back({op, std::move(replay)});
 }
 
-void Trace::assigned(const Tensor& target, const char* what) {
-  if (target.defined() && target.nbytes() > 0 && origin(target) != Origin::born_unknown)
-    invalidate(fmt::format("{} wrote in place into {}, which outlives one call (a variable assigned inside the "
-                           "function, or an op's buffer)", what, target.str()));
+void Trace::assigned(const Tensor& target, const Tensor& source, const char* what) {
+  if (!target.defined() || target.nbytes() == 0 || origin(target) == Origin::born_unknown) return;
+  if (source.dtype() != target.dtype() || target.dtype() == DType::string || source.nbytes() != target.nbytes()) {
+    invalidate(fmt::format("{} wrote in place into {} from {}, which outlives one call (a variable assigned "
+                           "inside the function from another dtype)", what, target.str(), source.str()));
+    return;
+  }
+  if (source.raw_data() == target.raw_data()) return;  // assign() does nothing
+  // The write replays in its place, from the source's buffer as the replay leaves it (capture refuses a
+  // source the trace cannot recompute); later reads of the target see it as they did while tracing.
+  capture(what, {source}, {}, [target, source]() mutable {
+    std::memmove(target.raw_data(), source.raw_data(), target.nbytes());
+    target.mark_modified();
+  });
 }
 
 bool Trace::watches(const Tensor& t) const {

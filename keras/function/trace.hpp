@@ -9,7 +9,9 @@
 // A trace is valid only if everything the function computed went through captured ops. It records why
 // not otherwise (the first reason): a tensor made by an op without a replay hook and read by a later op
 // or returned, a value read into C++ (item(): data-dependent control flow), an in-place write into a
-// tensor that outlives the run (a variable assigned). An invalid trace is never replayed.
+// tensor that outlives the run from a value the trace cannot replay (a variable assigned from such a
+// tensor, or from another dtype). A variable assigned from a replayable value (BatchNormalization's moving
+// statistics in training) replays as a copy in its place. An invalid trace is never replayed.
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -70,7 +72,7 @@ class Trace {
     std::string& reason = in_backward_ ? backward_reason_ : reason_;
     if (reason.empty()) reason = std::move(why);
   }
-  void assigned(const Tensor& target, const char* what);
+  void assigned(const Tensor& target, const Tensor& source, const char* what);
   void record(const Tensor& output, const std::vector<Tensor>& inputs, const BackwardFn& backward, OpInfo info);
 
  private:
