@@ -113,8 +113,9 @@ std::vector<Tensor> FunctionalGraph::run(const std::vector<Tensor>& inputs, cons
   // Predicting: each chain of a convolution and the element-wise layers after it runs as one convolution
   // where its last node stands (keras/epilogue.hpp). Training: each chain of a BatchNormalization and a
   // residual Add and a relu after it runs as one batch normalization. A chain whose input carries a mask,
-  // or whose layers have activity regularizers, runs layer by layer.
-  const bool fuse_training = context.training && !jit::tracing();
+  // or whose layers have activity regularizers, runs layer by layer. A compiled train step traces the fused
+  // chains too (their batch normalization replays), so that it runs the same float operations as eager.
+  const bool fuse_training = context.training;
   const bool fuse = fuse_training || (!context.training && !autodiff::recording() && !jit::tracing());
   const std::shared_ptr<const FusedChains> chains = fuse ? fused_chains(fuse_training) : nullptr;
   auto run_chain = [&](const FusedChain& chain) {

@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <string>
 #include <utility>
 
 #include "keras/autodiff/gradient_tape.hpp"
+#include "keras/function/capture.hpp"
 #include "keras/ops/normalization_detail.hpp"
 #include "keras/kernels/parallel.hpp"
 
@@ -163,25 +165,47 @@ BatchNormTrainResult batch_norm_train(const Tensor& x0, const Tensor& gamma, con
                      ", but the input has shape " + shape_str(x.shape()) + "; they must be equal");
   const std::int64_t n = l.outer * l.inner;
   if (n == 0) throw ValueError("batch_norm: cannot compute batch statistics of an empty input " + shape_str(x.shape()));
-  const float* px = x.data<float>();
-  std::vector<double> mean(l.channels), var(l.channels);
-  batch_moments(l, px, mean, var);
-  std::vector<float> g = values_or(gamma, l.channels, 1.f), b = values_or(beta, l.channels, 0.f);
-  std::vector<float> inv(l.channels), scale(l.channels), shift(l.channels), meanf(l.channels);
-  for (std::int64_t c = 0; c < l.channels; ++c) {
-    const double iv = 1.0 / std::sqrt(var[c] + double(epsilon));
-    inv[c] = static_cast<float>(iv);
-    meanf[c] = static_cast<float>(mean[c]);
-    scale[c] = static_cast<float>(g[c] * iv);
-    shift[c] = static_cast<float>(b[c] - mean[c] * g[c] * iv);
-  }
+  // The per-channel values the backward pass reads, shared with it: a compiled step's replay of the
+  // forward pass (keras::function) recomputes them for the new batch and the new gamma.
+  struct State {
+    std::vector<float> g, inv, meanf;
+  };
+  const auto state = std::make_shared<State>();
   BatchNormTrainResult result;
   result.output = Tensor::empty(x.shape());
-  affine_per_channel(l, px, scale, shift, result.output.data<float>(),
-                     residual.defined() ? residual.data<float>() : nullptr, epilogue.relu);
-  result.mean = vector_tensor(mean, {l.channels});
-  result.variance = vector_tensor(var, {l.channels});
+  result.mean = Tensor::empty({l.channels});
+  result.variance = Tensor::empty({l.channels});
   result.count = n;
+  auto forward = [x, gamma, beta, residual, l, epsilon, relu = epilogue.relu, state, out = result.output,
+                  mean_out = result.mean, var_out = result.variance]() mutable {
+    const float* px = x.data<float>();
+    std::vector<double> mean(l.channels), var(l.channels);
+    batch_moments(l, px, mean, var);
+    State& st = *state;
+    st.g = values_or(gamma, l.channels, 1.f);
+    const std::vector<float> b = values_or(beta, l.channels, 0.f);
+    st.inv.resize(l.channels);
+    st.meanf.resize(l.channels);
+    std::vector<float> scale(l.channels), shift(l.channels);
+    for (std::int64_t c = 0; c < l.channels; ++c) {
+      const double iv = 1.0 / std::sqrt(var[c] + double(epsilon));
+      st.inv[c] = static_cast<float>(iv);
+      st.meanf[c] = static_cast<float>(mean[c]);
+      scale[c] = static_cast<float>(st.g[c] * iv);
+      shift[c] = static_cast<float>(b[c] - mean[c] * st.g[c] * iv);
+    }
+    affine_per_channel(l, px, scale, shift, out.data<float>(), residual.defined() ? residual.data<float>() : nullptr,
+                       relu);
+    float* pm = mean_out.data<float>();
+    float* pv = var_out.data<float>();
+    for (std::int64_t c = 0; c < l.channels; ++c) {
+      pm[c] = static_cast<float>(mean[c]);
+      pv[c] = static_cast<float>(var[c]);
+    }
+  };
+  forward();
+  if (jit::tracing())
+    jit::capture("batch_norm", {x, gamma, beta, residual}, {result.output, result.mean, result.variance}, forward);
 
   if (autodiff::recording()) {
     Recorded rec = recorded_inputs(x, gamma, beta);
@@ -189,8 +213,9 @@ BatchNormTrainResult batch_norm_train(const Tensor& x0, const Tensor& gamma, con
     if (residual.defined()) rec.inputs.push_back(residual);
     // A fused ReLU's gradient is masked by the output (> 0 exactly where its input is).
     const Tensor relu_out = epilogue.relu ? result.output : Tensor();
-    autodiff::record(result.output, rec.inputs, [x, l, n, rec, g, inv, meanf, residual_at, relu_out](
+    autodiff::record(result.output, rec.inputs, [x, l, n, rec, state, residual_at, relu_out](
                                                     const Tensor& grad, const std::vector<bool>& needs) {
+      const std::vector<float>&g = state->g, &inv = state->inv, &meanf = state->meanf;
       std::vector<Tensor> grads(needs.size());
       const float* px = x.data<float>();
       Tensor dy = grad;  // the gradient of the normalized output: grad, masked by a fused ReLU

@@ -5,6 +5,7 @@
 #include "keras/autodiff/gradient_tape.hpp"
 #include "keras/config/fields.hpp"
 #include "keras/config/layer_config.hpp"
+#include "keras/function/capture.hpp"
 #include "keras/ops/math.hpp"
 #include "keras/ops/nn.hpp"
 #include "keras/ops/normalization.hpp"
@@ -120,12 +121,16 @@ Tensor BatchNormalization::train_one_axis(const Tensor& inputs, const ops::Batch
   const double n = static_cast<double>(batch.count);
   const double bessel = n > 1 ? n / (n - 1) : 1.0;
   const double decay = 1.0 - options_.momentum;
+  // In place, and captured, so that a compiled train step (keras::function) replays the update.
   auto update = [&](const std::shared_ptr<Variable>& moving, const Tensor& value, double factor) {
-    Tensor next = moving->value().clone();
-    float* p = next.data<float>();
-    const float* v = value.data<float>();
-    for (std::int64_t c = 0; c < next.size(); ++c) p[c] = static_cast<float>(p[c] - (p[c] - v[c] * factor) * decay);
-    moving->assign(next);
+    auto step = [target = moving->value(), value, factor, decay]() mutable {
+      float* p = target.data<float>();
+      const float* v = value.data<float>();
+      for (std::int64_t c = 0; c < target.size(); ++c) p[c] = static_cast<float>(p[c] - (p[c] - v[c] * factor) * decay);
+      target.mark_modified();
+    };
+    step();
+    if (jit::tracing()) jit::capture("batch normalization moving statistics", {value, moving->value()}, {}, step);
   };
   update(moving_mean_, batch.mean, 1.0);
   update(moving_variance_, batch.variance, bessel);

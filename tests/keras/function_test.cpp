@@ -273,12 +273,31 @@ TEST_CASE("a variable assigned inside keras::function replays the assignment", "
   CHECK(err.text.str().find("cannot be compiled") == std::string::npos);
 }
 
+TEST_CASE("fit compiles BatchNormalization, moving statistics too, and a residual Add, 0 ULP from run_eagerly",
+          "[function]") {
+  check_compiled_fit([] {
+    KerasTensor in = Input({6, 6, 3});
+    KerasTensor a = layers::Conv2D(4, {3, 3}, {.padding = "same"})(in);
+    KerasTensor b = layers::BatchNormalization()(layers::Conv2D(4, {3, 3}, {.padding = "same"})(a));
+    KerasTensor h = layers::ReLU()(layers::add({b, a}));  // the fused BatchNormalization + Add + relu of training
+    h = layers::BatchNormalization()(layers::Dense(5)(layers::GlobalAveragePooling2D()(h)));
+    return std::make_shared<Model>(in, layers::Dense(2)(h));
+  }, filled({9, 6, 6, 3}, 71), filled({9, 2}, 72));
+}
+
+namespace {
+const bool running_sum_registered = layers::register_lambda_function(
+    "running_sum", [](const Tensor& x) { return ops::cumsum(x, 1); });  // cumsum has no replay hook
+}  // namespace
+
 TEST_CASE("fit falls back to the eager step, with a warning, for a model the trace cannot capture", "[function]") {
   Threads one(1);
+  REQUIRE(running_sum_registered);
   const Tensor x = filled({16, 4}, 21), y = filled({16, 2}, 22);
   auto trained = [&](bool eager) {
     utils::set_random_seed(4);
-    Sequential model({layers::Input({4}), layers::Dense(5), layers::BatchNormalization(), layers::Dense(2)});
+    Sequential model({layers::Input({4}), layers::Dense(5), layers::Lambda("running_sum"), layers::BatchNormalization(),
+                      layers::Dense(2)});
     model.compile({.optimizer = optimizers::SGD({.learning_rate = 0.05}), .loss = "mse", .run_eagerly = eager});
     model.fit(x, y, {.batch_size = 8, .epochs = 2, .verbose = 0});
     return model.get_weights();  // the moving statistics included
