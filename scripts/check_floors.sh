@@ -3,7 +3,7 @@
 #   1. core-floor: a file of the core floors does not include a file of an upper floor.
 #      core:  keras/tensor* keras/storage* keras/variable* keras/keras_tensor* keras/errors.hpp
 #             keras/kernels/ keras/ops/ keras/autodiff/ keras/layer.* keras/model.* keras/sequential.*
-#             keras/functional_graph.* keras/initializers/ keras/regularizers/ keras/constraints/
+#             keras/functional_graph* keras/initializers/ keras/regularizers/ keras/constraints/
 #             keras/activations.* keras/hdf5/ keras/profiler/ keras/function/
 #      upper: callbacks/ data/ datasets/ losses/ metrics/ optimizers/ keras/trainers/
 #             keras/saving/
@@ -25,7 +25,7 @@ is_core() {
   case $1 in
     keras/tensor* | keras/storage* | keras/variable* | keras/keras_tensor* | keras/errors.hpp) return 0 ;;
     keras/kernels/* | keras/ops/* | keras/autodiff/*) return 0 ;;
-    keras/layer.* | keras/model.* | keras/sequential.* | keras/functional_graph.*) return 0 ;;
+    keras/layer.* | keras/model.* | keras/sequential.* | keras/functional_graph*) return 0 ;;
     keras/initializers/* | keras/regularizers/* | keras/constraints/* | keras/activations.*) return 0 ;;
     keras/hdf5/* | keras/profiler/* | keras/function/*) return 0 ;;
   esac

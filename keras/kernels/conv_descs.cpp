@@ -1,8 +1,7 @@
 #include "keras/kernels/conv_descs.hpp"
 
-#include <unordered_map>
-
 #include "keras/errors.hpp"
+#include "keras/kernels/kept_copies.hpp"
 
 namespace keras::kernels::conv_detail {
 namespace {
@@ -31,37 +30,25 @@ constexpr std::size_t kKeptWeightsLimit = std::size_t{256} << 20;
 struct KeptWeights {
   std::uint64_t version = 0;
   dnnl::memory memory;  // in the layout of the primitive that made it
-  std::size_t bytes = 0;
-};
-
-struct KeptWeightsCache {
-  std::unordered_map<const float*, KeptWeights> entries;
-  std::size_t bytes = 0;
 };
 
 }  // namespace
 
 dnnl::memory kept_weights(Staged& k, const float* kernel, std::uint64_t version) {
   if (!k.reorders || version == 0) return k.bind_input(kernel);
-  thread_local KeptWeightsCache cache;
+  thread_local KeptCopies<KeptWeights> kept(kKeptWeightsLimit);
   const dnnl::memory::desc& chosen = k.inner.get_desc();
-  auto it = cache.entries.find(kernel);
-  if (it != cache.entries.end()) {
-    if (it->second.version == version && it->second.memory.get_desc() == chosen) return it->second.memory;
-    cache.bytes -= it->second.bytes;
-    cache.entries.erase(it);
-  }
-  const std::size_t bytes = chosen.get_size();
-  if (cache.bytes + bytes > kKeptWeightsLimit) {
-    cache.entries.clear();
-    cache.bytes = 0;
-  }
-  dnnl::memory kept(chosen, engine());
-  k.user.set_data_handle(const_cast<float*>(kernel));
-  execute(k.reorder, {{DNNL_ARG_FROM, k.user}, {DNNL_ARG_TO, kept}});
-  cache.bytes += bytes;
-  cache.entries.emplace(kernel, KeptWeights{version, kept, bytes});
-  return kept;
+  return kept
+      .get(
+          kernel, [&](const KeptWeights& e) { return e.version == version && e.memory.get_desc() == chosen; },
+          chosen.get_size(),
+          [&] {
+            KeptWeights e{version, dnnl::memory(chosen, engine())};
+            k.user.set_data_handle(const_cast<float*>(kernel));
+            execute(k.reorder, {{DNNL_ARG_FROM, k.user}, {DNNL_ARG_TO, e.memory}});
+            return e;
+          })
+      .memory;
 }
 
 dnnl::memory::desc channels_last_md(std::int64_t n, std::int64_t c, const std::array<std::int64_t, 3>& sp,

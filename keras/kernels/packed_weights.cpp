@@ -4,13 +4,13 @@
 #include <cstdlib>
 #include <memory>
 #include <new>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
 #include "keras/kernels/conv_geometry.hpp"
 #include "keras/kernels/cpu_dispatch.hpp"
 #include "keras/kernels/eltwise.hpp"
+#include "keras/kernels/kept_copies.hpp"
 #include "keras/kernels/packed_tiles.hpp"
 #include "keras/kernels/parallel.hpp"
 #include "keras/kernels/prefetch.hpp"
@@ -40,16 +40,10 @@ struct Packed {
   std::int64_t k = 0, n = 0;
   bool trans_b = false;
   std::unique_ptr<float, FreeDeleter> panels;
-  std::size_t bytes = 0;
 };
 
-struct Cache {
-  std::unordered_map<const float*, Packed> entries;
-  std::size_t bytes = 0;
-};
-
-Cache& cache() {
-  thread_local Cache c;
+KeptCopies<Packed>& cache() {
+  thread_local KeptCopies<Packed> c(kCacheLimit);
   return c;
 }
 
@@ -68,26 +62,17 @@ void pack(const float* b, std::int64_t k, std::int64_t n, bool trans_b, float* o
 
 // The pack of B [k, n] (stored as [n, k] when trans_b) under (b, version), made when missing or stale.
 const Packed& packed(const float* b, std::uint64_t version, std::int64_t k, std::int64_t n, bool trans_b) {
-  Cache& c = cache();
-  auto it = c.entries.find(b);
-  if (it != c.entries.end()) {
-    const Packed& e = it->second;
-    if (e.version == version && e.k == k && e.n == n && e.trans_b == trans_b) return e;
-    c.bytes -= e.bytes;
-    c.entries.erase(it);
-  }
   const std::size_t bytes = sizeof(float) * static_cast<std::size_t>(panel_count(n) * k * kPanel);
-  if (c.bytes + bytes > kCacheLimit) {
-    c.entries.clear();
-    c.bytes = 0;
-  }
-  auto* memory = static_cast<float*>(std::aligned_alloc(64, (bytes + 63) / 64 * 64));
-  if (!memory) throw std::bad_alloc();
-  Packed e{.version = version, .k = k, .n = n, .trans_b = trans_b,
-           .panels = std::unique_ptr<float, FreeDeleter>(memory), .bytes = bytes};
-  pack(b, k, n, trans_b, memory);
-  c.bytes += bytes;
-  return c.entries.emplace(b, std::move(e)).first->second;
+  return cache().get(
+      b, [&](const Packed& e) { return e.version == version && e.k == k && e.n == n && e.trans_b == trans_b; }, bytes,
+      [&] {
+        auto* memory = static_cast<float*>(std::aligned_alloc(64, (bytes + 63) / 64 * 64));
+        if (!memory) throw std::bad_alloc();
+        Packed e{.version = version, .k = k, .n = n, .trans_b = trans_b,
+                 .panels = std::unique_ptr<float, FreeDeleter>(memory)};
+        pack(b, k, n, trans_b, memory);
+        return e;
+      });
 }
 
 // Activations the tiles do not finish with run over the output afterwards.
@@ -217,6 +202,6 @@ void packed_conv(const float* x, const float* kernel, std::uint64_t version, con
   finish_activation(activation, y, g.n * positions * oc);
 }
 
-std::size_t packed_weights_cache_bytes() { return cache().bytes; }
+std::size_t packed_weights_cache_bytes() { return cache().bytes(); }
 
 }  // namespace keras::kernels

@@ -5,12 +5,12 @@
 
 #include <algorithm>
 #include <cctype>
-#include <unordered_map>
 
 #include "keras/autodiff/gradient_tape.hpp"
 #include "keras/errors.hpp"
 #include "keras/function/capture.hpp"
 #include "keras/kernels/convolution.hpp"
+#include "keras/kernels/kept_copies.hpp"
 #include "keras/kernels/packed_weights.hpp"
 #include "keras/ops/conv_checks.hpp"
 #include "keras/ops/eltwise_derivative.hpp"
@@ -271,23 +271,14 @@ const Tensor& kept_scaled_kernel(const Tensor& kernel, const std::vector<float>&
     std::vector<float> scale;
     Tensor folded;
   };
-  thread_local std::unordered_map<const float*, Kept> kept;
-  thread_local std::size_t bytes = 0;
-  const std::size_t size = sizeof(float) * static_cast<std::size_t>(kernel.size());
-  auto it = kept.find(kernel.data<float>());
-  if (it != kept.end()) {
-    const Kept& e = it->second;
-    if (e.version == kernel.version() && e.scale == scale && e.folded.shape() == kernel.shape()) return e.folded;
-    bytes -= sizeof(float) * static_cast<std::size_t>(e.folded.size());
-    kept.erase(it);
-  }
-  if (bytes + size > (std::size_t{256} << 20)) {
-    kept.clear();
-    bytes = 0;
-  }
-  bytes += size;
-  Kept& e = kept[kernel.data<float>()] = Kept{kernel.version(), scale, scaled_kernel(kernel, scale)};
-  return e.folded;
+  thread_local kernels::KeptCopies<Kept> kept(std::size_t{256} << 20);
+  return kept
+      .get(
+          kernel.data<float>(),
+          [&](const Kept& e) { return e.version == kernel.version() && e.scale == scale && e.folded.shape() == kernel.shape(); },
+          sizeof(float) * static_cast<std::size_t>(kernel.size()),
+          [&] { return Kept{kernel.version(), scale, scaled_kernel(kernel, scale)}; })
+      .folded;
 }
 
 }  // namespace
