@@ -51,6 +51,23 @@ inline void parallel_rows(std::int64_t rows, std::int64_t cols, Fn&& fn) {
   for (std::int64_t r = 0; r < rows; ++r) fn(r);
 }
 
+/// fn(begin, end) over contiguous row ranges of a [rows, cols] matrix, one per OpenMP thread when
+/// rows * cols is large: parallel_rows for loops whose body wants the whole range (kernels/cpu_dispatch.hpp).
+template <class Fn>
+inline void parallel_row_ranges(std::int64_t rows, std::int64_t cols, Fn&& fn) {
+  if (rows * cols < kParallelGrain || rows < 2 || omp_get_max_threads() == 1) {
+    if (rows > 0) fn(std::int64_t{0}, rows);
+    return;
+  }
+#pragma omp parallel
+  {
+    const std::int64_t threads = omp_get_num_threads(), t = omp_get_thread_num();
+    const std::int64_t chunk = (rows + threads - 1) / threads;
+    const std::int64_t begin = std::min(rows, t * chunk), end = std::min(rows, begin + chunk);
+    if (begin < end) fn(begin, end);
+  }
+}
+
 /// Runs the oneDNN primitives of its scope on the calling thread when `work` (elements or
 /// multiply-adds) is small: waking the pool costs more than such an op, and much more when
 /// the cores are busy.

@@ -1,12 +1,11 @@
 // Element-wise ops from keras/ops/math.hpp: binary arithmetic with broadcasting, unary math.
+#include <algorithm>
 #include <cmath>
-
-#include <xtensor/xmath.hpp>
-#include <xtensor/xoperation.hpp>
+#include <vector>
 
 #include "keras/autodiff/gradient_tape.hpp"
 #include "keras/function/capture.hpp"
-#include "keras/xtensor.hpp"
+#include "keras/kernels/cpu_dispatch.hpp"
 #include "keras/kernels/eltwise.hpp"
 #include "keras/kernels/parallel.hpp"
 #include "keras/ops/map_elements.hpp"
@@ -36,56 +35,113 @@ Shape broadcast_shape(const Shape& a, const Shape& b, const char* op) {
   return out;
 }
 
-template <class ScalarF, class ExprF>
-void apply_into(const Tensor& a, const Tensor& b, const Tensor& out, ScalarF scalar_f, ExprF expr_f);
+// out = f(a, b) element-wise over the broadcast shape of a and b, as runs of the innermost axes (as many as
+// each operand either spans or repeats throughout) under a loop over the other axes.
+struct BroadcastRuns {
+  std::int64_t run = 1;                      // elements per run
+  bool a_repeats = false, b_repeats = false;  // whether a (b) gives one value to the whole run
+  std::vector<std::int64_t> outer, a_step, b_step;  // the other axes: sizes, and a's and b's strides over them
+};
 
-// Applies f element-wise with broadcasting; `scalar_f` for the fast paths, `expr_f` on xtensor expressions.
-// `scratch`, when defined, is a float tensor nobody else holds (a fresh conversion of an input to
-// float): the result is written over it when the shapes allow, instead of into a new tensor.
-template <class ScalarF, class ExprF>
-Tensor broadcast_apply(const Tensor& a, const Tensor& b, ScalarF scalar_f, ExprF expr_f, const char* op,
+BroadcastRuns broadcast_runs(const Shape& a, const Shape& b, const Shape& out) {
+  const auto rank = static_cast<std::int64_t>(out.size());
+  auto dim = [rank](const Shape& s, std::int64_t d) {
+    const auto at = d - (rank - static_cast<std::int64_t>(s.size()));
+    return at < 0 ? std::int64_t{1} : s[at];
+  };
+  // Each operand's row-major strides, on the axes of out (0 where it repeats).
+  std::vector<std::int64_t> a_stride(rank), b_stride(rank);
+  for (std::int64_t d = rank - 1, sa = 1, sb = 1; d >= 0; --d) {
+    a_stride[d] = dim(a, d) == 1 ? 0 : sa;
+    b_stride[d] = dim(b, d) == 1 ? 0 : sb;
+    sa *= dim(a, d);
+    sb *= dim(b, d);
+  }
+  std::vector<std::int64_t> axes;  // the axes longer than 1
+  for (std::int64_t d = 0; d < rank; ++d)
+    if (out[d] != 1) axes.push_back(d);
+  BroadcastRuns r;
+  if (axes.empty()) return r;
+  std::size_t first = axes.size() - 1;
+  r.a_repeats = a_stride[axes[first]] == 0;
+  r.b_repeats = b_stride[axes[first]] == 0;
+  r.run = out[axes[first]];
+  while (first > 0 && (a_stride[axes[first - 1]] == 0) == r.a_repeats &&
+         (b_stride[axes[first - 1]] == 0) == r.b_repeats)
+    r.run *= out[axes[--first]];
+  for (std::size_t i = 0; i < first; ++i) {
+    r.outer.push_back(out[axes[i]]);
+    r.a_step.push_back(a_stride[axes[i]]);
+    r.b_step.push_back(b_stride[axes[i]]);
+  }
+  return r;
+}
+
+template <class ScalarF>
+void apply_into(const Tensor& a, const Tensor& b, const Tensor& out, ScalarF scalar_f) {
+  const float* pa = a.data<float>();
+  const float* pb = b.data<float>();
+  float* po = out.data<float>();
+  const BroadcastRuns r = broadcast_runs(a.shape(), b.shape(), out.shape());
+  // Per-thread pieces of the output, each run a plain loop compiled for the CPU's best vector
+  // instructions (kernels/cpu_dispatch.hpp). out may be a or b itself: each element is read before it is
+  // written at the same index, so the pointers are not __restrict.
+  kernels::parallel_ranges(out.size(), [&](std::int64_t begin, std::int64_t end) {
+    kernels::with_best_cpu([&] {
+      // Where the first run of the piece starts in a and b; the axes' indices then advance run by run.
+      const auto axes = static_cast<std::int64_t>(r.outer.size());
+      std::vector<std::int64_t> index(axes);
+      std::int64_t at_a = 0, at_b = 0;
+      for (std::int64_t d = axes - 1, rest = begin / r.run; d >= 0; --d) {
+        index[d] = rest % r.outer[d];
+        rest /= r.outer[d];
+        at_a += index[d] * r.a_step[d];
+        at_b += index[d] * r.b_step[d];
+      }
+      for (std::int64_t row = begin / r.run; row * r.run < end; ++row) {
+        const std::int64_t c0 = std::max(begin - row * r.run, std::int64_t{0}), c1 = std::min(end - row * r.run, r.run);
+        const float* ra = pa + at_a;
+        const float* rb = pb + at_b;
+        float* ro = po + row * r.run;
+        if (r.a_repeats) {
+          const float s = ra[0];
+#pragma omp simd
+          for (std::int64_t c = c0; c < c1; ++c) ro[c] = scalar_f(s, rb[c]);
+        } else if (r.b_repeats) {
+          const float s = rb[0];
+#pragma omp simd
+          for (std::int64_t c = c0; c < c1; ++c) ro[c] = scalar_f(ra[c], s);
+        } else {
+#pragma omp simd
+          for (std::int64_t c = c0; c < c1; ++c) ro[c] = scalar_f(ra[c], rb[c]);
+        }
+        for (std::int64_t d = axes - 1; d >= 0; --d) {  // the next run
+          at_a += r.a_step[d];
+          at_b += r.b_step[d];
+          if (++index[d] < r.outer[d]) break;
+          at_a -= r.a_step[d] * r.outer[d];
+          at_b -= r.b_step[d] * r.outer[d];
+          index[d] = 0;
+        }
+      }
+    });
+  });
+}
+
+// Applies f element-wise with broadcasting. `scratch`, when defined, is a float tensor nobody else holds
+// (a fresh conversion of an input to float): the result is written over it when the shapes allow,
+// instead of into a new tensor.
+template <class ScalarF>
+Tensor broadcast_apply(const Tensor& a, const Tensor& b, ScalarF scalar_f, const char* op,
                        const Tensor& scratch = Tensor()) {
   const Shape out_shape = broadcast_shape(a.shape(), b.shape(), op);
   const bool reusable = scratch.defined() && scratch.shape() == out_shape &&
                         ((scratch.id() == a.id() && (b.size() == 1 || b.shape() == out_shape)) ||
                          (scratch.id() == b.id() && (a.size() == 1 || a.shape() == out_shape)));
   Tensor out = reusable ? scratch : Tensor::empty(out_shape);
-  apply_into(a, b, out, scalar_f, expr_f);
-  if (jit::tracing()) jit::capture(op, {a, b}, {out}, [=] { apply_into(a, b, out, scalar_f, expr_f); });
+  apply_into(a, b, out, scalar_f);
+  if (jit::tracing()) jit::capture(op, {a, b}, {out}, [=] { apply_into(a, b, out, scalar_f); });
   return out;
-}
-
-template <class ScalarF, class ExprF>
-void apply_into(const Tensor& a, const Tensor& b, const Tensor& out, ScalarF scalar_f, ExprF expr_f) {
-  const float* pa = a.data<float>();
-  const float* pb = b.data<float>();
-  float* po = out.data<float>();
-  const auto n = out.size();
-  // The common cases as loops over per-thread ranges whose pointers are locals, so they vectorize
-  // (out may be a or b itself: each element is read before it is written at the same index).
-  if (a.shape() == b.shape()) {
-    kernels::parallel_ranges(n, [=](std::int64_t begin, std::int64_t end) {
-#pragma omp simd
-      for (std::int64_t i = begin; i < end; ++i) po[i] = scalar_f(pa[i], pb[i]);
-    });
-  } else if (b.size() == 1 && a.size() == n) {
-    const float s = pb[0];
-    kernels::parallel_ranges(n, [=](std::int64_t begin, std::int64_t end) {
-#pragma omp simd
-      for (std::int64_t i = begin; i < end; ++i) po[i] = scalar_f(pa[i], s);
-    });
-  } else if (a.size() == 1 && b.size() == n) {
-    const float s = pa[0];
-    kernels::parallel_ranges(n, [=](std::int64_t begin, std::int64_t end) {
-#pragma omp simd
-      for (std::int64_t i = begin; i < end; ++i) po[i] = scalar_f(s, pb[i]);
-    });
-  } else if (a.size() == n && b.ndim() >= 1 && b.size() == a.dim(-1) && b.dim(-1) == a.dim(-1)) {
-    const auto cols = b.size();  // a row vector broadcast over the rows of a
-    kernels::parallel_for(n, [&](std::int64_t i) { po[i] = scalar_f(pa[i], pb[i % cols]); });
-  } else {
-    out.xt<float>() = expr_f(a.xt<float>(), b.xt<float>());
-  }
 }
 
 // The float conversion of a0 or b0 that the op may overwrite: one made here from a non-float input
@@ -152,8 +208,7 @@ Tensor map_unary(const Tensor& x, F f) {
 Tensor add(const Tensor& a0, const Tensor& b0) {
   if (detail::any_float64(a0, b0)) return binary64(detail::BinaryF64::add, "add", a0, b0);
   Tensor a = as_float(a0), b = as_float(b0);
-  Tensor out = broadcast_apply(a, b, [](float x, float y) { return x + y; },
-                               [](auto&& x, auto&& y) { return x + y; }, "add",
+  Tensor out = broadcast_apply(a, b, [](float x, float y) { return x + y; }, "add",
                                scratch_input(a0, a, b0, b));
   record_binary("add", out, a, b, [](auto& g, auto&, auto&, auto&) { return g; },
                 [](auto& g, auto&, auto&, auto&) { return g; });
@@ -163,8 +218,7 @@ Tensor add(const Tensor& a0, const Tensor& b0) {
 Tensor subtract(const Tensor& a0, const Tensor& b0) {
   if (detail::any_float64(a0, b0)) return binary64(detail::BinaryF64::subtract, "subtract", a0, b0);
   Tensor a = as_float(a0), b = as_float(b0);
-  Tensor out = broadcast_apply(a, b, [](float x, float y) { return x - y; },
-                               [](auto&& x, auto&& y) { return x - y; }, "subtract",
+  Tensor out = broadcast_apply(a, b, [](float x, float y) { return x - y; }, "subtract",
                                scratch_input(a0, a, b0, b));
   record_binary("subtract", out, a, b, [](auto& g, auto&, auto&, auto&) { return g; },
                 [](auto& g, auto&, auto&, auto&) { return negative(g); });
@@ -174,8 +228,7 @@ Tensor subtract(const Tensor& a0, const Tensor& b0) {
 Tensor multiply(const Tensor& a0, const Tensor& b0) {
   if (detail::any_float64(a0, b0)) return binary64(detail::BinaryF64::multiply, "multiply", a0, b0);
   Tensor a = as_float(a0), b = as_float(b0);
-  Tensor out = broadcast_apply(a, b, [](float x, float y) { return x * y; },
-                               [](auto&& x, auto&& y) { return x * y; }, "multiply",
+  Tensor out = broadcast_apply(a, b, [](float x, float y) { return x * y; }, "multiply",
                                scratch_input(a0, a, b0, b));
   record_binary("multiply", out, a, b, [](auto& g, auto&, auto& b, auto&) { return multiply(g, b); },
                 [](auto& g, auto& a, auto&, auto&) { return multiply(g, a); });
@@ -185,8 +238,7 @@ Tensor multiply(const Tensor& a0, const Tensor& b0) {
 Tensor divide(const Tensor& a0, const Tensor& b0) {
   if (detail::any_float64(a0, b0)) return binary64(detail::BinaryF64::divide, "divide", a0, b0);
   Tensor a = as_float(a0), b = as_float(b0);
-  Tensor out = broadcast_apply(a, b, [](float x, float y) { return x / y; },
-                               [](auto&& x, auto&& y) { return x / y; }, "divide",
+  Tensor out = broadcast_apply(a, b, [](float x, float y) { return x / y; }, "divide",
                                scratch_input(a0, a, b0, b));
   record_binary("divide", out, a, b, [](auto& g, auto&, auto& b, auto&) { return divide(g, b); },
                 [](auto& g, auto&, auto& b, auto& out) { return negative(divide(multiply(g, out), b)); });
@@ -196,8 +248,7 @@ Tensor divide(const Tensor& a0, const Tensor& b0) {
 Tensor maximum(const Tensor& a0, const Tensor& b0) {
   if (detail::any_float64(a0, b0)) return binary64(detail::BinaryF64::maximum, "maximum", a0, b0);
   Tensor a = as_float(a0), b = as_float(b0);
-  Tensor out = broadcast_apply(a, b, [](float x, float y) { return x >= y ? x : y; },
-                               [](auto&& x, auto&& y) { return xt::maximum(x, y); }, "maximum");
+  Tensor out = broadcast_apply(a, b, [](float x, float y) { return x >= y ? x : y; }, "maximum");
   record_binary("maximum", out, a, b, [](auto& g, auto& a, auto& b, auto&) { return multiply(g, ops::greater_equal(a, b)); },
                 [](auto& g, auto& a, auto& b, auto&) { return multiply(g, ops::greater(b, a)); });
   return out;
@@ -206,8 +257,7 @@ Tensor maximum(const Tensor& a0, const Tensor& b0) {
 Tensor minimum(const Tensor& a0, const Tensor& b0) {
   if (detail::any_float64(a0, b0)) return binary64(detail::BinaryF64::minimum, "minimum", a0, b0);
   Tensor a = as_float(a0), b = as_float(b0);
-  Tensor out = broadcast_apply(a, b, [](float x, float y) { return x <= y ? x : y; },
-                               [](auto&& x, auto&& y) { return xt::minimum(x, y); }, "minimum");
+  Tensor out = broadcast_apply(a, b, [](float x, float y) { return x <= y ? x : y; }, "minimum");
   record_binary("minimum", out, a, b, [](auto& g, auto& a, auto& b, auto&) { return multiply(g, ops::less_equal(a, b)); },
                 [](auto& g, auto& a, auto& b, auto&) { return multiply(g, ops::greater(a, b)); });
   return out;

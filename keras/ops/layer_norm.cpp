@@ -5,6 +5,7 @@
 
 #include "keras/autodiff/gradient_tape.hpp"
 #include "keras/function/capture.hpp"
+#include "keras/kernels/cpu_dispatch.hpp"
 #include "keras/kernels/parallel.hpp"
 #include "keras/ops/normalization.hpp"
 #include "keras/ops/normalization_detail.hpp"
@@ -35,20 +36,24 @@ void layer_norm_forward(const Layout& l, float epsilon, const Tensor& x, const T
   float* py = y.data<float>();
   const float *__restrict pg = scale.data<float>(), *__restrict pb = shift.data<float>();
   if (I == 1) {  // the last axes: each row is contiguous; sums in double over vectorized loops
-    kernels::parallel_rows(rows, C, [&](std::int64_t r) {
-      const float* __restrict xr = px + r * C;
-      float* __restrict yr = py + r * C;
-      double s = 0, q = 0;
+    kernels::parallel_row_ranges(rows, C, [&](std::int64_t r0, std::int64_t r1) {
+      kernels::with_best_cpu([&] {  // cpu_dispatch.hpp
+        for (std::int64_t r = r0; r < r1; ++r) {
+          const float* __restrict xr = px + r * C;
+          float* __restrict yr = py + r * C;
+          double s = 0, q = 0;
 #pragma omp simd reduction(+ : s)
-      for (std::int64_t c = 0; c < C; ++c) s += xr[c];
-      const float mu = static_cast<float>(s / double(C));
+          for (std::int64_t c = 0; c < C; ++c) s += xr[c];
+          const float mu = static_cast<float>(s / double(C));
 #pragma omp simd reduction(+ : q)
-      for (std::int64_t c = 0; c < C; ++c) q += double(xr[c] - mu) * (xr[c] - mu);
-      const float iv = static_cast<float>(1.0 / std::sqrt(q / double(C) + double(epsilon)));
-      pm[r] = mu;
-      pi[r] = iv;
+          for (std::int64_t c = 0; c < C; ++c) q += double(xr[c] - mu) * (xr[c] - mu);
+          const float iv = static_cast<float>(1.0 / std::sqrt(q / double(C) + double(epsilon)));
+          pm[r] = mu;
+          pi[r] = iv;
 #pragma omp simd
-      for (std::int64_t c = 0; c < C; ++c) yr[c] = (xr[c] - mu) * iv * pg[c] + pb[c];
+          for (std::int64_t c = 0; c < C; ++c) yr[c] = (xr[c] - mu) * iv * pg[c] + pb[c];
+        }
+      });
     });
     return;
   }
@@ -83,21 +88,25 @@ void layer_norm_backward(const Layout& l, const Tensor& x, const Tensor& grad, c
   const float* __restrict gamma_c = scale.data<float>();
   if (dx.defined() && I == 1) {  // the last axes: contiguous rows, vectorized
     float* pd = dx.data<float>();
-    kernels::parallel_rows(rows, C, [&](std::int64_t r) {
-      const float* __restrict xr = px + r * C;
-      const float* __restrict gr = pg + r * C;
-      float* __restrict dr = pd + r * C;
-      const float mu = pm[r], iv = pi[r];
-      double sa = 0, sb = 0;
+    kernels::parallel_row_ranges(rows, C, [&](std::int64_t r0, std::int64_t r1) {
+      kernels::with_best_cpu([&] {
+        for (std::int64_t r = r0; r < r1; ++r) {
+          const float* __restrict xr = px + r * C;
+          const float* __restrict gr = pg + r * C;
+          float* __restrict dr = pd + r * C;
+          const float mu = pm[r], iv = pi[r];
+          double sa = 0, sb = 0;
 #pragma omp simd reduction(+ : sa, sb)
-      for (std::int64_t c = 0; c < C; ++c) {
-        const float gy = gr[c] * gamma_c[c];
-        sa += gy;
-        sb += double(gy) * ((xr[c] - mu) * iv);
-      }
-      const float ma = static_cast<float>(sa / double(C)), mb = static_cast<float>(sb / double(C));
+          for (std::int64_t c = 0; c < C; ++c) {
+            const float gy = gr[c] * gamma_c[c];
+            sa += gy;
+            sb += double(gy) * ((xr[c] - mu) * iv);
+          }
+          const float ma = static_cast<float>(sa / double(C)), mb = static_cast<float>(sb / double(C));
 #pragma omp simd
-      for (std::int64_t c = 0; c < C; ++c) dr[c] = iv * (gr[c] * gamma_c[c] - ma - (xr[c] - mu) * iv * mb);
+          for (std::int64_t c = 0; c < C; ++c) dr[c] = iv * (gr[c] * gamma_c[c] - ma - (xr[c] - mu) * iv * mb);
+        }
+      });
     });
   } else if (dx.defined()) {
     float* pd = dx.data<float>();

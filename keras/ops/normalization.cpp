@@ -107,15 +107,18 @@ void affine_into(const Layout& l, const float* x, const float* scale, const floa
   const auto C = l.channels, I = l.inner;
   if (I == 1) {  // channels last: vectorize over the channels of each row
     kernels::parallel_ranges(l.outer * C, [&](std::int64_t begin, std::int64_t end) {
-      const float* __restrict px = x;
-      const float* __restrict sc = scale;
-      const float* __restrict sh = shift;
-      float* __restrict py = y;
-      for (std::int64_t r = begin / C; r * C < end; ++r) {
-        const std::int64_t c0 = std::max(begin - r * C, std::int64_t{0}), c1 = std::min(end - r * C, C);
+      kernels::with_best_cpu([&] {  // cpu_dispatch.hpp
+        const float* __restrict px = x;
+        const float* __restrict sc = scale;
+        const float* __restrict sh = shift;
+        float* __restrict py = y;
+        for (std::int64_t r = begin / C; r * C < end; ++r) {
+          const std::int64_t c0 = std::max(begin - r * C, std::int64_t{0}), c1 = std::min(end - r * C, C);
 #pragma omp simd
-        for (std::int64_t c = c0; c < c1; ++c) py[r * C + c] = step(px[r * C + c] * sc[c] + sh[c], residual, r * C + c);
-      }
+          for (std::int64_t c = c0; c < c1; ++c)
+            py[r * C + c] = step(px[r * C + c] * sc[c] + sh[c], residual, r * C + c);
+        }
+      });
     });
     return;
   }
@@ -239,12 +242,17 @@ BatchNormTrainResult batch_norm_train(const Tensor& x0, const Tensor& gamma, con
         }
         const float *__restrict pk = k.data(), *__restrict pmg = mg.data(), *__restrict pmgx = mgx.data(),
                     *__restrict pm = meanf.data(), *__restrict piv = inv.data();
-        kernels::parallel_rows(l.outer, C, [&](std::int64_t r) {
-          const float* __restrict xr = px + r * C;
-          const float* __restrict gr = pg + r * C;
-          float* __restrict dr = pd + r * C;
+        kernels::parallel_row_ranges(l.outer, C, [&](std::int64_t r0, std::int64_t r1) {
+          kernels::with_best_cpu([&] {
+            for (std::int64_t r = r0; r < r1; ++r) {
+              const float* __restrict xr = px + r * C;
+              const float* __restrict gr = pg + r * C;
+              float* __restrict dr = pd + r * C;
 #pragma omp simd
-          for (std::int64_t c = 0; c < C; ++c) dr[c] = pk[c] * (gr[c] - pmg[c] - (xr[c] - pm[c]) * piv[c] * pmgx[c]);
+              for (std::int64_t c = 0; c < C; ++c)
+                dr[c] = pk[c] * (gr[c] - pmg[c] - (xr[c] - pm[c]) * piv[c] * pmgx[c]);
+            }
+          });
         });
         return grads;
       }

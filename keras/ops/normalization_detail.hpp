@@ -10,6 +10,7 @@
 
 #include <omp.h>
 
+#include "keras/kernels/cpu_dispatch.hpp"
 #include "keras/kernels/parallel.hpp"
 #include "keras/errors.hpp"
 #include "keras/tensor.hpp"
@@ -132,7 +133,8 @@ void channel_sums(const Layout& l, std::vector<double>& s1, std::vector<double>&
 
 // The same sums when the channels are the last axis (inner == 1: x is [rows, C], channels_last), the
 // layout of every Keras image model: add_rows(r0, r1, a, b) adds rows [r0, r1) into float accumulators
-// a and b of C values each, with a loop over c that vectorizes. Rows go in blocks of 64 into float
+// a and b of C values each, with a loop over c that vectorizes (for the CPU's best vector instructions:
+// kernels/cpu_dispatch.hpp). Rows go in blocks of 64 into float
 // partials, which are added to the double totals; threads take fixed row ranges, merged in thread
 // order, so results depend only on the thread count.
 template <class AddRows>
@@ -145,7 +147,7 @@ void row_sums(std::int64_t rows, std::int64_t C, std::vector<double>& s1, std::v
     for (std::int64_t r = begin; r < end; r += kBlock) {
       std::fill(fa.begin(), fa.end(), 0.f);
       std::fill(fb.begin(), fb.end(), 0.f);
-      add_rows(r, std::min(end, r + kBlock), fa.data(), fb.data());
+      kernels::with_best_cpu([&] { add_rows(r, std::min(end, r + kBlock), fa.data(), fb.data()); });
       for (std::int64_t c = 0; c < C; ++c) {
         a[c] += fa[c];
         b[c] += fb[c];

@@ -25,6 +25,49 @@ TEST_CASE("binary ops broadcast and match their gradients") {
   CHECK_THROWS_AS(ops::add(Tensor::zeros({2, 3}), Tensor::zeros({4})), ValueError);
 }
 
+TEST_CASE("binary ops broadcast over any axes, in pieces split over threads, as NumPy does") {
+  // Each output element against the NumPy rule, index by index: an axis of length 1 repeats. The sizes
+  // are large enough that the threads' pieces start in the middle of a run of the innermost axes.
+  auto expect = [](const Tensor& a, const Tensor& b, const Shape& out, auto f) {
+    const auto rank = out.size();
+    auto offset = [&](const Shape& s, std::int64_t flat) {
+      std::int64_t at = 0, stride = 1;
+      for (std::size_t d = rank; d-- > 0;) {
+        const std::int64_t i = flat % out[d];
+        flat /= out[d];
+        const std::size_t k = d + s.size() - rank;
+        if (d + s.size() < rank) break;
+        if (s[k] != 1) at += i * stride;
+        stride *= s[k];
+      }
+      return at;
+    };
+    const std::vector<float> va = a.to_vector<float>(), vb = b.to_vector<float>();
+    std::vector<float> r(static_cast<std::size_t>(shape_size(out)));
+    for (std::size_t i = 0; i < r.size(); ++i)
+      r[i] = f(va[offset(a.shape(), std::int64_t(i))], vb[offset(b.shape(), std::int64_t(i))]);
+    return r;
+  };
+  const std::vector<std::array<Shape, 3>> cases = {
+      {Shape{32, 1, 40}, Shape{32, 50, 40}, Shape{32, 50, 40}},  // the middle axis (a mean's gradient)
+      {Shape{6, 1}, Shape{1, 7000}, Shape{6, 7000}},            // both repeat, on different axes
+      {Shape{300, 200}, Shape{300, 1}, Shape{300, 200}},          // one value per row
+      {Shape{150}, Shape{400, 150}, Shape{400, 150}},             // a row vector on the left
+      {Shape{2, 3, 1, 5}, Shape{3, 4000, 1}, Shape{2, 3, 4000, 5}},
+      {Shape{1}, Shape{5, 9000}, Shape{5, 9000}},
+  };
+  std::uint64_t seed = 20;
+  for (const auto& [sa, sb, so] : cases) {
+    const Tensor a = random_tensor(sa, -2, 2, seed++), b = random_tensor(sb, 0.5, 2, seed++);
+    INFO(shape_str(sa) << " with " << shape_str(sb));
+    CHECK(ops::add(a, b).shape() == so);
+    CHECK(ops::add(a, b).to_vector<float>() == expect(a, b, so, [](float x, float y) { return x + y; }));
+    CHECK(ops::multiply(b, a).to_vector<float>() == expect(b, a, so, [](float x, float y) { return x * y; }));
+    CHECK(ops::divide(a, b).to_vector<float>() == expect(a, b, so, [](float x, float y) { return x / y; }));
+    CHECK(ops::maximum(a, b).to_vector<float>() == expect(a, b, so, [](float x, float y) { return x >= y ? x : y; }));
+  }
+}
+
 TEST_CASE("binary ops on integer inputs convert them and leave them unchanged") {
   const Tensor pixels = Tensor::from_vector<std::uint8_t>({0, 51, 255, 102}, {2, 2});
   const Tensor scaled = pixels / 255.f;  // written over the float conversion, not over `pixels`
