@@ -1,5 +1,8 @@
 #include "keras/utils/random.hpp"
 
+#include "keras/kernels/cpu_dispatch.hpp"
+#include "keras/kernels/parallel.hpp"
+
 namespace keras::utils {
 
 std::mt19937_64& random_generator() {
@@ -7,17 +10,36 @@ std::mt19937_64& random_generator() {
   return gen;
 }
 
+namespace {
+// SplitMix64's output function: a 64-bit mix whose outputs over consecutive multiples of the golden
+// gamma form the SplitMix64 generator (Steele, Lea and Flood, OOPSLA 2014).
+inline std::uint64_t splitmix64(std::uint64_t z) {
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+constexpr std::uint64_t kGoldenGamma = 0x9e3779b97f4a7c15ull;
+}  // namespace
+
 void fill_dropout_mask(float* out, std::int64_t n, double rate, std::mt19937_64& gen) {
   const float keep_scale = static_cast<float>(1.0 / (1.0 - rate));
   // A 32-bit uniform u keeps the element when u < (1 - rate) * 2^32: probability 1 - rate, to 2^-32.
   const std::uint64_t threshold = static_cast<std::uint64_t>((1.0 - rate) * 4294967296.0);
-  std::int64_t i = 0;
-  for (; i + 1 < n; i += 2) {
-    const std::uint64_t r = gen();
-    out[i] = (r & 0xffffffffu) < threshold ? keep_scale : 0.f;
-    out[i + 1] = (r >> 32) < threshold ? keep_scale : 0.f;
-  }
-  if (i < n) out[i] = (gen() & 0xffffffffu) < threshold ? keep_scale : 0.f;
+  // One draw of gen keys a SplitMix64 stream indexed by element pair, so that the threads fill their
+  // pieces at once and the mask depends on gen and n only, not on the thread count.
+  const std::uint64_t key = gen();
+  const std::int64_t pairs = n / 2;
+  kernels::parallel_ranges(pairs, [=](std::int64_t begin, std::int64_t end) {
+    kernels::with_best_cpu([=] {
+      float* __restrict o = out;
+      for (std::int64_t p = begin; p < end; ++p) {
+        const std::uint64_t r = splitmix64(key + std::uint64_t(p + 1) * kGoldenGamma);
+        o[2 * p] = (r & 0xffffffffu) < threshold ? keep_scale : 0.f;
+        o[2 * p + 1] = (r >> 32) < threshold ? keep_scale : 0.f;
+      }
+    });
+  });
+  if (n % 2) out[n - 1] = (splitmix64(key + std::uint64_t(pairs + 1) * kGoldenGamma) & 0xffffffffu) < threshold ? keep_scale : 0.f;
 }
 
 SeedGenerator::SeedGenerator(std::optional<std::uint64_t> seed)

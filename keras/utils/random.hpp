@@ -11,7 +11,9 @@ namespace keras::utils {
 std::mt19937_64& random_generator();
 
 /// Fills out[0..n) with a dropout mask: 1 / (1 - rate) with probability 1 - rate, else 0 (multiplying
-/// by it drops and rescales in one product). Each draw of `gen` gives two 32-bit uniforms.
+/// by it drops and rescales in one product). One draw of `gen` keys a counter-based stream (SplitMix64 over
+/// element pairs, two 32-bit uniforms from each output) that the OpenMP threads fill in pieces: the mask
+/// depends on `gen` and `n` only, not on the thread count.
 void fill_dropout_mask(float* out, std::int64_t n, double rate, std::mt19937_64& gen);
 
 /// The engine a SeedGenerator draws from: its own when seeded, else random_generator().

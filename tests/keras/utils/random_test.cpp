@@ -1,4 +1,5 @@
 #include "keras/utils/random.hpp"
+#include "keras/utils/threads.hpp"
 
 #include <catch2/catch.hpp>
 #include <cmath>
@@ -26,6 +27,17 @@ TEST_CASE("fill_dropout_mask keeps each element with probability 1 - rate, scale
   std::mt19937_64 same(7);
   utils::fill_dropout_mask(again.data(), n, rate, same);
   CHECK(again == m);
+
+  // The threads fill pieces of one stream: the same mask on one thread, and a new one from the next draw.
+  const int threads = utils::get_num_threads();
+  utils::set_num_threads(1);
+  std::vector<float> serial(n);
+  std::mt19937_64 seven(7);
+  utils::fill_dropout_mask(serial.data(), n, rate, seven);
+  utils::set_num_threads(threads);
+  CHECK(serial == m);
+  utils::fill_dropout_mask(serial.data(), n, rate, seven);
+  CHECK(serial != m);
 
   std::vector<float> none(9);
   utils::fill_dropout_mask(none.data(), 9, 0.0, gen);
