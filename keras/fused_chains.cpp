@@ -62,6 +62,20 @@ FusedChains find_fused_chains(const std::vector<std::shared_ptr<Node>>& nodes, c
       if (s != tail) chains.member[s] = tail;
     chains.by_tail.emplace(tail, std::move(chain));
   }
+  if (!training) return chains;
+  for (const auto& n : nodes) {
+    if (n->inputs.size() != 1 || n->output_shapes.size() != 1 || !n->layer->commutes_with_relu()) continue;
+    const Node* relu = n->inputs[0].node().get();
+    if (n->inputs[0].index() != 0 || relu->inputs.size() != 1 || relu->output_shapes.size() != 1 ||
+        only_reader(relu) != n.get() || chains.member.count(relu) || chains.by_tail.count(relu))
+      continue;
+    const EpilogueStep step = relu->layer->epilogue_step();
+    if (relu->layer->defers_relu() ||
+        (step.kind == EpilogueStep::Kind::activation && step.activation == kernels::Eltwise::relu)) {
+      chains.relu_before_pool[n.get()] = relu;
+      chains.relu_of_pool[relu] = n.get();
+    }
+  }
   return chains;
 }
 

@@ -20,12 +20,18 @@ struct FusedChain {
 struct FusedChains {
   std::map<const Node*, FusedChain> by_tail;  // each chain, by its last node
   std::map<const Node*, const Node*> member;  // every other node of a chain → its chain's last node
+  // Training: a max pooling (Layer::commutes_with_relu) that is the only reader of a relu — a convolution's
+  // own (Layer::defers_relu) or an Activation layer's — pools first, and the relu runs on the pooled
+  // tensor: relu(pool(z)) = pool(relu(z)), with the relu's gradient over a tensor the pool's size (a
+  // quarter, for 2 x 2 windows). By the pooling node: the node whose relu it takes over.
+  std::map<const Node*, const Node*> relu_before_pool;
+  std::map<const Node*, const Node*> relu_of_pool;  // that node → its pooling node
 };
 
 /// The chains of `nodes` (in execution order, every layer built) whose intermediate outputs nothing else
 /// reads, `outputs` included: the steps in the order affine, add, activation, each at most once.
 /// `training`: the chains that train fused instead — a head that trains_with_epilogue() (a
-/// BatchNormalization), then an add and a relu, each optional.
+/// BatchNormalization), then an add and a relu, each optional; and the max poolings after a relu.
 FusedChains find_fused_chains(const std::vector<std::shared_ptr<Node>>& nodes, const std::vector<KerasTensor>& outputs,
                               bool training = false);
 

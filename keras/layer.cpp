@@ -354,6 +354,10 @@ Tensor Layer::call_with_epilogue(const Tensor&, const Epilogue&) {
   throw ValueError("Layer \"" + name_ + "\" (" + class_name() + ") cannot run a fused epilogue (takes_epilogue() is false)");
 }
 
+Tensor Layer::call_without_relu(const Tensor&) {
+  throw ValueError("Layer \"" + name_ + "\" (" + class_name() + ") has no relu to leave out (defers_relu() is false)");
+}
+
 Tensor Layer::train_with_epilogue(const Tensor&, const Epilogue&) {
   throw ValueError("Layer \"" + name_ + "\" (" + class_name() + ") cannot train with a fused epilogue "
                    "(trains_with_epilogue() is false)");

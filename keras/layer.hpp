@@ -146,6 +146,14 @@ class Layer : public std::enable_shared_from_this<Layer> {
   virtual bool trains_with_epilogue() const { return false; }
   /// The layer's training output on one input with `epilogue` applied; only where trains_with_epilogue().
   virtual Tensor train_with_epilogue(const Tensor& inputs, const Epilogue& epilogue);
+  /// Training-time reordering (keras/fused_chains.hpp): whether this layer is a max pooling, which commutes
+  /// with a relu before it (max(relu(a), relu(b)) = relu(max(a, b))), so that it may pool first and the
+  /// relu and its gradient run over the pooled tensor.
+  virtual bool commutes_with_relu() const { return false; }
+  /// Whether call_without_relu can run: a built layer whose own activation is relu (a convolution).
+  virtual bool defers_relu() const { return false; }
+  /// The layer's output on one input, its relu left out; only where defers_relu().
+  virtual Tensor call_without_relu(const Tensor& inputs);
 
   /// Layers this one owns (a model's layers); their weights count as this layer's.
   virtual std::vector<std::shared_ptr<Layer>> sublayers() const { return {}; }

@@ -131,20 +131,36 @@ void BaseConv::build(const std::vector<Shape>& input_shapes) {
   build(to_channels_last(input_shapes[0]));
 }
 
-Tensor BaseConv::call(const Tensor& given, bool) {
+Tensor BaseConv::call(const Tensor& given, bool) { return run(given, true); }
+
+Tensor BaseConv::run(const Tensor& given, bool with_activation) {
   if (channels_first_ && given.ndim() != spec_.rank + 2) check_input(given.shape(), true);  // the rank error
   const Tensor inputs = channels_first_ ? to_channels_last(given) : given;
   check_input(inputs.shape(), true);
-  const auto fused = activation_.fusable ? activation_.fused : kernels::Eltwise::linear;
+  const auto fused = activation_.fusable && with_activation ? activation_.fused : kernels::Eltwise::linear;
   Tensor y = convolve(inputs, fused);
-  if (!activation_.fusable) y = activation_(y);
+  if (!activation_.fusable && with_activation) y = activation_(y);
   return channels_first_ ? to_channels_first(y) : y;
 }
 
+namespace {
+bool plain_convolution(const std::string& class_name) {
+  return class_name == "Conv1D" || class_name == "Conv2D" || class_name == "Conv3D";
+}
+}  // namespace
+
 bool BaseConv::takes_epilogue() const {
-  const std::string c = class_name();
-  return built() && !channels_first_ && (c == "Conv1D" || c == "Conv2D" || c == "Conv3D") &&
-         activation_.fusable && activation_.fused == kernels::Eltwise::linear;
+  return built() && !channels_first_ && plain_convolution(class_name()) && activation_.fusable &&
+         activation_.fused == kernels::Eltwise::linear;
+}
+
+bool BaseConv::defers_relu() const {
+  return built() && plain_convolution(class_name()) && activation_.fusable && activation_.fused == kernels::Eltwise::relu;
+}
+
+Tensor BaseConv::call_without_relu(const Tensor& inputs) {
+  if (!defers_relu()) return Layer::call_without_relu(inputs);
+  return run(inputs, false);
 }
 
 Tensor BaseConv::call_with_epilogue(const Tensor& inputs, const Epilogue& epilogue) {

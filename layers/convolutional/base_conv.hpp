@@ -123,6 +123,9 @@ class BaseConv : public Layer {
   /// Conv1D/2D/3D, channels_last, without an activation of their own (keras/epilogue.hpp).
   bool takes_epilogue() const override;
   Tensor call_with_epilogue(const Tensor& inputs, const Epilogue& epilogue) override;
+  /// Conv1D/2D/3D with the activation relu (a max pooling after it pools first: keras/fused_chains.hpp).
+  bool defers_relu() const override;
+  Tensor call_without_relu(const Tensor& inputs) override;
   Shape compute_output_shape(const Shape& input_shape) const override;
   json get_config() const override;
 
@@ -154,6 +157,8 @@ class BaseConv : public Layer {
   /// act(op(x) + bias) where act is fused when oneDNN can fuse it.
   virtual Tensor convolve(const Tensor& x, kernels::Eltwise fused);
   void check_input(const Shape& shape, bool built) const;
+  /// call(), with or without the layer's activation.
+  Tensor run(const Tensor& given, bool with_activation);
   /// compute_output_shape of a channels_last input.
   Shape compute_output_shape_last(const Shape& input_shape) const;
   /// The config with the base fields and the field `groups` of this class.

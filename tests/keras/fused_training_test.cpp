@@ -140,3 +140,63 @@ TEST_CASE("training fuses BatchNormalization + Add + relu chains and matches the
   bn2->set_trainable(false);
   check_same(train_step([&] { return model(x, true); }), train_step(one_by_one));
 }
+
+TEST_CASE("training pools before the relu (a convolution's own, or an Activation layer's) and matches the layers") {
+  utils::set_random_seed(6);
+  auto conv1 = std::make_shared<layers::Conv2D>(4, Size2{3, 3}, layers::Conv2DOptions{.activation = "relu"});
+  auto conv2 = std::make_shared<layers::Conv2D>(5, Size2{3, 3}, layers::Conv2DOptions{.padding = "same"});
+  auto relu = std::make_shared<layers::Activation>("relu");
+  auto pool1 = std::make_shared<layers::MaxPooling2D>(Size2{2, 2});
+  auto pool2 = std::make_shared<layers::MaxPooling2D>(Size2{3, 3}, layers::Pooling2DOptions{.strides = Size2{2, 2},
+                                                                                            .padding = "same"});
+  auto flatten = std::make_shared<layers::Flatten>();
+  auto dense = std::make_shared<layers::Dense>(3);
+  KerasTensor in = Input({10, 10, 2});
+  KerasTensor out = (*dense)((*flatten)((*pool2)((*relu)((*conv2)((*pool1)((*conv1)(in)))))));
+  Model model(in, out);
+  // Whole numbers everywhere, so that windows tie (the pool takes the first maximum) and hold exact zeros
+  // and negative values only (the relu's zero gradient).
+  for (const auto& conv : {conv1, conv2}) conv->kernel()->assign(ops::round(conv->kernel()->value() * 6.f));
+  Tensor x = ops::round(random::normal({3, 10, 10, 2}, 0.0, 1.5, DType::float32, 21));
+  const Tensor w = random_tensor({3, 3}, -1, 1, 22);
+
+  auto value_and_weight_gradients = [&](const std::function<Tensor()>& forward) {
+    GradientTape tape;
+    std::vector<Tensor> got{forward()};
+    for (const auto& g : tape.gradient(ops::sum(ops::multiply(got[0], w)), model.trainable_weights())) got.push_back(g);
+    return got;
+  };
+  const auto reference = value_and_weight_gradients([&] {
+    Tensor h = (*pool1)((*conv1)(x, true), true);
+    return (*dense)((*flatten)((*pool2)((*relu)((*conv2)(h, true), true), true), true), true);
+  });
+  struct ReluShapes : profiler::Tracer {
+    std::vector<Shape> shapes;
+    ReluShapes() { profiler::set_tracer(this); }
+    ~ReluShapes() override { profiler::set_tracer(nullptr); }
+    void op(const char* op, const Tensor& out, const std::vector<Tensor>&) override {
+      if (std::string(op) == "activation") shapes.push_back(out.shape());
+    }
+    void gradient(const char*, const Tensor&, const Tensor&, const std::vector<Tensor>&, std::int64_t) override {}
+    void kernel(const char*, const char*, std::int64_t, std::int64_t) override {}
+    void scope_begin(const std::string&) override {}
+    void scope_end() override {}
+    void variable(const Tensor&, const std::string&) override {}
+  };
+  std::vector<Shape> relus;
+  const auto reordered = value_and_weight_gradients([&] {
+    ReluShapes tracer;
+    Tensor y = model(x, true);
+    relus = tracer.shapes;
+    return y;
+  });
+  // Both relus ran on the pooled tensors.
+  CHECK(relus == std::vector<Shape>{{3, 4, 4, 4}, {3, 2, 2, 5}});
+  REQUIRE(reordered.size() == reference.size());
+  for (std::size_t i = 0; i < reference.size(); ++i) {
+    INFO("output or gradient " << i);
+    CHECK(max_relative_error(reordered[i], reference[i]) < 1e-6);
+  }
+  // Predicting runs the layers as they are (the relus inside the convolutions and the Activation).
+  CHECK(max_relative_error(model.predict_on_batch(x), reference[0]) < 1e-5);
+}
