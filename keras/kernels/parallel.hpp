@@ -21,13 +21,11 @@ inline void parallel_for(std::int64_t n, Fn&& fn) {
   for (std::int64_t i = 0; i < n; ++i) fn(i);
 }
 
-/// fn(begin, end) over contiguous pieces of [0, n), one per OpenMP thread when n is large enough.
-/// For hot element loops: inside fn, a plain loop over __restrict pointers vectorizes, where
-/// parallel_for's per-element lambda often does not (pointers captured by reference are reloaded
-/// at every element; measured 4-17x slower on one core).
+namespace detail {
+// fn(begin, end) over one contiguous piece of [0, n) per OpenMP thread (or all of it on this one).
 template <class Fn>
-inline void parallel_ranges(std::int64_t n, Fn&& fn) {
-  if (n < kParallelGrain || omp_get_max_threads() == 1) {
+inline void split_ranges(std::int64_t n, bool serial, Fn&& fn) {
+  if (serial || omp_get_max_threads() == 1) {
     if (n > 0) fn(std::int64_t{0}, n);
     return;
   }
@@ -38,6 +36,16 @@ inline void parallel_ranges(std::int64_t n, Fn&& fn) {
     const std::int64_t begin = std::min(n, t * chunk), end = std::min(n, begin + chunk);
     if (begin < end) fn(begin, end);
   }
+}
+}  // namespace detail
+
+/// fn(begin, end) over contiguous pieces of [0, n), one per OpenMP thread when n is large enough.
+/// For hot element loops: inside fn, a plain loop over __restrict pointers vectorizes, where
+/// parallel_for's per-element lambda often does not (pointers captured by reference are reloaded
+/// at every element; measured 4-17x slower on one core).
+template <class Fn>
+inline void parallel_ranges(std::int64_t n, Fn&& fn) {
+  detail::split_ranges(n, n < kParallelGrain, fn);
 }
 
 /// fn(row) for each row of a [rows, cols] matrix, in parallel when rows * cols is large.
@@ -55,17 +63,7 @@ inline void parallel_rows(std::int64_t rows, std::int64_t cols, Fn&& fn) {
 /// rows * cols is large: parallel_rows for loops whose body wants the whole range (kernels/cpu_dispatch.hpp).
 template <class Fn>
 inline void parallel_row_ranges(std::int64_t rows, std::int64_t cols, Fn&& fn) {
-  if (rows * cols < kParallelGrain || rows < 2 || omp_get_max_threads() == 1) {
-    if (rows > 0) fn(std::int64_t{0}, rows);
-    return;
-  }
-#pragma omp parallel
-  {
-    const std::int64_t threads = omp_get_num_threads(), t = omp_get_thread_num();
-    const std::int64_t chunk = (rows + threads - 1) / threads;
-    const std::int64_t begin = std::min(rows, t * chunk), end = std::min(rows, begin + chunk);
-    if (begin < end) fn(begin, end);
-  }
+  detail::split_ranges(rows, rows * cols < kParallelGrain || rows < 2, fn);
 }
 
 /// Runs the oneDNN primitives of its scope on the calling thread when `work` (elements or
