@@ -151,13 +151,12 @@ std::vector<Tensor> FunctionalGraph::run(const std::vector<Tensor>& inputs, cons
   };
   // Training: a max pooling after a relu pools first, then the relu runs on the pooled tensor
   // (keras/fused_chains.hpp): the same values, and the relu's gradient over a smaller tensor.
+  // `relu` is a layer with a relu of its own (Layer::defers_relu) or a relu layer, as find_fused_chains found it.
   auto run_pool_before_relu = [&](const Node* pool, const Node* relu) {
     const KerasTensor& in = relu->inputs[0];
     Layer& r = *relu->layer;
     const bool own = r.defers_relu();
-    const EpilogueStep step = own ? EpilogueStep{} : r.epilogue_step();
-    const bool relu_layer = step.kind == EpilogueStep::Kind::activation && step.activation == kernels::Eltwise::relu;
-    if (!(own || relu_layer) || mask(in).defined() || r.activity_regularizer() || pool->layer->activity_regularizer() ||
+    if (mask(in).defined() || r.activity_regularizer() || pool->layer->activity_regularizer() ||
         value(in).dtype() != DType::float32) {
       run_node(relu);
       run_node(pool);
