@@ -55,24 +55,24 @@ __attribute__((target("avx2,fma"), always_inline)) inline __m256 gate_sum(const 
   return _mm256_add_ps(_mm256_loadu_ps(a + at), _mm256_loadu_ps(b + at));
 }
 
-// One step for `rows` sequences: z = gx + g (gates i, f, c, o of `units` each), then
-// c = sigmoid(f) c + sigmoid(i) tanh(cand), h = sigmoid(o) tanh(c), h also into y.
-__attribute__((target("avx2,fma"))) void gates(std::int64_t rows, std::int64_t units, const float* gx,
-                                               std::int64_t gx_stride, const float* g, float* h, float* c, float* y,
-                                               std::int64_t y_stride) {
+// One step for `rows` sequences over units [u0, u1): z = gx + g (gates i, f, c, o of `units` each), then
+// c = sigmoid(f) c + sigmoid(i) tanh(cand), h = sigmoid(o) tanh(c) into y, and into h unless it is null.
+__attribute__((target("avx2,fma"))) void gates(std::int64_t rows, std::int64_t units, std::int64_t u0, std::int64_t u1,
+                                               const float* gx, std::int64_t gx_stride, const float* g, float* h,
+                                               float* c, float* y, std::int64_t y_stride) {
   for (std::int64_t n = 0; n < rows; ++n) {
     const float* zx = gx + n * gx_stride;
     const float* zh = g + n * 4 * units;
     float* hn = h + n * units;
     float* cn = c + n * units;
     float* yn = y + n * y_stride;
-    for (std::int64_t j = 0; j < units; j += 8) {
+    for (std::int64_t j = u0; j < u1; j += 8) {
       const __m256 i = sigmoid8(gate_sum(zx, zh, 0 * units + j)), f = sigmoid8(gate_sum(zx, zh, 1 * units + j));
       const __m256 cand = tanh8(gate_sum(zx, zh, 2 * units + j)), o = sigmoid8(gate_sum(zx, zh, 3 * units + j));
       const __m256 cell = _mm256_fmadd_ps(f, _mm256_loadu_ps(cn + j), _mm256_mul_ps(i, cand));
       const __m256 out = _mm256_mul_ps(o, tanh8(cell));
       _mm256_storeu_ps(cn + j, cell);
-      _mm256_storeu_ps(hn + j, out);
+      if (h) _mm256_storeu_ps(hn + j, out);
       _mm256_storeu_ps(yn + j, out);
     }
   }
@@ -81,6 +81,35 @@ __attribute__((target("avx2,fma"))) void gates(std::int64_t rows, std::int64_t u
 // Floats of input projection made for every step before the loop (2 MiB); beyond, 8 steps at a time.
 constexpr std::int64_t kWholeProjection = std::int64_t{512} << 10;
 constexpr std::int64_t kBlockSteps = 8;
+// Multiply-adds of a step's recurrent product from which fewer sequences than threads split it by units.
+constexpr std::int64_t kSplitUnitsWork = std::int64_t{1} << 15;
+
+// Fewer sequences than threads (one sequence: a model's latency): the threads split the units, 16 at a
+// time, and each computes its units' four gates of every step (its columns of R, which then stay in its
+// core's cache: 128 of 256 KiB for 128 units), one barrier per step. A step reads the state from y's
+// previous step, so no thread writes what another still reads; h is written after the last step.
+void split_units(std::int64_t N, std::int64_t T, std::int64_t U, const float* gx, float* g, const float* r,
+                 std::uint64_t r_version, float* y, float* h, float* c) {
+  const std::int64_t G = 4 * U, blocks = U / 16;
+  const int threads = static_cast<int>(std::min<std::int64_t>(blocks, omp_get_max_threads()));
+#pragma omp parallel num_threads(threads)
+  {
+    const std::int64_t team = omp_get_num_threads(), share = (blocks + team - 1) / team;
+    const std::int64_t u0 = std::min(blocks, omp_get_thread_num() * share) * 16;
+    const std::int64_t u1 = std::min(blocks * 16, u0 + share * 16);
+    for (std::int64_t t = 0; t < T; ++t) {
+      const float* state = t == 0 ? h : y + (t - 1) * U;
+      const MatmulArgs step{.m = N, .n = G, .k = U};
+      if (u1 > u0) {
+        for (std::int64_t q = 0; q < 4; ++q)
+          packed_matmul_columns(state, r, r_version, g, step, t == 0 ? U : T * U, q * U + u0, q * U + u1);
+        gates(N, U, u0, u1, gx + t * G, T * G, g, nullptr, c, y + t * U, T * U);
+      }
+#pragma omp barrier
+    }
+  }
+  for (std::int64_t n = 0; n < N; ++n) std::copy_n(y + (n * T + T - 1) * U, U, h + n * U);
+}
 
 }  // namespace
 
@@ -110,6 +139,12 @@ void lstm_inference(const RnnArgs& a, const float* x, const float* h0, const flo
   float* gx = gx_buffer.floats((per_step ? S : T) * N * G);
   float* g = g_buffer.floats(N * G);
   if (!per_step) packed_matmul(x, w, w_version, gx, {.m = N * T, .n = G, .k = I, .bias = b});
+  if (!per_step && N < omp_get_max_threads() && U % 16 == 0 && N * G * U >= kSplitUnitsWork) {
+    split_units(N, T, U, gx, g, r, r_version, y, h, c);
+    gx_buffer.release();
+    g_buffer.release();
+    return;
+  }
   // The sequences are independent: each thread runs the whole time loop for its share of them, with no
   // barrier per step (under load, two per step cost more than they saved). Its products run on it alone:
   // 8 steps' projections, then those 8 steps (W's and R's packs take the cache in turn; a step's projection
@@ -130,7 +165,7 @@ void lstm_inference(const RnnArgs& a, const float* x, const float* h0, const flo
         const std::int64_t t = t0 + s;
         const float* zx = per_step ? gx + (s * N + n0) * G : gx + (n0 * T + t) * G;
         packed_matmul(h + n0 * U, r, r_version, g + n0 * G, {.m = rows, .n = G, .k = U});
-        gates(rows, U, zx, per_step ? G : T * G, g + n0 * G, h + n0 * U, c + n0 * U, y + (n0 * T + t) * U, T * U);
+        gates(rows, U, 0, U, zx, per_step ? G : T * G, g + n0 * G, h + n0 * U, c + n0 * U, y + (n0 * T + t) * U, T * U);
       }
     }
   }

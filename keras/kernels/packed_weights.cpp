@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <memory>
 #include <new>
+#include <stdexcept>
 #include <utility>
 #include <vector>
 
@@ -91,19 +92,23 @@ bool packed_matmul_fits(const MatmulArgs& args) {
          args.k * panel_count(args.n) * kPanel <= kLargestPack;
 }
 
-void packed_matmul(const float* a, const float* b, std::uint64_t version, float* c, const MatmulArgs& args,
-                   std::int64_t lda) {
-  if (args.m == 0 || args.n == 0) return;
+namespace {
+
+// Columns [j_begin, j_end) of C (j_begin on a panel's edge) on the pool, or on the calling thread when
+// `serial`.
+void packed_product(const float* a, const float* b, std::uint64_t version, float* c, const MatmulArgs& args,
+                    std::int64_t lda, std::int64_t j_begin, std::int64_t j_end, bool serial) {
   const std::int64_t m = args.m, n = args.n, k = args.k, stride = lda > 0 ? lda : k;
+  if (m == 0 || j_end <= j_begin) return;
   const Packed& pb = packed(b, version, k, n, args.trans_b);
-  const std::int64_t columns = packed_tiles::tile_columns(), groups = (n + columns - 1) / columns;
+  const std::int64_t columns = packed_tiles::tile_columns(), groups = (j_end - j_begin + columns - 1) / columns;
   const std::int64_t chunks = (m + kChunk - 1) / kChunk;
   const std::int64_t no_offset = 0;
   // Work items chunk-major: consecutive items of a thread share their rows of A.
-  const std::int64_t grain = m * n * k < kSerialWork ? 0 : k * columns * std::min(m, kChunk);  // 0: serial
+  const std::int64_t grain = serial || m * n * k < kSerialWork ? 0 : k * columns * std::min(m, kChunk);  // 0: serial
   parallel_rows(chunks * groups, grain, [&](std::int64_t item) {
-    const std::int64_t i0 = item / groups * kChunk, j0 = item % groups * columns;
-    const std::int64_t rows = std::min(m, i0 + kChunk) - i0, width = std::min(columns, n - j0);
+    const std::int64_t i0 = item / groups * kChunk, j0 = j_begin + item % groups * columns;
+    const std::int64_t rows = std::min(m, i0 + kChunk) - i0, width = std::min(columns, j_end - j0);
     for (std::int64_t k0 = 0; k0 < k; k0 += kDepth) {
       const std::int64_t depth = std::min(kDepth, k - k0);
       const Finish finish{.shift = args.bias ? args.bias + j0 : nullptr, .relu = args.activation == Eltwise::relu};
@@ -115,7 +120,22 @@ void packed_matmul(const float* a, const float* b, std::uint64_t version, float*
                           rows);
     }
   });
-  finish_activation(args.activation, c, m * n);
+}
+
+}  // namespace
+
+void packed_matmul(const float* a, const float* b, std::uint64_t version, float* c, const MatmulArgs& args,
+                   std::int64_t lda) {
+  if (args.n == 0) return;
+  packed_product(a, b, version, c, args, lda, 0, args.n, false);
+  finish_activation(args.activation, c, args.m * args.n);
+}
+
+void packed_matmul_columns(const float* a, const float* b, std::uint64_t version, float* c, const MatmulArgs& args,
+                           std::int64_t lda, std::int64_t j_begin, std::int64_t j_end) {
+  if (j_begin % kPanel != 0 || args.activation != Eltwise::linear)
+    throw std::invalid_argument("packed_matmul_columns: columns from a multiple of 16, linear activation only");
+  packed_product(a, b, version, c, args, lda, j_begin, std::min(j_end, args.n), true);
 }
 
 bool packed_conv_fits(const ConvArgs& a) {

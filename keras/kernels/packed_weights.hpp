@@ -25,6 +25,11 @@ bool packed_matmul_fits(const MatmulArgs& args);
 void packed_matmul(const float* a, const float* b, std::uint64_t version, float* c, const MatmulArgs& args,
                    std::int64_t lda = 0);
 
+/// Columns [j_begin, j_end) of packed_matmul's C only, on the calling thread (j_begin a multiple of 16, a
+/// linear activation): threads that split one product by columns among themselves.
+void packed_matmul_columns(const float* a, const float* b, std::uint64_t version, float* c, const MatmulArgs& args,
+                           std::int64_t lda, std::int64_t j_begin, std::int64_t j_end);
+
 /// Whether packed_conv serves this convolution: AVX2, or AVX-512 over at most 128 output positions in all;
 /// 1-D or 2-D, no groups, no dilation, a kernel of at most 64 MiB, larger than 1 x 1, whose rows (kernel
 /// width x channels) hold at least 32 floats.

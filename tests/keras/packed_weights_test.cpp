@@ -282,6 +282,24 @@ TEST_CASE("LSTM inference on packed weights matches training's oneDNN RNN", "[pa
   check_predict(per_step, x130, training_run(per_step, x130));
 }
 
+TEST_CASE("LSTM inference over fewer sequences than threads splits the units and matches oneDNN's RNN", "[packed]") {
+  // 112 units: 7 blocks of 16, an uneven split over 2 threads (and 3: more threads than cores).
+  const int threads_before = utils::get_num_threads();
+  for (const int threads : {2, 3})
+    for (const std::int64_t batch : {1, 2})
+      for (const bool backwards : {false, true}) {
+        INFO("threads " << threads << " batch " << batch << " go_backwards " << backwards);
+        utils::set_num_threads(threads);
+        Sequential model({layers::Input({9, 6}), layers::LSTM(112, {.return_sequences = true, .go_backwards = backwards}),
+                          layers::LSTM(112)});
+        std::uint64_t seed = 110;
+        for (const auto& w : model.weights()) w->assign(random::normal(w->shape(), 0, 0.3, DType::float32, ++seed));
+        const Tensor x = random::normal({batch, 9, 6}, 0, 2, DType::float32, ++seed);
+        check_predict(model, x, training_run(model, x));
+      }
+  utils::set_num_threads(threads_before);
+}
+
 namespace {
 
 // A valid, stride-1 Conv2D of x [n, h, w, c] with kernel [kh, kw, c, oc] and bias, then act, in double.
