@@ -23,6 +23,8 @@ class BaseGlobalPooling : public Layer {
   Shape compute_output_shape(const Shape& input_shape) const override;
   json get_config() const override;
   bool keepdims() const { return options_.keepdims; }
+  /// The max of relus is the relu of the max (training then runs the relu over the pooled values).
+  bool commutes_with_relu() const override { return kind_ == Kind::max; }
 
  protected:
   enum class Kind { max, average };

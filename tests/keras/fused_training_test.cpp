@@ -141,6 +141,25 @@ TEST_CASE("training fuses BatchNormalization + Add + relu chains and matches the
   check_same(train_step([&] { return model(x, true); }), train_step(one_by_one));
 }
 
+namespace {
+
+// The shapes of the relus (ops::relu, the "activation" op) that ran while it lived.
+struct ReluShapes : profiler::Tracer {
+  std::vector<Shape> shapes;
+  ReluShapes() { profiler::set_tracer(this); }
+  ~ReluShapes() override { profiler::set_tracer(nullptr); }
+  void op(const char* op, const Tensor& out, const std::vector<Tensor>&) override {
+    if (std::string(op) == "activation") shapes.push_back(out.shape());
+  }
+  void gradient(const char*, const Tensor&, const Tensor&, const std::vector<Tensor>&, std::int64_t) override {}
+  void kernel(const char*, const char*, std::int64_t, std::int64_t) override {}
+  void scope_begin(const std::string&) override {}
+  void scope_end() override {}
+  void variable(const Tensor&, const std::string&) override {}
+};
+
+}  // namespace
+
 TEST_CASE("training pools before the relu (a convolution's own, or an Activation layer's) and matches the layers") {
   utils::set_random_seed(6);
   auto conv1 = std::make_shared<layers::Conv2D>(4, Size2{3, 3}, layers::Conv2DOptions{.activation = "relu"});
@@ -170,19 +189,6 @@ TEST_CASE("training pools before the relu (a convolution's own, or an Activation
     Tensor h = (*pool1)((*conv1)(x, true), true);
     return (*dense)((*flatten)((*pool2)((*relu)((*conv2)(h, true), true), true), true), true);
   });
-  struct ReluShapes : profiler::Tracer {
-    std::vector<Shape> shapes;
-    ReluShapes() { profiler::set_tracer(this); }
-    ~ReluShapes() override { profiler::set_tracer(nullptr); }
-    void op(const char* op, const Tensor& out, const std::vector<Tensor>&) override {
-      if (std::string(op) == "activation") shapes.push_back(out.shape());
-    }
-    void gradient(const char*, const Tensor&, const Tensor&, const std::vector<Tensor>&, std::int64_t) override {}
-    void kernel(const char*, const char*, std::int64_t, std::int64_t) override {}
-    void scope_begin(const std::string&) override {}
-    void scope_end() override {}
-    void variable(const Tensor&, const std::string&) override {}
-  };
   std::vector<Shape> relus;
   const auto reordered = value_and_weight_gradients([&] {
     ReluShapes tracer;
@@ -199,4 +205,37 @@ TEST_CASE("training pools before the relu (a convolution's own, or an Activation
   }
   // Predicting runs the layers as they are (the relus inside the convolutions and the Activation).
   CHECK(max_relative_error(model.predict_on_batch(x), reference[0]) < 1e-5);
+}
+
+TEST_CASE("training takes a global max pooling before a Conv1D's relu, with the same values and gradients") {
+  utils::set_random_seed(7);
+  auto conv = std::make_shared<layers::Conv1D>(6, 3, layers::Conv1DOptions{.activation = "relu"});
+  auto pool = std::make_shared<layers::GlobalMaxPooling1D>();
+  auto dense = std::make_shared<layers::Dense>(2);
+  KerasTensor in = Input({9, 3});
+  Model model(in, (*dense)((*pool)((*conv)(in))));
+  // Whole numbers: ties within a channel, and channels whose every value is negative or zero.
+  conv->kernel()->assign(ops::round(conv->kernel()->value() * 6.f) - 1.f);
+  const Tensor x = ops::round(random::normal({4, 9, 3}, 0.0, 1.5, DType::float32, 23));
+  const Tensor w = random_tensor({4, 2}, -1, 1, 24);
+  auto value_and_gradients = [&](const std::function<Tensor()>& forward) {
+    GradientTape tape;
+    std::vector<Tensor> got{forward()};
+    for (const auto& g : tape.gradient(ops::sum(ops::multiply(got[0], w)), model.trainable_weights())) got.push_back(g);
+    return got;
+  };
+  const auto reference = value_and_gradients([&] { return (*dense)((*pool)((*conv)(x, true), true), true); });
+  std::vector<Shape> relus;
+  const auto reordered = value_and_gradients([&] {
+    ReluShapes tracer;
+    Tensor y = model(x, true);
+    relus = tracer.shapes;
+    return y;
+  });
+  CHECK(relus == std::vector<Shape>{{4, 6}});
+  REQUIRE(reordered.size() == reference.size());
+  for (std::size_t i = 0; i < reference.size(); ++i) {
+    INFO("output or gradient " << i);
+    CHECK(max_relative_error(reordered[i], reference[i]) < 1e-6);
+  }
 }
