@@ -158,6 +158,34 @@ struct ReluShapes : profiler::Tracer {
   void variable(const Tensor&, const std::string&) override {}
 };
 
+// The model's output and weight gradients (of sum(output * w)) from `forward`, once with the layers one by
+// one and once through the model in training, which must run its relus over `relu_shapes` (the pooled
+// tensors) with the same values and gradients. Returns the layers' output.
+Tensor check_pooled_before_relu(Model& model, const Tensor& x, const Tensor& w, const std::function<Tensor()>& layers,
+                                const std::vector<Shape>& relu_shapes) {
+  auto value_and_weight_gradients = [&](const std::function<Tensor()>& forward) {
+    GradientTape tape;
+    std::vector<Tensor> got{forward()};
+    for (const auto& g : tape.gradient(ops::sum(ops::multiply(got[0], w)), model.trainable_weights())) got.push_back(g);
+    return got;
+  };
+  const auto reference = value_and_weight_gradients(layers);
+  std::vector<Shape> relus;
+  const auto reordered = value_and_weight_gradients([&] {
+    ReluShapes tracer;
+    Tensor y = model(x, true);
+    relus = tracer.shapes;
+    return y;
+  });
+  CHECK(relus == relu_shapes);
+  REQUIRE(reordered.size() == reference.size());
+  for (std::size_t i = 0; i < reference.size(); ++i) {
+    INFO("output or gradient " << i);
+    CHECK(max_relative_error(reordered[i], reference[i]) < 1e-6);
+  }
+  return reference[0];
+}
+
 }  // namespace
 
 TEST_CASE("training pools before the relu (a convolution's own, or an Activation layer's) and matches the layers") {
@@ -179,32 +207,13 @@ TEST_CASE("training pools before the relu (a convolution's own, or an Activation
   Tensor x = ops::round(random::normal({3, 10, 10, 2}, 0.0, 1.5, DType::float32, 21));
   const Tensor w = random_tensor({3, 3}, -1, 1, 22);
 
-  auto value_and_weight_gradients = [&](const std::function<Tensor()>& forward) {
-    GradientTape tape;
-    std::vector<Tensor> got{forward()};
-    for (const auto& g : tape.gradient(ops::sum(ops::multiply(got[0], w)), model.trainable_weights())) got.push_back(g);
-    return got;
-  };
-  const auto reference = value_and_weight_gradients([&] {
+  // Both relus run on the pooled tensors.
+  const Tensor reference = check_pooled_before_relu(model, x, w, [&] {
     Tensor h = (*pool1)((*conv1)(x, true), true);
     return (*dense)((*flatten)((*pool2)((*relu)((*conv2)(h, true), true), true), true), true);
-  });
-  std::vector<Shape> relus;
-  const auto reordered = value_and_weight_gradients([&] {
-    ReluShapes tracer;
-    Tensor y = model(x, true);
-    relus = tracer.shapes;
-    return y;
-  });
-  // Both relus ran on the pooled tensors.
-  CHECK(relus == std::vector<Shape>{{3, 4, 4, 4}, {3, 2, 2, 5}});
-  REQUIRE(reordered.size() == reference.size());
-  for (std::size_t i = 0; i < reference.size(); ++i) {
-    INFO("output or gradient " << i);
-    CHECK(max_relative_error(reordered[i], reference[i]) < 1e-6);
-  }
+  }, {{3, 4, 4, 4}, {3, 2, 2, 5}});
   // Predicting runs the layers as they are (the relus inside the convolutions and the Activation).
-  CHECK(max_relative_error(model.predict_on_batch(x), reference[0]) < 1e-5);
+  CHECK(max_relative_error(model.predict_on_batch(x), reference) < 1e-5);
 }
 
 TEST_CASE("training takes a global max pooling before a Conv1D's relu, with the same values and gradients") {
@@ -218,24 +227,5 @@ TEST_CASE("training takes a global max pooling before a Conv1D's relu, with the 
   conv->kernel()->assign(ops::round(conv->kernel()->value() * 6.f) - 1.f);
   const Tensor x = ops::round(random::normal({4, 9, 3}, 0.0, 1.5, DType::float32, 23));
   const Tensor w = random_tensor({4, 2}, -1, 1, 24);
-  auto value_and_gradients = [&](const std::function<Tensor()>& forward) {
-    GradientTape tape;
-    std::vector<Tensor> got{forward()};
-    for (const auto& g : tape.gradient(ops::sum(ops::multiply(got[0], w)), model.trainable_weights())) got.push_back(g);
-    return got;
-  };
-  const auto reference = value_and_gradients([&] { return (*dense)((*pool)((*conv)(x, true), true), true); });
-  std::vector<Shape> relus;
-  const auto reordered = value_and_gradients([&] {
-    ReluShapes tracer;
-    Tensor y = model(x, true);
-    relus = tracer.shapes;
-    return y;
-  });
-  CHECK(relus == std::vector<Shape>{{4, 6}});
-  REQUIRE(reordered.size() == reference.size());
-  for (std::size_t i = 0; i < reference.size(); ++i) {
-    INFO("output or gradient " << i);
-    CHECK(max_relative_error(reordered[i], reference[i]) < 1e-6);
-  }
+  check_pooled_before_relu(model, x, w, [&] { return (*dense)((*pool)((*conv)(x, true), true), true); }, {{4, 6}});
 }
