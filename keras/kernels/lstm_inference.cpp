@@ -63,7 +63,7 @@ __attribute__((target("avx2,fma"))) void gates(std::int64_t rows, std::int64_t u
   for (std::int64_t n = 0; n < rows; ++n) {
     const float* zx = gx + n * gx_stride;
     const float* zh = g + n * 4 * units;
-    float* hn = h + n * units;
+    float* hn = h ? h + n * units : nullptr;
     float* cn = c + n * units;
     float* yn = y + n * y_stride;
     for (std::int64_t j = u0; j < u1; j += 8) {
