@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "keras/kernels/cpu_dispatch.hpp"
 #include "keras/kernels/packed_weights.hpp"
 #include "keras/kernels/parallel.hpp"
 #include "keras/kernels/scratch.hpp"
@@ -51,31 +52,115 @@ __attribute__((target("avx2,fma"), always_inline)) inline __m256 tanh8(__m256 x)
   return _mm256_blendv_ps(far, near, _mm256_cmp_ps(abs, _mm256_set1_ps(0.25f), _CMP_LT_OQ));
 }
 
-__attribute__((target("avx2,fma"), always_inline)) inline __m256 gate_sum(const float* a, const float* b, std::int64_t at) {
+// AVX-512: the AVX2 operations above on 16 floats, lane for lane (each element gets the same result).
+__attribute__((target("avx512f"), always_inline)) inline __m512 exp16(__m512 x) {
+  // (The masked forms with every lane set: the plain ones trip GCC 12's uninitialized-value warning.)
+  constexpr __mmask16 all = 0xFFFF;
+  x = _mm512_mask_max_ps(x, all, x, _mm512_set1_ps(-87.3f));
+  x = _mm512_mask_min_ps(x, all, x, _mm512_set1_ps(88.3f));
+  const __m512 n = _mm512_mask_roundscale_ps(x, all, _mm512_mul_ps(x, _mm512_set1_ps(1.44269504088896341f)),
+                                             _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+  __m512 f = _mm512_fnmadd_ps(n, _mm512_set1_ps(0.693359375f), x);
+  f = _mm512_fnmadd_ps(n, _mm512_set1_ps(-2.12194440e-4f), f);
+  __m512 p = _mm512_set1_ps(1.9875691500e-4f);
+  p = _mm512_fmadd_ps(p, f, _mm512_set1_ps(1.3981999507e-3f));
+  p = _mm512_fmadd_ps(p, f, _mm512_set1_ps(8.3334519073e-3f));
+  p = _mm512_fmadd_ps(p, f, _mm512_set1_ps(4.1665795894e-2f));
+  p = _mm512_fmadd_ps(p, f, _mm512_set1_ps(1.6666665459e-1f));
+  p = _mm512_fmadd_ps(p, f, _mm512_set1_ps(5.0000001201e-1f));
+  p = _mm512_fmadd_ps(p, _mm512_mul_ps(f, f), _mm512_add_ps(f, _mm512_set1_ps(1.0f)));
+  const __m512i bias = _mm512_set1_epi32(127);
+  const __m512i e = _mm512_mask_slli_epi32(bias, all, _mm512_add_epi32(_mm512_mask_cvtps_epi32(bias, all, n), bias), 23);
+  return _mm512_mul_ps(p, _mm512_castsi512_ps(e));
+}
+
+__attribute__((target("avx512f"), always_inline)) inline __m512 sigmoid16(__m512 x) {
+  const __m512 one = _mm512_set1_ps(1.0f);
+  return _mm512_div_ps(one, _mm512_add_ps(one, exp16(_mm512_sub_ps(_mm512_setzero_ps(), x))));
+}
+
+__attribute__((target("avx512f"), always_inline)) inline __m512 tanh16(__m512 x) {
+  const __m512 one = _mm512_set1_ps(1.0f), two = _mm512_set1_ps(2.0f);
+  const __m512 far = _mm512_sub_ps(one, _mm512_div_ps(two, _mm512_add_ps(exp16(_mm512_mul_ps(two, x)), one)));
+  const __m512 x2 = _mm512_mul_ps(x, x);
+  __m512 p = _mm512_set1_ps(-1382.0f / 155925.0f);
+  p = _mm512_fmadd_ps(p, x2, _mm512_set1_ps(62.0f / 2835.0f));
+  p = _mm512_fmadd_ps(p, x2, _mm512_set1_ps(-17.0f / 315.0f));
+  p = _mm512_fmadd_ps(p, x2, _mm512_set1_ps(2.0f / 15.0f));
+  p = _mm512_fmadd_ps(p, x2, _mm512_set1_ps(-1.0f / 3.0f));
+  const __m512 near = _mm512_fmadd_ps(_mm512_mul_ps(p, x2), x, x);
+  return _mm512_mask_blend_ps(_mm512_cmp_ps_mask(_mm512_abs_ps(x), _mm512_set1_ps(0.25f), _CMP_LT_OQ), far, near);
+}
+
+__attribute__((target("avx2,fma"), always_inline)) inline __m256 sum8(const float* a, const float* b, std::int64_t at) {
   return _mm256_add_ps(_mm256_loadu_ps(a + at), _mm256_loadu_ps(b + at));
 }
 
-// One step for `rows` sequences over units [u0, u1): z = gx + g (gates i, f, c, o of `units` each), then
+__attribute__((target("avx512f"), always_inline)) inline __m512 sum16(const float* a, const float* b, std::int64_t at) {
+  return _mm512_add_ps(_mm512_loadu_ps(a + at), _mm512_loadu_ps(b + at));
+}
+
+// One row's units [j, j + 8) (or 16) of a step: z = gx + g (gates i, f, c, o of `units` each), then
 // c = sigmoid(f) c + sigmoid(i) tanh(cand), h = sigmoid(o) tanh(c) into y, and into h unless it is null.
-__attribute__((target("avx2,fma"))) void gates(std::int64_t rows, std::int64_t units, std::int64_t u0, std::int64_t u1,
-                                               const float* gx, std::int64_t gx_stride, const float* g, float* h,
-                                               float* c, float* y, std::int64_t y_stride) {
-  for (std::int64_t n = 0; n < rows; ++n) {
-    const float* zx = gx + n * gx_stride;
-    const float* zh = g + n * 4 * units;
-    float* hn = h ? h + n * units : nullptr;
-    float* cn = c + n * units;
-    float* yn = y + n * y_stride;
-    for (std::int64_t j = u0; j < u1; j += 8) {
-      const __m256 i = sigmoid8(gate_sum(zx, zh, 0 * units + j)), f = sigmoid8(gate_sum(zx, zh, 1 * units + j));
-      const __m256 cand = tanh8(gate_sum(zx, zh, 2 * units + j)), o = sigmoid8(gate_sum(zx, zh, 3 * units + j));
-      const __m256 cell = _mm256_fmadd_ps(f, _mm256_loadu_ps(cn + j), _mm256_mul_ps(i, cand));
-      const __m256 out = _mm256_mul_ps(o, tanh8(cell));
-      _mm256_storeu_ps(cn + j, cell);
-      if (h) _mm256_storeu_ps(hn + j, out);
-      _mm256_storeu_ps(yn + j, out);
-    }
+__attribute__((target("avx2,fma"), always_inline)) inline void units8(const float* zx, const float* zh,
+                                                                       std::int64_t units, std::int64_t j, float* c,
+                                                                       float* h, float* y) {
+  const __m256 i = sigmoid8(sum8(zx, zh, 0 * units + j)), f = sigmoid8(sum8(zx, zh, 1 * units + j));
+  const __m256 cand = tanh8(sum8(zx, zh, 2 * units + j)), o = sigmoid8(sum8(zx, zh, 3 * units + j));
+  const __m256 cell = _mm256_fmadd_ps(f, _mm256_loadu_ps(c + j), _mm256_mul_ps(i, cand));
+  const __m256 out = _mm256_mul_ps(o, tanh8(cell));
+  _mm256_storeu_ps(c + j, cell);
+  if (h) _mm256_storeu_ps(h + j, out);
+  _mm256_storeu_ps(y + j, out);
+}
+
+__attribute__((target("avx512f"), always_inline)) inline void units16(const float* zx, const float* zh,
+                                                                      std::int64_t units, std::int64_t j, float* c,
+                                                                      float* h, float* y) {
+  const __m512 i = sigmoid16(sum16(zx, zh, 0 * units + j)), f = sigmoid16(sum16(zx, zh, 1 * units + j));
+  const __m512 cand = tanh16(sum16(zx, zh, 2 * units + j)), o = sigmoid16(sum16(zx, zh, 3 * units + j));
+  const __m512 cell = _mm512_fmadd_ps(f, _mm512_loadu_ps(c + j), _mm512_mul_ps(i, cand));
+  const __m512 out = _mm512_mul_ps(o, tanh16(cell));
+  _mm512_storeu_ps(c + j, cell);
+  if (h) _mm512_storeu_ps(h + j, out);
+  _mm512_storeu_ps(y + j, out);
+}
+
+// One step for `rows` sequences over units [u0, u1) (multiples of 8): units8 or units16 for each row.
+struct StepRows {
+  std::int64_t rows, units, u0, u1;
+  const float* gx;
+  std::int64_t gx_stride;
+  const float* g;
+  float *h, *c, *y;
+  std::int64_t y_stride;
+};
+
+__attribute__((target("avx2,fma"))) void gates8(const StepRows& s) {
+  for (std::int64_t n = 0; n < s.rows; ++n)
+    for (std::int64_t j = s.u0; j < s.u1; j += 8)
+      units8(s.gx + n * s.gx_stride, s.g + n * 4 * s.units, s.units, j, s.c + n * s.units,
+             s.h ? s.h + n * s.units : nullptr, s.y + n * s.y_stride);
+}
+
+// On AVX-512 the gates took 17% of LSTM(128)'s predict at batch 32 on 8 floats at a time.
+__attribute__((target("avx512f,avx2,fma"))) void gates16(const StepRows& s) {
+  for (std::int64_t n = 0; n < s.rows; ++n) {
+    const float* zx = s.gx + n * s.gx_stride;
+    const float* zh = s.g + n * 4 * s.units;
+    float* h = s.h ? s.h + n * s.units : nullptr;
+    float *c = s.c + n * s.units, *y = s.y + n * s.y_stride;
+    std::int64_t j = s.u0;
+    for (; j + 16 <= s.u1; j += 16) units16(zx, zh, s.units, j, c, h, y);
+    if (j < s.u1) units8(zx, zh, s.units, j, c, h, y);
   }
+}
+
+void gates(std::int64_t rows, std::int64_t units, std::int64_t u0, std::int64_t u1, const float* gx,
+           std::int64_t gx_stride, const float* g, float* h, float* c, float* y, std::int64_t y_stride) {
+  const StepRows s{rows, units, u0, u1, gx, gx_stride, g, h, c, y, y_stride};
+  if (cpu_level() == CpuLevel::avx512) gates16(s);
+  else gates8(s);
 }
 
 // Floats of input projection made for every step before the loop (2 MiB); beyond, 8 steps at a time.
