@@ -62,13 +62,27 @@ FusedChains find_fused_chains(const std::vector<std::shared_ptr<Node>>& nodes, c
       if (s != tail) chains.member[s] = tail;
     chains.by_tail.emplace(tail, std::move(chain));
   }
-  if (!training) return chains;
+  // The layer before a pooling node n, when n is its only reader and no chain takes it.
+  auto sole_input = [&](const Node* n) -> const Node* {
+    if (n->inputs.size() != 1 || n->output_shapes.size() != 1 || n->inputs[0].index() != 0) return nullptr;
+    const Node* before = n->inputs[0].node().get();
+    if (before->inputs.size() != 1 || before->output_shapes.size() != 1 || only_reader(before) != n ||
+        chains.member.count(before) || chains.by_tail.count(before))
+      return nullptr;
+    return before;
+  };
+  if (!training) {
+    for (const auto& n : nodes) {
+      const Node* conv = n->layer->max_pools_2x2() ? sole_input(n.get()) : nullptr;
+      if (!conv) continue;
+      chains.conv_before_pool[n.get()] = conv;
+      chains.pool_of_conv[conv] = n.get();
+    }
+    return chains;
+  }
   for (const auto& n : nodes) {
-    if (n->inputs.size() != 1 || n->output_shapes.size() != 1 || !n->layer->commutes_with_relu()) continue;
-    const Node* relu = n->inputs[0].node().get();
-    if (n->inputs[0].index() != 0 || relu->inputs.size() != 1 || relu->output_shapes.size() != 1 ||
-        only_reader(relu) != n.get() || chains.member.count(relu) || chains.by_tail.count(relu))
-      continue;
+    const Node* relu = n->layer->commutes_with_relu() ? sole_input(n.get()) : nullptr;
+    if (!relu) continue;
     const EpilogueStep step = relu->layer->epilogue_step();
     if (relu->layer->defers_relu() ||
         (step.kind == EpilogueStep::Kind::activation && step.activation == kernels::Eltwise::relu)) {

@@ -9,6 +9,7 @@
 #include "keras/autodiff/gradient_tape.hpp"
 #include "keras/errors.hpp"
 #include "keras/function/capture.hpp"
+#include "keras/kernels/conv_max_pool.hpp"
 #include "keras/kernels/convolution.hpp"
 #include "keras/kernels/kept_copies.hpp"
 #include "keras/kernels/packed_weights.hpp"
@@ -325,6 +326,19 @@ Tensor conv_inference(const Tensor& input, const Tensor& kernel0, const Tensor& 
   Tensor y = Tensor::empty(output_shape(a));
   kernels::conv_inference(x.data<float>(), kernel.data<float>(), version, bias.defined() ? bias.data<float>() : nullptr,
                           residual.defined() ? residual.data<float>() : nullptr, y.data<float>(), a, e.activation);
+  return y;
+}
+
+Tensor conv_max_pool_inference(const Tensor& input, const Tensor& kernel0, const Tensor& bias0, const Sizes& strides,
+                               const std::string& padding, const Sizes& dilation, std::int64_t groups, bool relu) {
+  if (input.dtype() != DType::float32 || input.ndim() != 4) return Tensor();
+  Tensor kernel = as_float(kernel0, "conv");
+  Tensor bias = bias0.defined() ? as_float(bias0, "conv") : Tensor();
+  const kernels::ConvArgs a = conv_args(input, kernel, bias, strides, padding, dilation, groups);
+  if (!kernels::conv_max_pool_fits(a)) return Tensor();
+  Tensor y = Tensor::empty({a.n, a.out[0] / 2, a.out[1] / 2, a.oc});
+  kernels::conv_max_pool(input.data<float>(), kernel.data<float>(), bias.defined() ? bias.data<float>() : nullptr,
+                         y.data<float>(), a, relu);
   return y;
 }
 

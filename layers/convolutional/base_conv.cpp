@@ -163,6 +163,16 @@ Tensor BaseConv::call_without_relu(const Tensor& inputs) {
   return run(inputs, false);
 }
 
+Tensor BaseConv::call_max_pooled(const Tensor& inputs) {
+  const bool linear = activation_.fused == kernels::Eltwise::linear;
+  if (!built() || channels_first_ || class_name() != "Conv2D" || !activation_.fusable ||
+      (!linear && activation_.fused != kernels::Eltwise::relu))
+    return Tensor();
+  check_input(inputs.shape(), true);
+  return ops::conv_max_pool_inference(inputs, kernel_->value(), bias_ ? bias_->value() : Tensor(), spec_.strides,
+                                      spec_.padding, spec_.dilation_rate, spec_.groups, !linear);
+}
+
 Tensor BaseConv::call_with_epilogue(const Tensor& inputs, const Epilogue& epilogue) {
   if (!takes_epilogue()) return Layer::call_with_epilogue(inputs, epilogue);
   check_input(inputs.shape(), true);

@@ -126,6 +126,9 @@ class BaseConv : public Layer {
   /// Conv1D/2D/3D with the activation relu (a max pooling after it pools first: keras/fused_chains.hpp).
   bool defers_relu() const override;
   Tensor call_without_relu(const Tensor& inputs) override;
+  /// Conv2D, channels_last, activation linear or relu: conv + 2 x 2 max pooling in one pass where the
+  /// kernel serves the shapes (keras/kernels/conv_max_pool.hpp).
+  Tensor call_max_pooled(const Tensor& inputs) override;
   Shape compute_output_shape(const Shape& input_shape) const override;
   json get_config() const override;
 

@@ -45,6 +45,12 @@ Tensor BasePooling::call(const Tensor& given, bool) {
   return channels_first_ ? to_channels_first(y) : y;
 }
 
+bool BasePooling::max_pools_2x2() const {
+  const Sizes two{2, 2};
+  return kind_ == Kind::max && spec_.rank == 2 && !channels_first_ && spec_.pool_size == two && spec_.strides == two &&
+         spec_.padding == "valid";
+}
+
 Shape BasePooling::compute_output_shape(const Shape& given) const {
   check_rank(given);
   if (channels_first_) return to_channels_first(output_shape_last(to_channels_last(given)));

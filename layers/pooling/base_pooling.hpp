@@ -23,6 +23,7 @@ class BasePooling : public Layer {
   Shape compute_output_shape(const Shape& input_shape) const override;
   json get_config() const override;
   bool commutes_with_relu() const override { return kind_ == Kind::max; }
+  bool max_pools_2x2() const override;
 
   const Sizes& pool_size() const { return spec_.pool_size; }
   const Sizes& strides() const { return spec_.strides; }

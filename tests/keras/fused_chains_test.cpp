@@ -10,6 +10,7 @@
 
 #include "gradient_check.hpp"
 #include "keras/fused_chains.hpp"
+#include "keras/kernels/cpu_dispatch.hpp"
 #include "keras/keras.hpp"
 
 using namespace keras;
@@ -131,4 +132,63 @@ TEST_CASE("fused chains stop at tensors read elsewhere, other axes, activations 
   CHECK(find_fused_chains(nodes_of(small.outputs()), small.outputs()).by_tail.size() == 1);
   const Tensor z = random::normal({2, 16, 3}, 0.0, 1.0, DType::float32, 10);
   CHECK(max_relative_error(small.predict(z), layer_by_layer(small, z)) < 1e-5);
+}
+
+TEST_CASE("predict runs a narrow Conv2D and the 2 x 2 max pooling after it in one pass and matches the layers") {
+  // The kernel itself (keras/kernels/conv_max_pool.hpp) against conv then max_pool, where it serves this CPU:
+  // odd sizes (the pooling floors), "same" padding, no bias, channel counts past a 32-channel pair.
+  struct Case {
+    Shape x;
+    std::int64_t filters, k;
+    std::string padding;
+    bool bias, relu;
+  };
+  const std::vector<Case> cases{{{3, 28, 28, 1}, 32, 5, "valid", true, true}, {{2, 13, 11, 3}, 48, 3, "same", true, false},
+                                {{2, 9, 10, 3}, 16, 5, "same", false, true},  {{1, 4, 5, 2}, 64, 2, "valid", true, true},
+                                {{2, 7, 7, 1}, 8, 3, "valid", true, true}};
+  std::uint64_t seed = 20;
+  for (const Case& c : cases) {
+    INFO(shape_str(c.x) << " filters " << c.filters << " kernel " << c.k << " " << c.padding);
+    const Tensor x = random::normal(c.x, 0.0, 1.0, DType::float32, ++seed);
+    const Tensor kernel = random::normal({c.k, c.k, c.x.back(), c.filters}, 0.0, 0.3, DType::float32, ++seed);
+    const Tensor bias = c.bias ? random::normal({c.filters}, 0.0, 0.3, DType::float32, ++seed) : Tensor();
+    const auto act = c.relu ? kernels::Eltwise::relu : kernels::Eltwise::linear;
+    const Tensor reference = ops::max_pool(ops::conv(x, kernel, bias, {1, 1}, c.padding, {1, 1}, 1, act), {2, 2});
+    const Tensor fused = ops::conv_max_pool_inference(x, kernel, bias, {1, 1}, c.padding, {1, 1}, 1, c.relu);
+    const bool served = !kernels::own_kernels()                    ? false
+                        : kernels::cpu_level() == kernels::CpuLevel::avx512 ? c.filters % 16 == 0
+                        : kernels::cpu_level() == kernels::CpuLevel::avx2 ? c.filters % 8 == 0 : false;
+    CHECK(fused.defined() == served);
+    if (!fused.defined()) continue;
+    REQUIRE(fused.shape() == reference.shape());
+    CHECK(max_relative_error(fused, reference) < 1e-5);
+  }
+  // Not served: a stride, a dilation, a wide window (3 x 3 over 16 channels).
+  const Tensor x = random::normal({1, 12, 12, 16}, 0.0, 1.0, DType::float32, 40);
+  const Tensor wide = random::normal({3, 3, 16, 32}, 0.0, 0.3, DType::float32, 41);
+  CHECK_FALSE(ops::conv_max_pool_inference(x, wide, Tensor(), {1, 1}, "valid", {1, 1}, 1, true).defined());
+  const Tensor one = random::normal({1, 12, 12, 1}, 0.0, 1.0, DType::float32, 42);
+  const Tensor narrow = random::normal({3, 3, 1, 32}, 0.0, 0.3, DType::float32, 43);
+  CHECK(ops::conv_max_pool_inference(one, narrow, Tensor(), {1, 1}, "valid", {1, 1}, 1, true).defined() ==
+        (kernels::own_kernels() && kernels::cpu_level() != kernels::CpuLevel::baseline));
+  CHECK_FALSE(ops::conv_max_pool_inference(one, narrow, Tensor(), {2, 2}, "valid", {1, 1}, 1, true).defined());
+  CHECK_FALSE(ops::conv_max_pool_inference(one, narrow, Tensor(), {1, 1}, "valid", {2, 2}, 1, true).defined());
+
+  // In a model: the seed CNN's first layers pair up, and predict matches the layers one by one.
+  utils::set_random_seed(5);
+  KerasTensor in = Input({28, 28, 1});
+  KerasTensor conv = layers::Conv2D(32, {5, 5}, {.activation = "relu"})(in);
+  KerasTensor pooled = layers::MaxPooling2D({2, 2})(conv);
+  KerasTensor conv2 = layers::Conv2D(16, {3, 3})(pooled);
+  KerasTensor read_twice = layers::add({layers::MaxPooling2D({2, 2})(conv2), layers::MaxPooling2D({2, 2})(conv2)});
+  KerasTensor other_pool = layers::MaxPooling2D({3, 3}, {.strides = {1, 1}})(layers::Conv2D(8, {3, 3})(read_twice));
+  Model model(in, layers::Dense(3)(layers::Flatten()(other_pool)));
+  const FusedChains chains = find_fused_chains(nodes_of(model.outputs()), model.outputs());
+  REQUIRE(chains.conv_before_pool.size() == 1);  // conv2 has two readers; the last pooling is 3 x 3
+  CHECK(chains.conv_before_pool.begin()->first == pooled.node().get());
+  CHECK(chains.conv_before_pool.begin()->second == conv.node().get());
+  CHECK(chains.pool_of_conv.at(conv.node().get()) == pooled.node().get());
+  CHECK(find_fused_chains(nodes_of(model.outputs()), model.outputs(), true).conv_before_pool.empty());  // training
+  const Tensor images = random::uniform({4, 28, 28, 1}, 0.0, 1.0, DType::float32, 43);
+  CHECK(max_relative_error(model.predict(images), layer_by_layer(model, images)) < 1e-5);
 }
