@@ -35,13 +35,13 @@ struct Plan {
 // monotonic), stored.
 
 // _mm512_max_ps, without the undefined operand GCC 12's header warns about.
-__attribute__((target("arch=x86-64-v4"))) inline __m512 max16(__m512 a, __m512 b) {
+__attribute__((target("avx512f"))) inline __m512 max16(__m512 a, __m512 b) {
   return _mm512_maskz_max_ps(__mmask16(0xFFFF), a, b);
 }
 
 // AVX-512: P pooled outputs side by side, V vectors of 16 channels: 4 P V accumulators (24 for P = 3, V = 2).
 template <int P, int V>
-__attribute__((target("arch=x86-64-v4"))) void tile16(const Plan& g, const float* x, std::int64_t o0, float* y) {
+__attribute__((target("avx512f"))) void tile16(const Plan& g, const float* x, std::int64_t o0, float* y) {
   __m512 acc[P][4][V];
 #pragma GCC unroll 4
   for (int p = 0; p < P; ++p)
@@ -77,7 +77,7 @@ __attribute__((target("arch=x86-64-v4"))) void tile16(const Plan& g, const float
 
 // AVX2: one pooled output, V vectors of 8 channels: 4 V accumulators (8 for V = 2, of 16 registers).
 template <int V>
-__attribute__((target("arch=x86-64-v3"))) void tile8(const Plan& g, const float* x, std::int64_t o0, float* y) {
+__attribute__((target("avx2,fma"))) void tile8(const Plan& g, const float* x, std::int64_t o0, float* y) {
   __m256 acc[4][V];
 #pragma GCC unroll 4
   for (int q = 0; q < 4; ++q)
