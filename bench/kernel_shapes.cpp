@@ -1,4 +1,4 @@
-// The products, convolutions and poolings of the benchmark workloads, one call at a time: oneDNN's against
+// The products, convolutions and poolings of the benchmark workloads (and predict's convolution + pooling pair), one call at a time: oneDNN's against
 // kerascpp's own kernels (the register tiles called directly, whatever their `*_fits` rule would choose;
 // poolings: the library's path with own kernels allowed), the two alternating call by call, so that a busy
 // machine slows both alike. GFLOP/s per shape, the best of --repetitions calls each, and which of the two the
@@ -12,6 +12,7 @@
 #include <vector>
 
 #include <keras/keras.hpp>
+#include <keras/kernels/conv_max_pool.hpp>
 #include <keras/kernels/conv_weight_gradient.hpp>
 #include <keras/kernels/cpu_dispatch.hpp>
 #include <keras/kernels/convolution.hpp>
@@ -175,6 +176,29 @@ int main(int argc, char** argv) try {
           kk::pool_backward(kk::Pooling::max, y.data(), dx.data(), workspace.data(), a);
         });
       kk::set_own_kernels(true);
+    }
+
+  // predict's narrow convolution + relu + 2 x 2 max pooling ("valid", as the seed CNN's first layer):
+  // oneDNN's convolution and the library's pooling against kernels::conv_max_pool (GFLOP/s of the convolution).
+  for (const std::int64_t batch : {1, 32})
+    for (Conv s : std::vector<Conv>{{"cnn_conv1_pool_5x5_1to32", 0, 28, 28, 1, 32, 5, 1},
+                                    {"conv_pool_3x3_3to32", 0, 32, 32, 3, 32, 3, 1}}) {
+      s.n = batch;
+      kk::ConvArgs a = conv_args(s);
+      a.pad_l = a.pad_r = {0, 0, 0};
+      a.out = {s.h - s.k + 1, s.w - s.k + 1, 1};
+      kk::PoolArgs p;
+      p.n = batch, p.c = s.oc, p.in = {a.out[0], a.out[1], 1}, p.k = {2, 2, 1}, p.out = {a.out[0] / 2, a.out[1] / 2, 1};
+      p.stride = {2, 2, 1};
+      const double flops = 2.0 * batch * a.out[0] * a.out[1] * s.oc * s.c * s.k * s.k;
+      const auto x = random_floats(batch * s.h * s.w * s.c, 9), kernel = random_floats(s.k * s.k * s.c * s.oc, 10);
+      const auto bias = random_floats(s.oc, 11);
+      std::vector<float> conv(static_cast<std::size_t>(batch * a.out[0] * a.out[1] * s.oc)), y(conv.size() / 4);
+      duel(std::string("predict_") + s.name + "_b" + std::to_string(batch), flops, kk::conv_max_pool_fits(a), [&](bool own) {
+        if (own) return kk::conv_max_pool(x.data(), kernel.data(), bias.data(), y.data(), a, true);
+        kk::conv_inference(x.data(), kernel.data(), 1, bias.data(), nullptr, conv.data(), a, kk::Eltwise::relu);
+        kk::pool_forward(kk::Pooling::max, conv.data(), y.data(), nullptr, p);
+      });
     }
 } catch (const std::exception& e) {
   std::fprintf(stderr, "kernel_shapes: %s\n", e.what());
