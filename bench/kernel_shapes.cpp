@@ -195,7 +195,7 @@ int main(int argc, char** argv) try {
       const auto bias = random_floats(s.oc, 11);
       std::vector<float> conv(static_cast<std::size_t>(batch * a.out[0] * a.out[1] * s.oc)), y(conv.size() / 4);
       duel(std::string("predict_") + s.name + "_b" + std::to_string(batch), flops, kk::conv_max_pool_fits(a), [&](bool own) {
-        if (own) return kk::conv_max_pool(x.data(), kernel.data(), bias.data(), y.data(), a, true);
+        if (own) return kk::conv_max_pool(x.data(), kernel.data(), bias.data(), y.data(), nullptr, a, true);
         kk::conv_inference(x.data(), kernel.data(), 1, bias.data(), nullptr, conv.data(), a, kk::Eltwise::relu);
         kk::pool_forward(kk::Pooling::max, conv.data(), y.data(), nullptr, p);
       });

@@ -173,8 +173,8 @@ std::vector<Tensor> FunctionalGraph::run(const std::vector<Tensor>& inputs, cons
     profiler::Scope scope(r.name());
     values[pool] = {ops::relu(pooled)};
   };
-  // Predicting: a convolution and the 2 x 2 max pooling after it in one pass (keras/kernels/conv_max_pool.hpp)
-  // where the convolution can, else one after the other.
+  // A convolution and the 2 x 2 max pooling after it in one pass (keras/kernels/conv_max_pool.hpp) where the
+  // convolution can, else one after the other (training: the pooling first where it may take the relu).
   auto run_conv_then_pool = [&](const Node* pool, const Node* conv) {
     const KerasTensor& in = conv->inputs[0];
     Layer& c = *conv->layer;
@@ -183,12 +183,14 @@ std::vector<Tensor> FunctionalGraph::run(const std::vector<Tensor>& inputs, cons
       profiler::Scope scope(c.name());
       pooled = c.call_max_pooled(value(in));
     }
-    if (!pooled.defined()) {
+    if (pooled.defined()) {
+      values[pool] = {pooled};
+    } else if (auto it = chains->relu_before_pool.find(pool); it != chains->relu_before_pool.end()) {
+      run_pool_before_relu(pool, conv);
+    } else {
       run_node(conv);
       run_node(pool);
-      return;
     }
-    values[pool] = {pooled};
   };
   // A node's outputs are dropped once every node that reads them has run: a model's activations then go
   // back to the memory pool as they die and are handed out again while still in the CPU's caches. (Kept to

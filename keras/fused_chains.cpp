@@ -71,15 +71,13 @@ FusedChains find_fused_chains(const std::vector<std::shared_ptr<Node>>& nodes, c
       return nullptr;
     return before;
   };
-  if (!training) {
-    for (const auto& n : nodes) {
-      const Node* conv = n->layer->max_pools_2x2() ? sole_input(n.get()) : nullptr;
-      if (!conv) continue;
-      chains.conv_before_pool[n.get()] = conv;
-      chains.pool_of_conv[conv] = n.get();
-    }
-    return chains;
+  for (const auto& n : nodes) {
+    const Node* conv = n->layer->max_pools_2x2() ? sole_input(n.get()) : nullptr;
+    if (!conv) continue;
+    chains.conv_before_pool[n.get()] = conv;
+    chains.pool_of_conv[conv] = n.get();
   }
+  if (!training) return chains;
   for (const auto& n : nodes) {
     const Node* relu = n->layer->commutes_with_relu() ? sole_input(n.get()) : nullptr;
     if (!relu) continue;

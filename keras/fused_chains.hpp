@@ -26,17 +26,20 @@ struct FusedChains {
   // quarter, for 2 x 2 windows). By the pooling node: the node whose relu it takes over.
   std::map<const Node*, const Node*> relu_before_pool;
   std::map<const Node*, const Node*> relu_of_pool;  // that node → its pooling node
-  // Predicting: a 2 x 2 max pooling (Layer::max_pools_2x2) that is the only reader of a convolution, which
-  // may run the two in one pass (Layer::call_max_pooled). By the pooling node: that convolution's node.
+  // Predicting and training: a 2 x 2 max pooling (Layer::max_pools_2x2) that is the only reader of a layer,
+  // which may run the two in one pass (Layer::call_max_pooled: a narrow convolution); where it does not, the
+  // two run as above (in training, pooling before the relu if relu_before_pool has it too). By the pooling
+  // node: the node before it.
   std::map<const Node*, const Node*> conv_before_pool;
   std::map<const Node*, const Node*> pool_of_conv;  // that node → its pooling node
 };
 
 /// The chains of `nodes` (in execution order, every layer built) whose intermediate outputs nothing else
 /// reads, `outputs` included: the steps in the order affine, add, activation, each at most once; and the
-/// 2 x 2 max poolings after a convolution that is not in a chain.
+/// 2 x 2 max poolings after a layer that is not in a chain.
 /// `training`: the chains that train fused instead — a head that trains_with_epilogue() (a
-/// BatchNormalization), then an add and a relu, each optional; and the max poolings after a relu.
+/// BatchNormalization), then an add and a relu, each optional; the 2 x 2 max poolings after a layer not in a
+/// chain; and the max poolings after a relu.
 FusedChains find_fused_chains(const std::vector<std::shared_ptr<Node>>& nodes, const std::vector<KerasTensor>& outputs,
                               bool training = false);
 

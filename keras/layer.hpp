@@ -154,11 +154,11 @@ class Layer : public std::enable_shared_from_this<Layer> {
   virtual bool defers_relu() const { return false; }
   /// The layer's output on one input, its relu left out; only where defers_relu().
   virtual Tensor call_without_relu(const Tensor& inputs);
-  /// Inference-time fusion (keras/fused_chains.hpp): whether this layer is a 2-D max pooling of 2 x 2
-  /// windows, stride 2, "valid" padding, channels_last, which the convolution before it may run in its pass.
+  /// Fusion (keras/fused_chains.hpp), predicting and training: whether this layer is a 2-D max pooling of
+  /// 2 x 2 windows, stride 2, "valid" padding, channels_last, which the convolution before it may run in its pass.
   virtual bool max_pools_2x2() const { return false; }
-  /// The layer's inference output on one input, pooled so (max_pools_2x2), in one pass; an undefined Tensor
-  /// where it cannot, and the caller runs the two layers.
+  /// The layer's output on one input, pooled so (max_pools_2x2), in one pass, its gradient recorded when a
+  /// tape records; an undefined Tensor where it cannot, and the caller runs the two layers.
   virtual Tensor call_max_pooled(const Tensor&) { return Tensor(); }
 
   /// Layers this one owns (a model's layers); their weights count as this layer's.

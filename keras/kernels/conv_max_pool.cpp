@@ -41,7 +41,8 @@ __attribute__((target("avx512f"))) inline __m512 max16(__m512 a, __m512 b) {
 
 // AVX-512: P pooled outputs side by side, V vectors of 16 channels: 4 P V accumulators (24 for P = 3, V = 2).
 template <int P, int V>
-__attribute__((target("avx512f"))) void tile16(const Plan& g, const float* x, std::int64_t o0, float* y) {
+__attribute__((target("avx512f"))) void tile16(const Plan& g, const float* x, std::int64_t o0, float* y,
+                                               std::uint8_t* which) {
   __m512 acc[P][4][V];
 #pragma GCC unroll 4
   for (int p = 0; p < P; ++p)
@@ -69,6 +70,12 @@ __attribute__((target("avx512f"))) void tile16(const Plan& g, const float* x, st
 #pragma GCC unroll 2
     for (int v = 0; v < V; ++v) {
       __m512 m = max16(max16(acc[p][0][v], acc[p][1][v]), max16(acc[p][2][v], acc[p][3][v]));
+      if (which) {  // the first of the four positions that holds the maximum
+        __m512i q = _mm512_set1_epi32(3);
+        for (int k = 2; k >= 0; --k)
+          q = _mm512_mask_mov_epi32(q, _mm512_cmp_ps_mask(acc[p][k][v], m, _CMP_EQ_OQ), _mm512_set1_epi32(k));
+        _mm512_mask_cvtepi32_storeu_epi8(which + p * g.oc + o0 + 16 * v, __mmask16(0xFFFF), q);
+      }
       if (g.bias) m = _mm512_add_ps(m, _mm512_loadu_ps(g.bias + o0 + 16 * v));
       if (g.relu) m = max16(_mm512_setzero_ps(), m);  // a NaN stays: max returns its second operand
       _mm512_storeu_ps(y + p * g.oc + o0 + 16 * v, m);
@@ -77,7 +84,8 @@ __attribute__((target("avx512f"))) void tile16(const Plan& g, const float* x, st
 
 // AVX2: one pooled output, V vectors of 8 channels: 4 V accumulators (8 for V = 2, of 16 registers).
 template <int V>
-__attribute__((target("avx2,fma"))) void tile8(const Plan& g, const float* x, std::int64_t o0, float* y) {
+__attribute__((target("avx2,fma"))) void tile8(const Plan& g, const float* x, std::int64_t o0, float* y,
+                                               std::uint8_t* which) {
   __m256 acc[4][V];
 #pragma GCC unroll 4
   for (int q = 0; q < 4; ++q)
@@ -99,30 +107,86 @@ __attribute__((target("avx2,fma"))) void tile8(const Plan& g, const float* x, st
 #pragma GCC unroll 2
   for (int v = 0; v < V; ++v) {
     __m256 m = _mm256_max_ps(_mm256_max_ps(acc[0][v], acc[1][v]), _mm256_max_ps(acc[2][v], acc[3][v]));
+    if (which) {
+      __m256i q = _mm256_set1_epi32(3);
+      for (int k = 2; k >= 0; --k)
+        q = _mm256_blendv_epi8(q, _mm256_set1_epi32(k), _mm256_castps_si256(_mm256_cmp_ps(acc[k][v], m, _CMP_EQ_OQ)));
+      const __m128i q16 = _mm_packs_epi32(_mm256_castsi256_si128(q), _mm256_extracti128_si256(q, 1));
+      _mm_storel_epi64(reinterpret_cast<__m128i*>(which + o0 + 8 * v), _mm_packus_epi16(q16, q16));
+    }
     if (g.bias) m = _mm256_add_ps(m, _mm256_loadu_ps(g.bias + o0 + 8 * v));
     if (g.relu) m = _mm256_max_ps(_mm256_setzero_ps(), m);
     _mm256_storeu_ps(y + o0 + 8 * v, m);
   }
 }
 
-// One row of pooled outputs: `x` at its windows' first input row, `y` at its first output.
-void pooled_row(const Plan& g, const float* x, std::int64_t width, float* y) {
+// One row of pooled outputs: `x` at its windows' first input row, `y` (and `which`, when not null) at its
+// first output.
+void pooled_row(const Plan& g, const float* x, std::int64_t width, float* y, std::uint8_t* which) {
+  auto at = [&](std::int64_t j) { return which ? which + j * g.oc : nullptr; };
   if (cpu_level() == CpuLevel::avx512) {
     for (std::int64_t o0 = 0; o0 < g.oc; o0 += 32) {
       const bool two = g.oc - o0 >= 32;
       std::int64_t j = 0;
-      for (; j + 3 <= width; j += 3)
-        two ? tile16<3, 2>(g, x + 2 * j * g.c, o0, y + j * g.oc) : tile16<3, 1>(g, x + 2 * j * g.c, o0, y + j * g.oc);
-      for (; j < width; ++j)
-        two ? tile16<1, 2>(g, x + 2 * j * g.c, o0, y + j * g.oc) : tile16<1, 1>(g, x + 2 * j * g.c, o0, y + j * g.oc);
+      for (; j + 3 <= width; j += 3) {
+        const float* xj = x + 2 * j * g.c;
+        two ? tile16<3, 2>(g, xj, o0, y + j * g.oc, at(j)) : tile16<3, 1>(g, xj, o0, y + j * g.oc, at(j));
+      }
+      for (; j < width; ++j) {
+        const float* xj = x + 2 * j * g.c;
+        two ? tile16<1, 2>(g, xj, o0, y + j * g.oc, at(j)) : tile16<1, 1>(g, xj, o0, y + j * g.oc, at(j));
+      }
     }
     return;
   }
   for (std::int64_t o0 = 0; o0 < g.oc; o0 += 16) {
     const bool two = g.oc - o0 >= 16;
-    for (std::int64_t j = 0; j < width; ++j)
-      two ? tile8<2>(g, x + 2 * j * g.c, o0, y + j * g.oc) : tile8<1>(g, x + 2 * j * g.c, o0, y + j * g.oc);
+    for (std::int64_t j = 0; j < width; ++j) {
+      const float* xj = x + 2 * j * g.c;
+      two ? tile8<2>(g, xj, o0, y + j * g.oc, at(j)) : tile8<1>(g, xj, o0, y + j * g.oc, at(j));
+    }
   }
+}
+
+// One row of the sums' gradient from a row of pooled values (max_pool_2x2_unpool): each pooled value's
+// gradient goes to the window position `which` names, in this row when it is row `q0 / 2` of the window.
+struct Unpool {
+  const float* g;
+  const float* y;
+  const std::uint8_t* which;
+  std::int64_t oc, width;
+  int q0;  // 2 * (the row's place in its windows)
+  bool relu;
+};
+
+__attribute__((target("avx512f"))) void unpool_row16(const Unpool& u, float* d) {
+  for (std::int64_t j = 0; j < u.width; ++j, d += 2 * u.oc)
+    for (std::int64_t o = 0; o < u.oc; o += 16) {
+      const std::int64_t at = j * u.oc + o;
+      const __m512 g = _mm512_loadu_ps(u.g + at);
+      const __mmask16 passes =
+          u.relu ? _mm512_cmp_ps_mask(_mm512_loadu_ps(u.y + at), _mm512_setzero_ps(), _CMP_GT_OQ) : __mmask16(0xFFFF);
+      const __m512i q =
+          _mm512_maskz_cvtepu8_epi32(__mmask16(0xFFFF), _mm_loadu_si128(reinterpret_cast<const __m128i*>(u.which + at)));
+      for (int k = 0; k < 2; ++k) {
+        const __mmask16 won = _mm512_mask_cmpeq_epi32_mask(passes, q, _mm512_set1_epi32(u.q0 + k));
+        _mm512_storeu_ps(d + k * u.oc + o, _mm512_maskz_mov_ps(won, g));
+      }
+    }
+}
+
+__attribute__((target("avx2,fma"))) void unpool_row8(const Unpool& u, float* d) {
+  for (std::int64_t j = 0; j < u.width; ++j, d += 2 * u.oc)
+    for (std::int64_t o = 0; o < u.oc; o += 8) {
+      const std::int64_t at = j * u.oc + o;
+      __m256 g = _mm256_loadu_ps(u.g + at);
+      if (u.relu) g = _mm256_and_ps(g, _mm256_cmp_ps(_mm256_loadu_ps(u.y + at), _mm256_setzero_ps(), _CMP_GT_OQ));
+      const __m256i q = _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(u.which + at)));
+      for (int k = 0; k < 2; ++k) {
+        const __m256i won = _mm256_cmpeq_epi32(q, _mm256_set1_epi32(u.q0 + k));
+        _mm256_storeu_ps(d + k * u.oc + o, _mm256_and_ps(g, _mm256_castsi256_ps(won)));
+      }
+    }
 }
 
 }  // namespace
@@ -139,7 +203,8 @@ bool conv_max_pool_fits(const ConvArgs& a) {
   }
 }
 
-void conv_max_pool(const float* x, const float* kernel, const float* bias, float* y, const ConvArgs& a, bool relu) {
+void conv_max_pool(const float* x, const float* kernel, const float* bias, float* y, std::uint8_t* which,
+                   const ConvArgs& a, bool relu) {
   const std::int64_t c = a.c, rows = a.in[0] + a.pad_l[0] + a.pad_r[0], cols = a.in[1] + a.pad_l[1] + a.pad_r[1];
   const std::int64_t image = rows * cols * c;
   thread_local Scratch padded;
@@ -165,9 +230,29 @@ void conv_max_pool(const float* x, const float* kernel, const float* bias, float
   const std::int64_t out_rows = a.out[0] / 2, out_cols = a.out[1] / 2;
   parallel_rows(a.n * out_rows, out_cols * a.oc * g.tap_count * 4, [&](std::int64_t r) {
     const std::int64_t n = r / out_rows, i = r % out_rows;
-    pooled_row(g, src + n * image + 2 * i * g.row, out_cols, y + r * out_cols * a.oc);
+    pooled_row(g, src + n * image + 2 * i * g.row, out_cols, y + r * out_cols * a.oc,
+               which ? which + r * out_cols * a.oc : nullptr);
   });
   padded.release();
+}
+
+void max_pool_2x2_unpool(const float* g, const float* y, const std::uint8_t* which, float* dz, const ConvArgs& a,
+                         bool relu) {
+  const std::int64_t rows = a.out[0], cols = a.out[1], oc = a.oc, out_rows = rows / 2, out_cols = cols / 2;
+  const bool avx512 = cpu_level() == CpuLevel::avx512;
+  parallel_rows(a.n * rows, cols * oc, [&](std::int64_t r) {
+    const std::int64_t n = r / rows, i = r % rows;
+    float* d = dz + r * cols * oc;
+    if (i >= 2 * out_rows) {  // the row the pooling's floor left out
+      std::fill(d, d + cols * oc, 0.f);
+      return;
+    }
+    const std::int64_t at = (n * out_rows + i / 2) * out_cols * oc;
+    const Unpool u{g + at, y + at, which + at, oc, out_cols, static_cast<int>(2 * (i & 1)), relu};
+    avx512 ? unpool_row16(u, d) : unpool_row8(u, d);
+    d += 2 * out_cols * oc;
+    std::fill(d, d + (cols - 2 * out_cols) * oc, 0.f);  // the column the floor left out
+  });
 }
 
 }  // namespace keras::kernels

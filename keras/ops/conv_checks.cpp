@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "keras/errors.hpp"
 
 namespace keras::ops::conv_checks {
@@ -36,6 +38,43 @@ std::int64_t output_length(std::int64_t in, std::int64_t k, std::int64_t stride,
                                  "shape {} under \"valid\" padding; use padding=\"same\" or a smaller window",
                                  op, (k - 1) * dilation + 1, in, shape_str(shape)));
   return out;
+}
+
+kernels::ConvArgs conv_args(const Tensor& x, const Tensor& kernel, const Tensor& bias, const Sizes& strides0,
+                            const std::string& padding0, const Sizes& dilation0, std::int64_t groups) {
+  const char* op = "conv";
+  const auto rank = spatial_rank(x, op);
+  const Sizes strides = per_axis(strides0, rank, "strides", op);
+  const Sizes dilation = per_axis(dilation0, rank, "dilation_rate", op);
+  const auto c = x.dim(-1);
+  if (groups <= 0 || c % groups != 0)
+    throw ValueError(fmt::format("conv: the number of input channels ({}) must be a multiple of groups ({})", c, groups));
+  if (kernel.ndim() != rank + 2 || kernel.dim(rank) * groups != c || kernel.dim(rank + 1) % groups != 0)
+    throw ValueError(fmt::format(
+        "conv: kernel of shape {} does not fit input of shape {} with groups={}; the kernel must be [k..., "
+        "in_channels / groups = {}, filters] with filters a multiple of groups",
+        shape_str(kernel.shape()), shape_str(x.shape()), groups, c / groups));
+  if (bias.defined() && (bias.ndim() != 1 || bias.dim(0) != kernel.dim(rank + 1)))
+    throw ValueError("conv: bias of shape " + shape_str(bias.shape()) + " does not match kernel " +
+                     shape_str(kernel.shape()));
+  const bool strided = std::any_of(strides.begin(), strides.end(), [](auto s) { return s > 1; });
+  const bool dilated = std::any_of(dilation.begin(), dilation.end(), [](auto d) { return d > 1; });
+  if (strided && dilated)
+    throw ValueError("conv: `strides` > 1 not supported in conjunction with `dilation_rate` > 1. Received: strides=" +
+                     sizes_str(strides) + " and dilation_rate=" + sizes_str(dilation));
+  const std::string padding = normalize_padding(padding0, op, rank == 1);
+  kernels::ConvArgs a{.rank = rank, .n = x.dim(0), .c = c, .oc = kernel.dim(rank + 1), .groups = groups};
+  for (std::int64_t i = 0; i < rank; ++i) {
+    a.in[i] = x.dim(i + 1);
+    a.k[i] = kernel.dim(i);
+    a.stride[i] = strides[i];
+    a.dilation[i] = dilation[i];
+    const auto p = conv_padding(a.in[i], a.k[i], strides[i], padding, dilation[i]);
+    a.pad_l[i] = p.before;
+    a.pad_r[i] = p.after;
+    a.out[i] = output_length(a.in[i], a.k[i], strides[i], padding, dilation[i], op, x.shape());
+  }
+  return a;
 }
 
 }  // namespace keras::ops::conv_checks

@@ -9,7 +9,6 @@
 #include "keras/autodiff/gradient_tape.hpp"
 #include "keras/errors.hpp"
 #include "keras/function/capture.hpp"
-#include "keras/kernels/conv_max_pool.hpp"
 #include "keras/kernels/convolution.hpp"
 #include "keras/kernels/kept_copies.hpp"
 #include "keras/kernels/packed_weights.hpp"
@@ -65,6 +64,7 @@ namespace {
 
 using kernels::Eltwise;
 using conv_checks::as_float;
+using conv_checks::conv_args;
 
 // dz = g * act'(z), from the activation's output y.
 Tensor activation_grad(const Tensor& g, const Tensor& y, Eltwise act) {
@@ -200,48 +200,6 @@ Tensor run(const Tensor& x, const Tensor& kernel, const Tensor& bias, const kern
   return y;
 }
 
-}  // namespace
-
-namespace {
-
-// The checked shapes of conv(x, kernel, bias, ...) (x, kernel and bias already float).
-kernels::ConvArgs conv_args(const Tensor& x, const Tensor& kernel, const Tensor& bias, const Sizes& strides0,
-                            const std::string& padding0, const Sizes& dilation0, std::int64_t groups) {
-  const char* op = "conv";
-  const auto rank = conv_checks::spatial_rank(x, op);
-  const Sizes strides = conv_checks::per_axis(strides0, rank, "strides", op);
-  const Sizes dilation = conv_checks::per_axis(dilation0, rank, "dilation_rate", op);
-  const auto c = x.dim(-1);
-  if (groups <= 0 || c % groups != 0)
-    throw ValueError(fmt::format("conv: the number of input channels ({}) must be a multiple of groups ({})", c, groups));
-  if (kernel.ndim() != rank + 2 || kernel.dim(rank) * groups != c || kernel.dim(rank + 1) % groups != 0)
-    throw ValueError(fmt::format(
-        "conv: kernel of shape {} does not fit input of shape {} with groups={}; the kernel must be [k..., "
-        "in_channels / groups = {}, filters] with filters a multiple of groups",
-        shape_str(kernel.shape()), shape_str(x.shape()), groups, c / groups));
-  if (bias.defined() && (bias.ndim() != 1 || bias.dim(0) != kernel.dim(rank + 1)))
-    throw ValueError("conv: bias of shape " + shape_str(bias.shape()) + " does not match kernel " +
-                     shape_str(kernel.shape()));
-  const bool strided = std::any_of(strides.begin(), strides.end(), [](auto s) { return s > 1; });
-  const bool dilated = std::any_of(dilation.begin(), dilation.end(), [](auto d) { return d > 1; });
-  if (strided && dilated)
-    throw ValueError("conv: `strides` > 1 not supported in conjunction with `dilation_rate` > 1. Received: strides=" +
-                     sizes_str(strides) + " and dilation_rate=" + sizes_str(dilation));
-  const std::string padding = normalize_padding(padding0, op, rank == 1);
-  kernels::ConvArgs a{.rank = rank, .n = x.dim(0), .c = c, .oc = kernel.dim(rank + 1), .groups = groups};
-  for (std::int64_t i = 0; i < rank; ++i) {
-    a.in[i] = x.dim(i + 1);
-    a.k[i] = kernel.dim(i);
-    a.stride[i] = strides[i];
-    a.dilation[i] = dilation[i];
-    const auto p = conv_padding(a.in[i], a.k[i], strides[i], padding, dilation[i]);
-    a.pad_l[i] = p.before;
-    a.pad_r[i] = p.after;
-    a.out[i] = conv_checks::output_length(a.in[i], a.k[i], strides[i], padding, dilation[i], op, x.shape());
-  }
-  return a;
-}
-
 // (conv(x, k) + b) * s + h = conv(x, k) * s + (b * s + h), s and h per output channel: the bias b * s + h.
 Tensor folded_bias(const Tensor& bias, const Epilogue& e) {
   const auto oc = static_cast<std::int64_t>(e.scale.size());
@@ -326,19 +284,6 @@ Tensor conv_inference(const Tensor& input, const Tensor& kernel0, const Tensor& 
   Tensor y = Tensor::empty(output_shape(a));
   kernels::conv_inference(x.data<float>(), kernel.data<float>(), version, bias.defined() ? bias.data<float>() : nullptr,
                           residual.defined() ? residual.data<float>() : nullptr, y.data<float>(), a, e.activation);
-  return y;
-}
-
-Tensor conv_max_pool_inference(const Tensor& input, const Tensor& kernel0, const Tensor& bias0, const Sizes& strides,
-                               const std::string& padding, const Sizes& dilation, std::int64_t groups, bool relu) {
-  if (input.dtype() != DType::float32 || input.ndim() != 4) return Tensor();
-  Tensor kernel = as_float(kernel0, "conv");
-  Tensor bias = bias0.defined() ? as_float(bias0, "conv") : Tensor();
-  const kernels::ConvArgs a = conv_args(input, kernel, bias, strides, padding, dilation, groups);
-  if (!kernels::conv_max_pool_fits(a)) return Tensor();
-  Tensor y = Tensor::empty({a.n, a.out[0] / 2, a.out[1] / 2, a.oc});
-  kernels::conv_max_pool(input.data<float>(), kernel.data<float>(), bias.defined() ? bias.data<float>() : nullptr,
-                         y.data<float>(), a, relu);
   return y;
 }
 

@@ -58,12 +58,6 @@ Tensor conv(const Tensor& x, const Tensor& kernel, const Tensor& bias = Tensor()
 /// oneDNN post-ops. The residual must have the output's shape.
 Tensor conv_inference(const Tensor& x, const Tensor& kernel, const Tensor& bias, const Sizes& strides,
                       const std::string& padding, const Sizes& dilation, std::int64_t groups, const Epilogue& epilogue);
-/// Inference only (nothing is recorded): the 2 x 2, stride 2, "valid" max pooling of act(conv2d(x, kernel) +
-/// bias), act linear or relu, in one pass (keras/kernels/conv_max_pool.hpp), where that kernel serves the
-/// shapes on this CPU; otherwise an undefined Tensor, and the caller runs the two layers as they are.
-Tensor conv_max_pool_inference(const Tensor& x, const Tensor& kernel, const Tensor& bias, const Sizes& strides,
-                               const std::string& padding, const Sizes& dilation, std::int64_t groups, bool relu);
-
 /// act(conv_transpose(x, kernel) + bias): x [n, spatial..., in], kernel [k..., out, in], bias [out] or
 /// undefined, Keras's Conv*DTranspose (the gradient of a convolution with respect to its input).
 /// Empty `output_padding` means None (Keras's default output size).

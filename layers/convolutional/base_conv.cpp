@@ -6,6 +6,7 @@
 
 #include "keras/config/fields.hpp"
 #include "keras/config/codec.hpp"
+#include "keras/ops/conv_max_pool.hpp"
 #include "layers/data_format.hpp"
 #include "layers/reshaping/spatial_arguments.hpp"
 
@@ -169,8 +170,8 @@ Tensor BaseConv::call_max_pooled(const Tensor& inputs) {
       (!linear && activation_.fused != kernels::Eltwise::relu))
     return Tensor();
   check_input(inputs.shape(), true);
-  return ops::conv_max_pool_inference(inputs, kernel_->value(), bias_ ? bias_->value() : Tensor(), spec_.strides,
-                                      spec_.padding, spec_.dilation_rate, spec_.groups, !linear);
+  return ops::conv_max_pool(inputs, kernel_->value(), bias_ ? bias_->value() : Tensor(), spec_.strides,
+                           spec_.padding, spec_.dilation_rate, spec_.groups, !linear);
 }
 
 Tensor BaseConv::call_with_epilogue(const Tensor& inputs, const Epilogue& epilogue) {

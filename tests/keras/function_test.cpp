@@ -234,6 +234,16 @@ TEST_CASE("fit compiles a Conv1D text model with global max pooling, 0 ULP from 
   }, filled({12, 10, 4}, 41), filled({12, 3}, 42));
 }
 
+TEST_CASE("fit compiles a narrow Conv2D and its 2 x 2 max pooling, run in one pass, 0 ULP from run_eagerly",
+          "[function]") {
+  // The pair keras/kernels/conv_max_pool.hpp serves where it can: its forward and its gradient replay.
+  check_compiled_fit([] {
+    return std::make_shared<Sequential>(std::vector<LayerRef>{
+        layers::Input({11, 10, 1}), layers::Conv2D(16, {3, 3}, {.activation = "relu"}), layers::MaxPooling2D({2, 2}),
+        layers::Flatten(), layers::Dense(3)});
+  }, filled({12, 11, 10, 1}, 43), filled({12, 3}, 44));
+}
+
 TEST_CASE("fit compiles a Transformer encoder block (attention, LayerNormalization), 0 ULP from run_eagerly",
           "[function]") {
   check_compiled_fit([] {

@@ -12,6 +12,7 @@
 #include "keras/fused_chains.hpp"
 #include "keras/kernels/cpu_dispatch.hpp"
 #include "keras/keras.hpp"
+#include "keras/ops/conv_max_pool.hpp"
 
 using namespace keras;
 using keras::testing::max_relative_error;
@@ -154,7 +155,7 @@ TEST_CASE("predict runs a narrow Conv2D and the 2 x 2 max pooling after it in on
     const Tensor bias = c.bias ? random::normal({c.filters}, 0.0, 0.3, DType::float32, ++seed) : Tensor();
     const auto act = c.relu ? kernels::Eltwise::relu : kernels::Eltwise::linear;
     const Tensor reference = ops::max_pool(ops::conv(x, kernel, bias, {1, 1}, c.padding, {1, 1}, 1, act), {2, 2});
-    const Tensor fused = ops::conv_max_pool_inference(x, kernel, bias, {1, 1}, c.padding, {1, 1}, 1, c.relu);
+    const Tensor fused = ops::conv_max_pool(x, kernel, bias, {1, 1}, c.padding, {1, 1}, 1, c.relu);
     const bool served = !kernels::own_kernels()                    ? false
                         : kernels::cpu_level() == kernels::CpuLevel::avx512 ? c.filters % 16 == 0
                         : kernels::cpu_level() == kernels::CpuLevel::avx2 ? c.filters % 8 == 0 : false;
@@ -166,13 +167,13 @@ TEST_CASE("predict runs a narrow Conv2D and the 2 x 2 max pooling after it in on
   // Not served: a stride, a dilation, a wide window (3 x 3 over 16 channels).
   const Tensor x = random::normal({1, 12, 12, 16}, 0.0, 1.0, DType::float32, 40);
   const Tensor wide = random::normal({3, 3, 16, 32}, 0.0, 0.3, DType::float32, 41);
-  CHECK_FALSE(ops::conv_max_pool_inference(x, wide, Tensor(), {1, 1}, "valid", {1, 1}, 1, true).defined());
+  CHECK_FALSE(ops::conv_max_pool(x, wide, Tensor(), {1, 1}, "valid", {1, 1}, 1, true).defined());
   const Tensor one = random::normal({1, 12, 12, 1}, 0.0, 1.0, DType::float32, 42);
   const Tensor narrow = random::normal({3, 3, 1, 32}, 0.0, 0.3, DType::float32, 43);
-  CHECK(ops::conv_max_pool_inference(one, narrow, Tensor(), {1, 1}, "valid", {1, 1}, 1, true).defined() ==
+  CHECK(ops::conv_max_pool(one, narrow, Tensor(), {1, 1}, "valid", {1, 1}, 1, true).defined() ==
         (kernels::own_kernels() && kernels::cpu_level() != kernels::CpuLevel::baseline));
-  CHECK_FALSE(ops::conv_max_pool_inference(one, narrow, Tensor(), {2, 2}, "valid", {1, 1}, 1, true).defined());
-  CHECK_FALSE(ops::conv_max_pool_inference(one, narrow, Tensor(), {1, 1}, "valid", {2, 2}, 1, true).defined());
+  CHECK_FALSE(ops::conv_max_pool(one, narrow, Tensor(), {2, 2}, "valid", {1, 1}, 1, true).defined());
+  CHECK_FALSE(ops::conv_max_pool(one, narrow, Tensor(), {1, 1}, "valid", {2, 2}, 1, true).defined());
 
   // In a model: the seed CNN's first layers pair up, and predict matches the layers one by one.
   utils::set_random_seed(5);
@@ -188,7 +189,7 @@ TEST_CASE("predict runs a narrow Conv2D and the 2 x 2 max pooling after it in on
   CHECK(chains.conv_before_pool.begin()->first == pooled.node().get());
   CHECK(chains.conv_before_pool.begin()->second == conv.node().get());
   CHECK(chains.pool_of_conv.at(conv.node().get()) == pooled.node().get());
-  CHECK(find_fused_chains(nodes_of(model.outputs()), model.outputs(), true).conv_before_pool.empty());  // training
+  CHECK(find_fused_chains(nodes_of(model.outputs()), model.outputs(), true).conv_before_pool == chains.conv_before_pool);
   const Tensor images = random::uniform({4, 28, 28, 1}, 0.0, 1.0, DType::float32, 43);
   CHECK(max_relative_error(model.predict(images), layer_by_layer(model, images)) < 1e-5);
 }

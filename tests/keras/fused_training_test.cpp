@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 
 #include "gradient_check.hpp"
+#include "keras/kernels/cpu_dispatch.hpp"
 #include "keras/keras.hpp"
 #include "keras/profiler/trace_hooks.hpp"
 
@@ -228,4 +229,42 @@ TEST_CASE("training takes a global max pooling before a Conv1D's relu, with the 
   const Tensor x = ops::round(random::normal({4, 9, 3}, 0.0, 1.5, DType::float32, 23));
   const Tensor w = random_tensor({4, 2}, -1, 1, 24);
   check_pooled_before_relu(model, x, w, [&] { return (*dense)((*pool)((*conv)(x, true), true), true); }, {{4, 6}});
+}
+
+TEST_CASE("training runs a narrow Conv2D and its 2 x 2 max pooling in one pass, with the layers' values and gradients") {
+  // Two pairs the kernel serves (keras/kernels/conv_max_pool.hpp): 5 x 5 over 2 channels with a relu, on an
+  // odd width (the pooling floors); 2 x 2 over 16 channels, "same", linear, whose input gradient feeds the
+  // first pair's weight gradients.
+  utils::set_random_seed(8);
+  auto conv1 = std::make_shared<layers::Conv2D>(16, Size2{5, 5}, layers::Conv2DOptions{.activation = "relu"});
+  auto conv2 = std::make_shared<layers::Conv2D>(16, Size2{2, 2}, layers::Conv2DOptions{.padding = "same"});
+  auto pool1 = std::make_shared<layers::MaxPooling2D>(Size2{2, 2}), pool2 = std::make_shared<layers::MaxPooling2D>(Size2{2, 2});
+  auto flatten = std::make_shared<layers::Flatten>();
+  auto dense = std::make_shared<layers::Dense>(3);
+  KerasTensor in = Input({12, 13, 2});
+  Model model(in, (*dense)((*flatten)((*pool2)((*conv2)((*pool1)((*conv1)(in)))))));
+  // Whole numbers: exact sums in any order, so windows tie as the layers' do (the first maximum wins), and
+  // exact zeros and negative values under the relu.
+  std::uint64_t seed = 30;
+  for (const auto& conv : {conv1, conv2}) {
+    conv->kernel()->assign(ops::round(conv->kernel()->value() * 6.f));
+    conv->bias()->assign(ops::round(random::normal({16}, 0.0, 1.0, DType::float32, ++seed)));
+  }
+  const Tensor x = ops::round(random::normal({3, 12, 13, 2}, 0.0, 1.5, DType::float32, 31));
+  const Tensor w = random_tensor({3, 3}, -1, 1, 32);
+  auto layers_one_by_one = [&] {
+    Tensor h = (*pool1)((*conv1)(x, true), true);
+    return (*dense)((*flatten)((*pool2)((*conv2)(h, true), true), true), true);
+  };
+  const bool served = kernels::own_kernels() && kernels::cpu_level() != kernels::CpuLevel::baseline;
+  std::map<std::string, int> ops_run;
+  check_pooled_before_relu(model, x, w, layers_one_by_one, served ? std::vector<Shape>{} : std::vector<Shape>{{3, 4, 4, 16}});
+  {
+    OpCounter counter;
+    GradientTape tape;
+    model(x, true);
+    ops_run = counter.ops;
+  }
+  CHECK(ops_run["convolution and max pooling"] == (served ? 2 : 0));
+  CHECK(ops_run["pooling"] == (served ? 0 : 2));
 }
