@@ -1,4 +1,5 @@
-// The products, convolutions and poolings of the benchmark workloads (and predict's convolution + pooling pair), one call at a time: oneDNN's against
+// The products, convolutions and poolings of the benchmark workloads (and the narrow convolution + pooling
+// pair, predicting and training), one call at a time: oneDNN's against
 // kerascpp's own kernels (the register tiles called directly, whatever their `*_fits` rule would choose;
 // poolings: the library's path with own kernels allowed), the two alternating call by call, so that a busy
 // machine slows both alike. GFLOP/s per shape, the best of --repetitions calls each, and which of the two the
@@ -180,7 +181,10 @@ int main(int argc, char** argv) try {
 
   // predict's narrow convolution + relu + 2 x 2 max pooling ("valid", as the seed CNN's first layer):
   // oneDNN's convolution and the library's pooling against kernels::conv_max_pool (GFLOP/s of the convolution).
-  for (const std::int64_t batch : {1, 32})
+  // Training (batch 32 and 128): forward and weight gradient, GFLOP/s of the two convolutions. The pair: the
+  // convolution, pooling forward and backward, the weight gradient; the one pass: conv_max_pool keeping the
+  // windows' winners, max_pool_2x2_unpool, the same weight gradient.
+  for (const std::int64_t batch : {1, 32, 128})
     for (Conv s : std::vector<Conv>{{"cnn_conv1_pool_5x5_1to32", 0, 28, 28, 1, 32, 5, 1},
                                     {"conv_pool_3x3_3to32", 0, 32, 32, 3, 32, 3, 1}}) {
       s.n = batch;
@@ -194,11 +198,28 @@ int main(int argc, char** argv) try {
       const auto x = random_floats(batch * s.h * s.w * s.c, 9), kernel = random_floats(s.k * s.k * s.c * s.oc, 10);
       const auto bias = random_floats(s.oc, 11);
       std::vector<float> conv(static_cast<std::size_t>(batch * a.out[0] * a.out[1] * s.oc)), y(conv.size() / 4);
-      duel(std::string("predict_") + s.name + "_b" + std::to_string(batch), flops, kk::conv_max_pool_fits(a), [&](bool own) {
-        if (own) return kk::conv_max_pool(x.data(), kernel.data(), bias.data(), y.data(), nullptr, a, true);
-        kk::conv_inference(x.data(), kernel.data(), 1, bias.data(), nullptr, conv.data(), a, kk::Eltwise::relu);
-        kk::pool_forward(kk::Pooling::max, conv.data(), y.data(), nullptr, p);
-      });
+      if (batch <= 32)
+        duel(std::string("predict_") + s.name + "_b" + std::to_string(batch), flops, kk::conv_max_pool_fits(a), [&](bool own) {
+          if (own) return kk::conv_max_pool(x.data(), kernel.data(), bias.data(), y.data(), nullptr, a, true);
+          kk::conv_inference(x.data(), kernel.data(), 1, bias.data(), nullptr, conv.data(), a, kk::Eltwise::relu);
+          kk::pool_forward(kk::Pooling::max, conv.data(), y.data(), nullptr, p);
+        });
+      if (batch == 1) continue;
+      std::vector<float> dz(conv.size()), dkernel(kernel.size()), dbias(bias.size());
+      std::vector<char> workspace(kk::pool_workspace_bytes(kk::Pooling::max, p));
+      std::vector<std::uint8_t> winners(y.size());
+      duel(std::string("train_") + s.name + "_b" + std::to_string(batch), 2 * flops, kk::conv_max_pool_fits(a),
+           [&](bool own) {
+             if (own) {
+               kk::conv_max_pool(x.data(), kernel.data(), bias.data(), y.data(), winners.data(), a, false);
+               kk::max_pool_2x2_unpool(y.data(), y.data(), winners.data(), dz.data(), a, false);
+             } else {
+               kk::conv_forward(x.data(), kernel.data(), bias.data(), conv.data(), a, kk::Eltwise::linear);
+               kk::pool_forward(kk::Pooling::max, conv.data(), y.data(), workspace.data(), p);
+               kk::pool_backward(kk::Pooling::max, y.data(), dz.data(), workspace.data(), p);
+             }
+             kk::conv_backward_weights(x.data(), dz.data(), dkernel.data(), dbias.data(), a);
+           });
     }
 } catch (const std::exception& e) {
   std::fprintf(stderr, "kernel_shapes: %s\n", e.what());
