@@ -1,6 +1,6 @@
 #pragma once
-// Inference: a convolution over a narrow window (an image's first layer: 5 x 5 over one channel, 3 x 3 over
-// three) and the 2 x 2 max pooling of stride 2 after it, in one pass. Such a convolution does little work per
+// A convolution over a narrow window (an image's first layer: 5 x 5 over one channel, 3 x 3 over three) and
+// the 2 x 2 max pooling of stride 2 after it, in one pass, predicting and training. Such a convolution does little work per
 // output value, so writing its output and reading it back for the pooling costs about what the sums do: here
 // each register tile sums the four positions of its pooled outputs and writes only their maximum. Training
 // keeps which of the four won, from which the gradient goes back to the convolution's sums.
