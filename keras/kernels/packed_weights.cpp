@@ -146,8 +146,11 @@ bool packed_conv_fits(const ConvArgs& a) {
   const std::int64_t row = (a.rank == 2 ? a.k[1] : a.k[0]) * a.c, taps = a.k[0] * (a.rank == 2 ? a.k[1] : 1);
   if (row < 32 || taps == 1) return false;
   // AVX-512: oneDNN's brgconv kernels run these 0.6-0.95x faster than our tiles, except over few output
-  // positions (one small image: 8 x 8 to 10 x 10 at 32-64 channels, 1.2-1.7x), where they split poorly.
-  if (cpu_level() == CpuLevel::avx512 && a.n * a.out[0] * a.out[1] * a.out[2] > 128) return false;
+  // positions (one small image: 8 x 8 to 10 x 10 at 32-64 channels, 1.2-1.7x on 2 threads of a Zen 5), where
+  // they split poorly among threads. On one thread nothing is split, and oneDNN's are ahead there too (one
+  // 8 x 8 image, 64 to 64 channels, Zen 4: 127 against 111 GFLOP/s).
+  if (cpu_level() == CpuLevel::avx512 && (a.n * a.out[0] * a.out[1] * a.out[2] > 128 || omp_get_max_threads() == 1))
+    return false;
   if (taps * a.c * panel_count(a.oc) * kPanel > kLargestPack) return false;
   for (std::int64_t i = 0; i < a.rank; ++i)
     if (a.dilation[i] != 1 || a.pad_l[i] < 0 || a.pad_r[i] < 0) return false;
