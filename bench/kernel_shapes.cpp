@@ -13,6 +13,7 @@
 #include <vector>
 
 #include <keras/keras.hpp>
+#include <keras/kernels/attention.hpp>
 #include <keras/kernels/conv_max_pool.hpp>
 #include <keras/kernels/conv_weight_gradient.hpp>
 #include <keras/kernels/cpu_dispatch.hpp>
@@ -20,6 +21,7 @@
 #include <keras/kernels/matmul.hpp>
 #include <keras/kernels/packed_weights.hpp>
 #include <keras/kernels/pooling.hpp>
+#include <keras/ops/fused_attention.hpp>
 
 #include "bench_timing.hpp"
 
@@ -106,6 +108,31 @@ int main(int argc, char** argv) try {
     duel(std::string("predict_") + s.name, 2.0 * s.m * s.k * s.n, kk::packed_matmul_fits(args), [&](bool own) {
       if (own) kk::packed_matmul(a.data(), b.data(), 1, c.data(), args);
       else kk::matmul(a.data(), b.data(), c.data(), args);
+    });
+  }
+
+  // Attention's core over the Transformer block's heads (32 sequences x 8 heads, 128 positions, depth 32; one
+  // sequence: 8 heads), softmax(Q K^T) V: as MultiHeadAttention ran it before, oneDNN's batched products and
+  // softmax with the weights as a tensor, against the one op (ops::fused_attention); predicting (forward) and
+  // training (forward and the gradients of q, k and v). GFLOP/s of the products, the backward counted as 4.
+  for (const std::int64_t heads : {256, 8}) {
+    const std::int64_t T = 128, d = 32;
+    const keras::Tensor q = keras::Tensor::from_vector(random_floats(heads * T * d, 1), {heads, T, d});
+    const keras::Tensor k = keras::Tensor::from_vector(random_floats(heads * T * d, 2), {heads, T, d});
+    const keras::Tensor v = keras::Tensor::from_vector(random_floats(heads * T * d, 3), {heads, T, d});
+    const bool chosen = kk::attention_fits({.n = heads, .t = T, .s = T, .d = d, .dv = d});
+    auto core = [&](bool own) {
+      return own ? keras::ops::fused_attention(q, k, v)
+                 : keras::ops::batch_matmul(keras::ops::softmax(keras::ops::batch_matmul(q, k, false, true), -1), v);
+    };
+    const double flops = 2.0 * 2 * heads * T * T * d;
+    const std::string shape = std::to_string(heads) + "x" + std::to_string(T) + "x" + std::to_string(d);
+    duel("predict_attention_" + shape, flops, chosen, [&](bool own) { core(own); });
+    duel("train_attention_" + shape, 3 * flops, chosen, [&](bool own) {
+      keras::GradientTape tape;
+      for (const auto* t : {&q, &k, &v}) tape.watch(*t);
+      const keras::Tensor y = core(own);
+      tape.gradient(keras::ops::sum(y), std::vector<keras::Tensor>{q, k, v});
     });
   }
 

@@ -9,6 +9,7 @@
 #include "keras/config/layer_config.hpp"
 #include "keras/function/capture.hpp"
 #include "keras/ops/batch_matmul.hpp"
+#include "keras/ops/fused_attention.hpp"
 #include "keras/ops/manipulation.hpp"
 #include "keras/ops/math.hpp"
 #include "keras/ops/nn.hpp"
@@ -200,8 +201,6 @@ std::vector<Tensor> MultiHeadAttention::call_with_args(const std::vector<Tensor>
                                  jit::constant(Tensor::scalar(static_cast<float>(1.0 / std::sqrt(double(key_dim_))))));
   const Tensor k = project(k_in, key_kernel_, key_bias_, key_dim_);
   const Tensor v = project(v_in, value_kernel_, value_bias_, value_dim_);
-  const Tensor scores = ops::reshape(ops::batch_matmul(batched(q, T, key_dim_), batched(k, S, key_dim_), false, true),
-                                     {outer, H, T, S});
 
   // The mask: [outer or 1, 1, T or 1, S or 1] against scores [outer, H, T, S].
   Tensor keep;
@@ -244,9 +243,17 @@ std::vector<Tensor> MultiHeadAttention::call_with_args(const std::vector<Tensor>
     }
   }
   if (keep.defined()) keep = ops::reshape(keep, {keep.dim(0), 1, keep.dim(1), keep.dim(2)});
-  const Tensor probs = detail::masked_softmax(scores, keep);
-  const Tensor dropped = detail::attention_dropout(probs, options_.dropout, args.training);
-  Tensor o = ops::batch_matmul(ops::reshape(dropped, {outer * H, T, S}), batched(v, S, value_dim_));
+  // Without a mask, dropout or the scores to return, each head's weights need not exist as a tensor.
+  Tensor o, probs;
+  if (!keep.defined() && !args.return_attention_scores && (options_.dropout == 0.0 || !args.training))
+    o = ops::fused_attention(batched(q, T, key_dim_), batched(k, S, key_dim_), batched(v, S, value_dim_));
+  if (!o.defined()) {
+    const Tensor scores = ops::reshape(
+        ops::batch_matmul(batched(q, T, key_dim_), batched(k, S, key_dim_), false, true), {outer, H, T, S});
+    probs = detail::masked_softmax(scores, keep);
+    const Tensor dropped = detail::attention_dropout(probs, options_.dropout, args.training);
+    o = ops::batch_matmul(ops::reshape(dropped, {outer * H, T, S}), batched(v, S, value_dim_));
+  }
 
   // [N, T, value_dim] → [batch, others..., H, axes..., value_dim] → [batch, mid..., H * value_dim].
   Shape split{batch};

@@ -1,0 +1,201 @@
+#include "keras/kernels/attention.hpp"
+
+#include <immintrin.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <utility>
+
+#include "keras/kernels/cpu_dispatch.hpp"
+#include "keras/kernels/packed_tiles.hpp"
+#include "keras/kernels/parallel.hpp"
+#include "keras/kernels/scratch.hpp"
+#include "keras/kernels/vector_math.hpp"
+
+namespace keras::kernels {
+namespace {
+
+using packed_tiles::kPanel;
+constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
+
+std::int64_t padded(std::int64_t cols) { return (cols + kPanel - 1) / kPanel * kPanel; }
+
+// B [k, cols] (row p at b + p * ld) as 16-column panels [cols / 16][k][16], missing columns zero.
+void pack_rows(const float* b, std::int64_t ld, std::int64_t k, std::int64_t cols, float* out) {
+  for (std::int64_t j0 = 0; j0 < cols; j0 += kPanel) {
+    const std::int64_t width = std::min(kPanel, cols - j0);
+    for (std::int64_t p = 0; p < k; ++p, out += kPanel) {
+      std::copy_n(b + p * ld + j0, width, out);
+      std::fill(out + width, out + kPanel, 0.0f);
+    }
+  }
+}
+
+// The same panels of B = Mᵀ, M [cols, k] (row j at m + j * ld).
+void pack_transposed(const float* m, std::int64_t ld, std::int64_t k, std::int64_t cols, float* out) {
+  for (std::int64_t j0 = 0; j0 < cols; j0 += kPanel, out += k * kPanel) {
+    const std::int64_t width = std::min(kPanel, cols - j0);
+    if (width < kPanel) std::fill(out, out + k * kPanel, 0.0f);
+    for (std::int64_t j = 0; j < width; ++j)
+      for (std::int64_t p = 0; p < k; ++p) out[p * kPanel + j] = m[(j0 + j) * ld + p];
+  }
+}
+
+// C [rows, cols] (row r at c + r * ldc) = A [rows, k] (row r at a + r * lda) times the packed B, on the
+// register tiles of packed_tiles.hpp.
+void product(const float* a, std::int64_t lda, std::int64_t rows, const float* panels, std::int64_t k,
+             std::int64_t cols, float* c, std::int64_t ldc) {
+  const std::int64_t columns = packed_tiles::tile_columns(), no_offset = 0;
+  for (std::int64_t j0 = 0; j0 < cols; j0 += columns) {
+    const float* next = a;
+    packed_tiles::tiles([&] { return std::exchange(next, next + lda); },
+                        packed_tiles::TileArgs{.taps = &no_offset, .tap_count = 1, .panel = panels + j0 * k,
+                                               .next_panel = k * kPanel, .depth = k, .c = c + j0, .ldc = ldc,
+                                               .width = std::min(columns, cols - j0), .add_to_c = false,
+                                               .finish = nullptr},
+                        rows);
+  }
+}
+
+// x[j] = e^(x[j] - shift - col[j]) (col may be null) over one row of n floats; returns their sum, or NaN
+// when the row holds a NaN (which then stays in x).
+__attribute__((target("avx512f"))) float exp_row16(float* x, std::int64_t n, float shift, const float* col) {
+  const __m512 s = _mm512_set1_ps(shift), zero = _mm512_setzero_ps();
+  __m512 sum = zero;
+  __mmask16 nan = 0;
+  for (std::int64_t j = 0; j < n; j += 16) {
+    const __mmask16 m = n - j >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << (n - j)) - 1);
+    __m512 v = _mm512_sub_ps(_mm512_maskz_loadu_ps(m, x + j), s);
+    if (col) v = _mm512_sub_ps(v, _mm512_maskz_loadu_ps(m, col + j));
+    nan |= _mm512_mask_cmp_ps_mask(m, v, v, _CMP_UNORD_Q);
+    const __m512 e = _mm512_maskz_mov_ps(m, vector_math::exp16(v));
+    _mm512_mask_storeu_ps(x + j, m, e);
+    sum = _mm512_add_ps(sum, e);
+  }
+  if (nan) return kNaN;
+  alignas(64) float lanes[16];
+  _mm512_store_ps(lanes, sum);
+  float total = 0.0f;
+  for (float l : lanes) total += l;
+  return total;
+}
+
+// The largest of n floats (NaNs aside: exp_row16 finds those).
+__attribute__((target("avx512f"))) float max_row16(const float* x, std::int64_t n) {
+  const __m512 low = _mm512_set1_ps(-std::numeric_limits<float>::infinity());
+  __m512 top = low;
+  for (std::int64_t j = 0; j < n; j += 16) {
+    const __mmask16 m = n - j >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << (n - j)) - 1);
+    top = _mm512_mask_max_ps(top, 0xFFFF, top, _mm512_mask_loadu_ps(low, m, x + j));  // (the masked forms: GCC 12
+  }                                                                                    // warns on the plain ones)
+  alignas(64) float lanes[16];
+  _mm512_store_ps(lanes, top);
+  float best = lanes[0];
+  for (float l : lanes) best = l > best ? l : best;
+  return best;
+}
+
+// Each row of scores [rows, cols] becomes its softmax; lse (may be null) gets max + log(sum).
+void softmax_rows(float* x, std::int64_t rows, std::int64_t cols, float* lse) {
+  for (std::int64_t r = 0; r < rows; ++r) {
+    float* row = x + r * cols;
+    const float top = max_row16(row, cols);
+    const float sum = exp_row16(row, cols, top, nullptr);
+    const float inv = 1.0f / sum;  // NaN for a row with a NaN, which the row then holds throughout
+    with_best_cpu([&] {
+      for (std::int64_t j = 0; j < cols; ++j) row[j] *= inv;
+    });
+    if (lse) lse[r] = top + std::log(sum);
+  }
+}
+
+// One thread's scratch for a head: room for `floats` floats, 64-byte aligned (the panels' loads need it).
+float* aligned_scratch(std::int64_t floats) {
+  thread_local Scratch scratch;
+  float* room = scratch.floats(floats + kPanel);
+  const auto skip = (kPanel - reinterpret_cast<std::uintptr_t>(room) / sizeof(float) % kPanel) % kPanel;
+  return room + skip;
+}
+
+}  // namespace
+
+bool attention_fits(const AttentionArgs& a) {
+  // AVX-512 only: under AVX2 oneDNN's batched products and softmax ran the Transformer block's heads as fast
+  // or faster (bench/kernel_shapes: training 0.68-0.92x theirs, predicting level). At least a head per
+  // thread, as the heads are what the threads share.
+  return own_kernels() && cpu_level() == CpuLevel::avx512 && a.n >= omp_get_max_threads() && a.t > 0 && a.s > 0 && a.d > 0 && a.dv > 0 &&
+         a.t <= 512 && a.s <= 512 && a.d <= 256 && a.dv <= 256;
+}
+
+void attention_forward(const float* q, const float* k, const float* v, float* o, float* lse, const AttentionArgs& a) {
+  const std::int64_t T = a.t, S = a.s, d = a.d, dv = a.dv;
+  parallel_rows(a.n, T * S * (d + dv), [&](std::int64_t i) {
+    const float *qi = q + i * T * d, *ki = k + i * S * d, *vi = v + i * S * dv;
+    float* scores = aligned_scratch(T * padded(S) + std::max(d * padded(S), S * padded(dv)));
+    float* panels = scores + T * padded(S);
+    pack_transposed(ki, d, d, S, panels);
+    product(qi, d, T, panels, d, S, scores, S);
+    softmax_rows(scores, T, S, lse ? lse + i * T : nullptr);
+    pack_rows(vi, dv, S, dv, panels);
+    product(scores, S, T, panels, S, dv, o + i * T * dv, dv);
+  });
+}
+
+void attention_backward(const float* q, const float* k, const float* v, const float* o, const float* lse,
+                        const float* d_o, float* dq, float* dk, float* dv, const AttentionArgs& a) {
+  const std::int64_t T = a.t, S = a.s, d = a.d, Dv = a.dv, ld = padded(T);
+  parallel_rows(a.n, T * S * (2 * d + 2 * Dv), [&](std::int64_t i) {
+    const float *qi = q + i * T * d, *ki = k + i * S * d, *vi = v + i * S * Dv;
+    const float *oi = o + i * T * Dv, *doi = d_o + i * T * Dv, *lsei = lse + i * T;
+    const std::int64_t panel_floats = std::max({d * ld, T * padded(Dv), Dv * ld, T * padded(d), S * ld});
+    // Weights and their gradient transposed, [S, T] (rows ld floats apart), then the panels, K^T, dQ^T, and D.
+    float* pt = aligned_scratch(2 * S * ld + panel_floats + d * S + d * ld + T);
+    float *dst = pt + S * ld, *panels = dst + S * ld, *kt = panels + panel_floats, *dqt = kt + d * S;
+    float* D = dqt + d * ld;
+    // Pᵀ = e^(K Qᵀ - lse), column by column.
+    pack_transposed(qi, d, d, T, panels);
+    product(ki, d, S, panels, d, T, pt, ld);
+    for (std::int64_t s = 0; s < S; ++s) exp_row16(pt + s * ld, T, 0.0f, lsei);
+    // dV = Pᵀ dO.
+    pack_rows(doi, Dv, T, Dv, panels);
+    product(pt, ld, S, panels, T, Dv, dv + i * S * Dv, Dv);
+    // dPᵀ = V dOᵀ; dSᵀ = Pᵀ (dPᵀ - D), D[t] = dO[t] · O[t].
+    pack_transposed(doi, Dv, Dv, T, panels);
+    product(vi, Dv, S, panels, Dv, T, dst, ld);
+    with_best_cpu([&] {
+      for (std::int64_t t = 0; t < T; ++t) {  // 16 running sums, so that the loop vectorizes
+        const float *x = doi + t * Dv, *y = oi + t * Dv;
+        float part[16] = {};
+        std::int64_t j = 0;
+        for (; j + 16 <= Dv; j += 16)
+          for (int l = 0; l < 16; ++l) part[l] += x[j + l] * y[j + l];
+        float sum = 0.0f;
+        for (; j < Dv; ++j) sum += x[j] * y[j];
+        for (float p : part) sum += p;
+        D[t] = sum;
+      }
+    });
+    with_best_cpu([&] {
+      for (std::int64_t s = 0; s < S; ++s) {
+        float* __restrict g = dst + s * ld;
+        const float* __restrict p = pt + s * ld;
+        for (std::int64_t t = 0; t < T; ++t) g[t] = p[t] * (g[t] - D[t]);
+      }
+    });
+    // dK = dSᵀ Q.
+    pack_rows(qi, d, T, d, panels);
+    product(dst, ld, S, panels, T, d, dk + i * S * d, d);
+    // dQᵀ = Kᵀ dSᵀ, then transposed into dQ.
+    for (std::int64_t s = 0; s < S; ++s)
+      for (std::int64_t j = 0; j < d; ++j) kt[j * S + s] = ki[s * d + j];
+    pack_rows(dst, ld, S, T, panels);
+    product(kt, S, d, panels, S, T, dqt, ld);
+    float* dqi = dq + i * T * d;
+    for (std::int64_t j = 0; j < d; ++j)
+      for (std::int64_t t = 0; t < T; ++t) dqi[t * d + j] = dqt[j * ld + t];
+  });
+}
+
+}  // namespace keras::kernels
