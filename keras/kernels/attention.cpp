@@ -119,6 +119,12 @@ float* aligned_scratch(std::int64_t floats) {
   return room + skip;
 }
 
+// Where head i's first row starts in a [n / h, rows, h, depth] tensor (h = 1: a plain stack); its rows are
+// h * depth floats apart.
+std::int64_t head_offset(const AttentionArgs& a, std::int64_t i, std::int64_t rows, std::int64_t depth) {
+  return (i / a.h * rows * a.h + i % a.h) * depth;
+}
+
 }  // namespace
 
 bool attention_fits(const AttentionArgs& a) {
@@ -130,43 +136,44 @@ bool attention_fits(const AttentionArgs& a) {
 }
 
 void attention_forward(const float* q, const float* k, const float* v, float* o, float* lse, const AttentionArgs& a) {
-  const std::int64_t T = a.t, S = a.s, d = a.d, dv = a.dv;
+  const std::int64_t T = a.t, S = a.s, d = a.d, dv = a.dv, ld = a.h * d, ldv = a.h * dv;
   parallel_rows(a.n, T * S * (d + dv), [&](std::int64_t i) {
-    const float *qi = q + i * T * d, *ki = k + i * S * d, *vi = v + i * S * dv;
+    const float *qi = q + head_offset(a, i, T, d), *ki = k + head_offset(a, i, S, d), *vi = v + head_offset(a, i, S, dv);
     float* scores = aligned_scratch(T * padded(S) + std::max(d * padded(S), S * padded(dv)));
     float* panels = scores + T * padded(S);
-    pack_transposed(ki, d, d, S, panels);
-    product(qi, d, T, panels, d, S, scores, S);
+    pack_transposed(ki, ld, d, S, panels);
+    product(qi, ld, T, panels, d, S, scores, S);
     softmax_rows(scores, T, S, lse ? lse + i * T : nullptr);
-    pack_rows(vi, dv, S, dv, panels);
-    product(scores, S, T, panels, S, dv, o + i * T * dv, dv);
+    pack_rows(vi, ldv, S, dv, panels);
+    product(scores, S, T, panels, S, dv, o + head_offset(a, i, T, dv), ldv);
   });
 }
 
 void attention_backward(const float* q, const float* k, const float* v, const float* o, const float* lse,
                         const float* d_o, float* dq, float* dk, float* dv, const AttentionArgs& a) {
-  const std::int64_t T = a.t, S = a.s, d = a.d, Dv = a.dv, ld = padded(T);
+  const std::int64_t T = a.t, S = a.s, d = a.d, Dv = a.dv, ld = padded(T), lq = a.h * d, lv = a.h * Dv;
   parallel_rows(a.n, T * S * (2 * d + 2 * Dv), [&](std::int64_t i) {
-    const float *qi = q + i * T * d, *ki = k + i * S * d, *vi = v + i * S * Dv;
-    const float *oi = o + i * T * Dv, *doi = d_o + i * T * Dv, *lsei = lse + i * T;
+    const std::int64_t at_q = head_offset(a, i, T, d), at_k = head_offset(a, i, S, d);
+    const std::int64_t at_o = head_offset(a, i, T, Dv), at_v = head_offset(a, i, S, Dv);
+    const float *qi = q + at_q, *ki = k + at_k, *vi = v + at_v, *oi = o + at_o, *doi = d_o + at_o, *lsei = lse + i * T;
     const std::int64_t panel_floats = std::max({d * ld, T * padded(Dv), Dv * ld, T * padded(d), S * ld});
     // Weights and their gradient transposed, [S, T] (rows ld floats apart), then the panels, K^T, dQ^T, and D.
     float* pt = aligned_scratch(2 * S * ld + panel_floats + d * S + d * ld + T);
     float *dst = pt + S * ld, *panels = dst + S * ld, *kt = panels + panel_floats, *dqt = kt + d * S;
     float* D = dqt + d * ld;
     // Pᵀ = e^(K Qᵀ - lse), column by column.
-    pack_transposed(qi, d, d, T, panels);
-    product(ki, d, S, panels, d, T, pt, ld);
+    pack_transposed(qi, lq, d, T, panels);
+    product(ki, lq, S, panels, d, T, pt, ld);
     for (std::int64_t s = 0; s < S; ++s) exp_row16(pt + s * ld, T, 0.0f, lsei);
     // dV = Pᵀ dO.
-    pack_rows(doi, Dv, T, Dv, panels);
-    product(pt, ld, S, panels, T, Dv, dv + i * S * Dv, Dv);
+    pack_rows(doi, lv, T, Dv, panels);
+    product(pt, ld, S, panels, T, Dv, dv + at_v, lv);
     // dPᵀ = V dOᵀ; dSᵀ = Pᵀ (dPᵀ - D), D[t] = dO[t] · O[t].
-    pack_transposed(doi, Dv, Dv, T, panels);
-    product(vi, Dv, S, panels, Dv, T, dst, ld);
+    pack_transposed(doi, lv, Dv, T, panels);
+    product(vi, lv, S, panels, Dv, T, dst, ld);
     with_best_cpu([&] {
       for (std::int64_t t = 0; t < T; ++t) {  // 16 running sums, so that the loop vectorizes
-        const float *x = doi + t * Dv, *y = oi + t * Dv;
+        const float *x = doi + t * lv, *y = oi + t * lv;
         float part[16] = {};
         std::int64_t j = 0;
         for (; j + 16 <= Dv; j += 16)
@@ -185,16 +192,16 @@ void attention_backward(const float* q, const float* k, const float* v, const fl
       }
     });
     // dK = dSᵀ Q.
-    pack_rows(qi, d, T, d, panels);
-    product(dst, ld, S, panels, T, d, dk + i * S * d, d);
+    pack_rows(qi, lq, T, d, panels);
+    product(dst, ld, S, panels, T, d, dk + at_k, lq);
     // dQᵀ = Kᵀ dSᵀ, then transposed into dQ.
     for (std::int64_t s = 0; s < S; ++s)
-      for (std::int64_t j = 0; j < d; ++j) kt[j * S + s] = ki[s * d + j];
+      for (std::int64_t j = 0; j < d; ++j) kt[j * S + s] = ki[s * lq + j];
     pack_rows(dst, ld, S, T, panels);
     product(kt, S, d, panels, S, T, dqt, ld);
-    float* dqi = dq + i * T * d;
+    float* dqi = dq + at_q;
     for (std::int64_t j = 0; j < d; ++j)
-      for (std::int64_t t = 0; t < T; ++t) dqi[t * d + j] = dqt[j * ld + t];
+      for (std::int64_t t = 0; t < T; ++t) dqi[t * lq + j] = dqt[j * ld + t];
   });
 }
 

@@ -243,9 +243,12 @@ std::vector<Tensor> MultiHeadAttention::call_with_args(const std::vector<Tensor>
     }
   }
   if (keep.defined()) keep = ops::reshape(keep, {keep.dim(0), 1, keep.dim(1), keep.dim(2)});
-  // Without a mask, dropout or the scores to return, each head's weights need not exist as a tensor.
+  // Without a mask, dropout or the scores to return, each head's weights need not exist as a tensor; over
+  // one attention axis the heads stay where the projections put them ([batch, T, H, d]: no transposes).
   Tensor o, probs;
-  if (!keep.defined() && !args.return_attention_scores && (options_.dropout == 0.0 || !args.training))
+  const bool fusable = !keep.defined() && !args.return_attention_scores && (options_.dropout == 0.0 || !args.training);
+  const bool in_place = fusable && r == 3 && (o = ops::fused_attention(q, k, v)).defined();  // o: [batch, T, H, dv]
+  if (fusable && !in_place)
     o = ops::fused_attention(batched(q, T, key_dim_), batched(k, S, key_dim_), batched(v, S, value_dim_));
   if (!o.defined()) {
     const Tensor scores = ops::reshape(
@@ -256,12 +259,14 @@ std::vector<Tensor> MultiHeadAttention::call_with_args(const std::vector<Tensor>
   }
 
   // [N, T, value_dim] → [batch, others..., H, axes..., value_dim] → [batch, mid..., H * value_dim].
-  Shape split{batch};
-  for (int a : others) split.push_back(q_in.dim(a));
-  split.push_back(H);
-  for (int a : axes) split.push_back(q_in.dim(a));
-  split.push_back(value_dim_);
-  o = ops::transpose(ops::reshape(o, split), inverse);
+  if (!in_place) {
+    Shape split{batch};
+    for (int a : others) split.push_back(q_in.dim(a));
+    split.push_back(H);
+    for (int a : axes) split.push_back(q_in.dim(a));
+    split.push_back(value_dim_);
+    o = ops::transpose(ops::reshape(o, split), inverse);
+  }
   Shape joined(q_in.shape().begin(), q_in.shape().end() - 1);
   joined.push_back(H * value_dim_);
   o = ops::reshape(o, joined);

@@ -62,6 +62,30 @@ TEST_CASE("fused attention gives the ops' outputs and gradients, tails and full 
   }
 }
 
+TEST_CASE("fused attention over Keras's [batch, t, heads, d] equals it over the transposed stacks", "[attention]") {
+  // batch 2, t 9, s 20, heads 3, d 6, dv 5: heads interleaved in each position's row, tails everywhere.
+  if (!served(6, 9, 20, 6, 5)) return;
+  const std::vector<Tensor> in{random_tensor({2, 9, 3, 6}, -2.f, 2.f, 11), random_tensor({2, 20, 3, 6}, -2.f, 2.f, 12),
+                               random_tensor({2, 20, 3, 5}, -1.f, 1.f, 13)};
+  const Tensor w = random_tensor({2, 9, 3, 5}, 0.5f, 1.5f, 14);
+  auto stacked = [](const Tensor& q, const Tensor& k, const Tensor& v) {
+    auto stacks = [](const Tensor& x) {
+      return ops::reshape(ops::transpose(x, {0, 2, 1, 3}), {x.dim(0) * x.dim(2), x.dim(1), x.dim(3)});
+    };
+    const Tensor o = by_ops(stacks(q), stacks(k), stacks(v));
+    return ops::transpose(ops::reshape(o, {q.dim(0), q.dim(2), q.dim(1), v.dim(3)}), {0, 2, 1, 3});
+  };
+  const auto fused = value_and_gradients(ops::fused_attention, in, w);
+  const auto plain = value_and_gradients(+stacked, in, w);
+  for (std::size_t i = 0; i < fused.size(); ++i) {
+    INFO("0: output, 1-3: gradients of q, k, v; here " << i);
+    REQUIRE(fused[i].shape() == plain[i].shape());
+    CHECK(max_relative_error(fused[i], plain[i]) < 1e-5);
+  }
+  // Heads that do not match between q and k are the caller's to refuse.
+  CHECK_FALSE(ops::fused_attention(in[0], random_tensor({2, 20, 2, 6}), in[2]).defined());
+}
+
 TEST_CASE("fused attention differentiates twice, as recorded ops under an outer tape", "[attention]") {
   if (!served(2, 5, 6, 4, 3)) return;
   const Tensor q = random_tensor({2, 5, 4}, -1.f, 1.f, 5), k = random_tensor({2, 6, 4}, -1.f, 1.f, 6);
@@ -78,6 +102,20 @@ TEST_CASE("fused attention differentiates twice, as recorded ops under an outer 
     return outer.gradient(ops::sum(ops::square(dq)), q);
   };
   CHECK(max_relative_error(second(ops::fused_attention), second(by_ops)) < 1e-5);
+  // The same through Keras's head layout: [1, 5, 2, 4] is q's two stacks side by side.
+  const Tensor q4 = ops::transpose(ops::reshape(q, {1, 2, 5, 4}), {0, 2, 1, 3});
+  const Tensor k4 = ops::transpose(ops::reshape(k, {1, 2, 6, 4}), {0, 2, 1, 3});
+  const Tensor v4 = ops::transpose(ops::reshape(v, {1, 2, 6, 3}), {0, 2, 1, 3});
+  GradientTape outer;
+  outer.watch(q4);
+  Tensor dq;
+  {
+    GradientTape inner;
+    inner.watch(q4);
+    dq = inner.gradient(ops::sum(ops::square(ops::fused_attention(q4, k4, v4))), q4);
+  }
+  const Tensor dq2 = ops::reshape(ops::transpose(outer.gradient(ops::sum(ops::square(dq)), q4), {0, 2, 1, 3}), {2, 5, 4});
+  CHECK(max_relative_error(dq2, second(by_ops)) < 1e-5);
 }
 
 TEST_CASE("fused attention keeps a NaN in its head and leaves unserved shapes to the caller", "[attention]") {
