@@ -131,14 +131,15 @@ bool attention_fits(const AttentionArgs& a) {
   // AVX-512 only: under AVX2 oneDNN's batched products and softmax ran the Transformer block's heads as fast
   // or faster (bench/kernel_shapes: training 0.68-0.92x theirs, predicting level). At least a head per
   // thread, as the heads are what the threads share.
-  return own_kernels() && cpu_level() == CpuLevel::avx512 && a.n >= omp_get_max_threads() && a.t > 0 && a.s > 0 && a.d > 0 && a.dv > 0 &&
-         a.t <= 512 && a.s <= 512 && a.d <= 256 && a.dv <= 256;
+  return own_kernels() && cpu_level() == CpuLevel::avx512 && a.n >= omp_get_max_threads() && a.t > 0 &&
+         a.s > 0 && a.d > 0 && a.dv > 0 && a.t <= 512 && a.s <= 512 && a.d <= 256 && a.dv <= 256;
 }
 
 void attention_forward(const float* q, const float* k, const float* v, float* o, float* lse, const AttentionArgs& a) {
   const std::int64_t T = a.t, S = a.s, d = a.d, dv = a.dv, ld = a.h * d, ldv = a.h * dv;
   parallel_rows(a.n, T * S * (d + dv), [&](std::int64_t i) {
-    const float *qi = q + head_offset(a, i, T, d), *ki = k + head_offset(a, i, S, d), *vi = v + head_offset(a, i, S, dv);
+    const float* qi = q + head_offset(a, i, T, d);
+    const float *ki = k + head_offset(a, i, S, d), *vi = v + head_offset(a, i, S, dv);
     float* scores = aligned_scratch(T * padded(S) + std::max(d * padded(S), S * padded(dv)));
     float* panels = scores + T * padded(S);
     pack_transposed(ki, ld, d, S, panels);

@@ -43,7 +43,8 @@ Tensor fused_attention(const Tensor& q, const Tensor& k, const Tensor& v) {
   for (int axis : rank == 3 ? std::vector<int>{0} : std::vector<int>{0, 2})  // the same stacks of heads
     if (k.dim(axis) != q.dim(axis) || v.dim(axis) != q.dim(axis)) return Tensor();
   const std::int64_t h = rank == 4 ? q.dim(2) : 1;
-  const kernels::AttentionArgs a{.n = q.dim(0) * h, .t = q.dim(1), .s = k.dim(1), .d = q.dim(-1), .dv = v.dim(-1), .h = h};
+  const kernels::AttentionArgs a{
+      .n = q.dim(0) * h, .t = q.dim(1), .s = k.dim(1), .d = q.dim(-1), .dv = v.dim(-1), .h = h};
   if (v.dim(1) != a.s || k.dim(-1) != a.d || !kernels::attention_fits(a)) return Tensor();
   const bool record = autodiff::recording();
   Shape out_shape = q.shape();

@@ -48,7 +48,8 @@ TEST_CASE("fused attention gives the ops' outputs and gradients, tails and full 
       continue;
     }
     // Scores of a few units either way, as a scaled query gives.
-    const std::vector<Tensor> in{random_tensor({c.n, c.t, c.d}, -2.f, 2.f, 1), random_tensor({c.n, c.s, c.d}, -2.f, 2.f, 2),
+    const std::vector<Tensor> in{random_tensor({c.n, c.t, c.d}, -2.f, 2.f, 1),
+                                 random_tensor({c.n, c.s, c.d}, -2.f, 2.f, 2),
                                  random_tensor({c.n, c.s, c.dv}, -1.f, 1.f, 3)};
     const Tensor w = random_tensor({c.n, c.t, c.dv}, 0.5f, 1.5f, 4);
     const auto fused = value_and_gradients(ops::fused_attention, in, w);
@@ -114,7 +115,8 @@ TEST_CASE("fused attention differentiates twice, as recorded ops under an outer 
     inner.watch(q4);
     dq = inner.gradient(ops::sum(ops::square(ops::fused_attention(q4, k4, v4))), q4);
   }
-  const Tensor dq2 = ops::reshape(ops::transpose(outer.gradient(ops::sum(ops::square(dq)), q4), {0, 2, 1, 3}), {2, 5, 4});
+  const Tensor dq4 = outer.gradient(ops::sum(ops::square(dq)), q4);
+  const Tensor dq2 = ops::reshape(ops::transpose(dq4, {0, 2, 1, 3}), {2, 5, 4});
   CHECK(max_relative_error(dq2, second(by_ops)) < 1e-5);
 }
 
@@ -128,8 +130,10 @@ TEST_CASE("fused attention keeps a NaN in its head and leaves unserved shapes to
   for (int j = 0; j < 8; ++j) CHECK(std::isnan(y[j]));             // the row whose scores hold the NaN
   for (int j = 8; j < 64; ++j) CHECK_FALSE(std::isnan(y[j]));      // the other rows and the other head
   // Past a head's 512 x 512 scores, mismatched stacks, float64: the caller runs the ops.
-  CHECK_FALSE(ops::fused_attention(random_tensor({1, 600, 8}), random_tensor({1, 4, 8}), random_tensor({1, 4, 8})).defined());
-  CHECK_FALSE(ops::fused_attention(random_tensor({2, 4, 8}), random_tensor({1, 4, 8}), random_tensor({1, 4, 8})).defined());
-  CHECK_FALSE(ops::fused_attention(random_tensor({1, 4, 8}).astype(DType::float64), random_tensor({1, 4, 8}),
-                                   random_tensor({1, 4, 8})).defined());
+  // (Two heads, as many as CI's threads, so that only the named reason refuses.)
+  const Tensor k2 = random_tensor({2, 4, 8}), v2 = random_tensor({2, 4, 8});
+  REQUIRE(ops::fused_attention(random_tensor({2, 512, 8}), k2, v2).defined());
+  CHECK_FALSE(ops::fused_attention(random_tensor({2, 513, 8}), k2, v2).defined());
+  CHECK_FALSE(ops::fused_attention(random_tensor({3, 4, 8}), k2, v2).defined());
+  CHECK_FALSE(ops::fused_attention(random_tensor({2, 4, 8}).astype(DType::float64), k2, v2).defined());
 }
