@@ -247,15 +247,16 @@ std::vector<Tensor> MultiHeadAttention::call_with_args(const std::vector<Tensor>
   // one attention axis the heads stay where the projections put them ([batch, T, H, d]: no transposes).
   Tensor o, probs;
   const bool fusable = !keep.defined() && !args.return_attention_scores && (options_.dropout == 0.0 || !args.training);
-  const bool in_place = fusable && r == 3 && (o = ops::fused_attention(q, k, v)).defined();  // o: [batch, T, H, dv]
-  if (fusable && !in_place)
-    o = ops::fused_attention(batched(q, T, key_dim_), batched(k, S, key_dim_), batched(v, S, value_dim_));
-  if (!o.defined()) {
-    const Tensor scores = ops::reshape(
-        ops::batch_matmul(batched(q, T, key_dim_), batched(k, S, key_dim_), false, true), {outer, H, T, S});
-    probs = detail::masked_softmax(scores, keep);
-    const Tensor dropped = detail::attention_dropout(probs, options_.dropout, args.training);
-    o = ops::batch_matmul(ops::reshape(dropped, {outer * H, T, S}), batched(v, S, value_dim_));
+  if (fusable && r == 3) o = ops::fused_attention(q, k, v);
+  const bool in_place = o.defined();  // o: [batch, T, H, value_dim]
+  if (!in_place) {
+    const Tensor qs = batched(q, T, key_dim_), ks = batched(k, S, key_dim_), vs = batched(v, S, value_dim_);
+    if (fusable) o = ops::fused_attention(qs, ks, vs);
+    if (!o.defined()) {
+      probs = detail::masked_softmax(ops::reshape(ops::batch_matmul(qs, ks, false, true), {outer, H, T, S}), keep);
+      const Tensor dropped = detail::attention_dropout(probs, options_.dropout, args.training);
+      o = ops::batch_matmul(ops::reshape(dropped, {outer * H, T, S}), vs);
+    }
   }
 
   // [N, T, value_dim] → [batch, others..., H, axes..., value_dim] → [batch, mid..., H * value_dim].
