@@ -22,25 +22,10 @@ constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
 
 std::int64_t padded(std::int64_t cols) { return (cols + kPanel - 1) / kPanel * kPanel; }
 
-// B [k, cols] (row p at b + p * ld) as 16-column panels [cols / 16][k][16], missing columns zero.
-void pack_rows(const float* b, std::int64_t ld, std::int64_t k, std::int64_t cols, float* out) {
-  for (std::int64_t j0 = 0; j0 < cols; j0 += kPanel) {
-    const std::int64_t width = std::min(kPanel, cols - j0);
-    for (std::int64_t p = 0; p < k; ++p, out += kPanel) {
-      std::copy_n(b + p * ld + j0, width, out);
-      std::fill(out + width, out + kPanel, 0.0f);
-    }
-  }
-}
-
-// The same panels of B = Mᵀ, M [cols, k] (row j at m + j * ld).
-void pack_transposed(const float* m, std::int64_t ld, std::int64_t k, std::int64_t cols, float* out) {
-  for (std::int64_t j0 = 0; j0 < cols; j0 += kPanel, out += k * kPanel) {
-    const std::int64_t width = std::min(kPanel, cols - j0);
-    if (width < kPanel) std::fill(out, out + k * kPanel, 0.0f);
-    for (std::int64_t j = 0; j < width; ++j)
-      for (std::int64_t p = 0; p < k; ++p) out[p * kPanel + j] = m[(j0 + j) * ld + p];
-  }
+// B [k, cols] as 16-column panels [cols / 16][k][16] (see packed_tiles::pack_panel); `transposed`: B = Mᵀ.
+void pack(const float* b, std::int64_t ld, std::int64_t k, std::int64_t cols, bool transposed, float* out) {
+  for (std::int64_t j0 = 0; j0 < cols; j0 += kPanel, out += k * kPanel)
+    packed_tiles::pack_panel(b, ld, k, cols, j0, transposed, out);
 }
 
 // C [rows, cols] (row r at c + r * ldc) = A [rows, k] (row r at a + r * lda) times the packed B, on the
@@ -142,10 +127,10 @@ void attention_forward(const float* q, const float* k, const float* v, float* o,
     const float *ki = k + head_offset(a, i, S, d), *vi = v + head_offset(a, i, S, dv);
     float* scores = aligned_scratch(T * padded(S) + std::max(d * padded(S), S * padded(dv)));
     float* panels = scores + T * padded(S);
-    pack_transposed(ki, ld, d, S, panels);
+    pack(ki, ld, d, S, true, panels);
     product(qi, ld, T, panels, d, S, scores, S);
     softmax_rows(scores, T, S, lse ? lse + i * T : nullptr);
-    pack_rows(vi, ldv, S, dv, panels);
+    pack(vi, ldv, S, dv, false, panels);
     product(scores, S, T, panels, S, dv, o + head_offset(a, i, T, dv), ldv);
   });
 }
@@ -163,14 +148,14 @@ void attention_backward(const float* q, const float* k, const float* v, const fl
     float *dst = pt + S * ld, *panels = dst + S * ld, *kt = panels + panel_floats, *dqt = kt + d * S;
     float* D = dqt + d * ld;
     // Pᵀ = e^(K Qᵀ - lse), column by column.
-    pack_transposed(qi, lq, d, T, panels);
+    pack(qi, lq, d, T, true, panels);
     product(ki, lq, S, panels, d, T, pt, ld);
     for (std::int64_t s = 0; s < S; ++s) exp_row16(pt + s * ld, T, 0.0f, lsei);
     // dV = Pᵀ dO.
-    pack_rows(doi, lv, T, Dv, panels);
+    pack(doi, lv, T, Dv, false, panels);
     product(pt, ld, S, panels, T, Dv, dv + at_v, lv);
     // dPᵀ = V dOᵀ; dSᵀ = Pᵀ (dPᵀ - D), D[t] = dO[t] · O[t].
-    pack_transposed(doi, lv, Dv, T, panels);
+    pack(doi, lv, Dv, T, true, panels);
     product(vi, lv, S, panels, Dv, T, dst, ld);
     with_best_cpu([&] {
       for (std::int64_t t = 0; t < T; ++t) {  // 16 running sums, so that the loop vectorizes
@@ -193,12 +178,12 @@ void attention_backward(const float* q, const float* k, const float* v, const fl
       }
     });
     // dK = dSᵀ Q.
-    pack_rows(qi, lq, T, d, panels);
+    pack(qi, lq, T, d, false, panels);
     product(dst, ld, S, panels, T, d, dk + at_k, lq);
     // dQᵀ = Kᵀ dSᵀ, then transposed into dQ.
     for (std::int64_t s = 0; s < S; ++s)
       for (std::int64_t j = 0; j < d; ++j) kt[j * S + s] = ki[s * lq + j];
-    pack_rows(dst, ld, S, T, panels);
+    pack(dst, ld, S, T, false, panels);
     product(kt, S, d, panels, S, T, dqt, ld);
     float* dqi = dq + at_q;
     for (std::int64_t j = 0; j < d; ++j)

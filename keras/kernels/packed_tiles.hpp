@@ -4,7 +4,7 @@
 // ([k][16] floats each, 64-byte aligned, `next_panel` floats from one panel to the next).
 //   AVX2 + FMA: 6 rows x 16 columns (one panel), two registers a row: 12 accumulators.
 //   AVX-512:    12 rows x 32 columns (two panels), two registers a row: 24 accumulators, four times the floats.
-// Internal to the kernels floor (one includer).
+// Internal to the kernels floor (packed_weights.cpp and attention.cpp include it).
 #include <immintrin.h>
 
 #include <algorithm>
@@ -22,6 +22,23 @@ constexpr std::int64_t kMaxRows = 12;  // rows of A per register tile, at most
 inline std::int64_t tile_columns() { return cpu_level() == CpuLevel::avx512 ? 2 * kPanel : kPanel; }
 /// Rows of C per tile on this CPU: 6 with AVX2 (12 of its 16 registers accumulate), 12 with AVX-512 (24 of 32).
 inline std::int64_t tile_rows() { return cpu_level() == CpuLevel::avx512 ? kMaxRows : 6; }
+
+/// The panel of B [k, cols] whose first column is j0: out[p][j] = B[p][j0 + j], the columns past B's zero.
+/// B's row p is at b + p * ld; `transposed`: B = Mᵀ, M [cols, k] stored with row j at b + j * ld.
+inline void pack_panel(const float* b, std::int64_t ld, std::int64_t k, std::int64_t cols, std::int64_t j0,
+                       bool transposed, float* out) {
+  const std::int64_t width = std::min(kPanel, cols - j0);
+  if (transposed) {  // M's rows read in order, each into a column of the panel
+    if (width < kPanel) std::fill(out, out + k * kPanel, 0.0f);
+    for (std::int64_t j = 0; j < width; ++j)
+      for (std::int64_t p = 0; p < k; ++p) out[p * kPanel + j] = b[(j0 + j) * ld + p];
+    return;
+  }
+  for (std::int64_t p = 0; p < k; ++p, out += kPanel) {
+    std::copy_n(b + p * ld + j0, width, out);
+    std::fill(out + width, out + kPanel, 0.0f);
+  }
+}
 
 // What the last pass over a tile does after the sums, per column: * scale + shift (either may be null),
 // + the residual's rows (null: none), relu.

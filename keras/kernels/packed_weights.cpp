@@ -52,12 +52,7 @@ std::int64_t panel_count(std::int64_t n) { return (n + kPanel - 1) / kPanel; }
 
 void pack(const float* b, std::int64_t k, std::int64_t n, bool trans_b, float* out) {
   parallel_rows(panel_count(n), k * kPanel, [&](std::int64_t p) {
-    float* dst = out + p * k * kPanel;
-    const std::int64_t j0 = p * kPanel, width = std::min(kPanel, n - j0);
-    for (std::int64_t r = 0; r < k; ++r, dst += kPanel) {
-      for (std::int64_t j = 0; j < width; ++j) dst[j] = trans_b ? b[(j0 + j) * k + r] : b[r * n + j0 + j];
-      std::fill(dst + width, dst + kPanel, 0.0f);
-    }
+    packed_tiles::pack_panel(b, trans_b ? k : n, k, n, p * kPanel, trans_b, out + p * k * kPanel);
   });
 }
 
