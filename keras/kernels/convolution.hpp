@@ -35,6 +35,15 @@ void conv_inference(const float* x, const float* kernel, std::uint64_t version, 
 void conv_backward_data(const float* dy, const float* kernel, float* dx, const ConvArgs& args);
 /// dkernel (and dbias when not null) from x and dy.
 void conv_backward_weights(const float* x, const float* dy, float* dkernel, float* dbias, const ConvArgs& args);
+/// Both: conv_backward_data then conv_backward_weights (dbias may be null), reading dy in the primitives'
+/// layout once where they share one (Winograd's).
+void conv_backward(const float* x, const float* dy, const float* kernel, float* dx, float* dkernel, float* dbias,
+                   const ConvArgs& args);
+
+/// Whether the convolution trains (forward, backward data and weights) on oneDNN's Winograd kernels (3 x 3,
+/// unit stride, 32 channels or more in and out, multiples of 16, two images or more per thread, AVX-512)
+/// rather than its direct ones; KERAS_WINOGRAD=0 keeps every layer direct. Inference is always direct.
+bool winograd_fits(const ConvArgs& args);
 
 /// The transposed convolution (oneDNN's deconvolution): y = act(conv_transpose(x, kernel) + bias).
 void conv_transpose_forward(const float* x, const float* kernel, const float* bias, float* y, const ConvArgs& args,

@@ -106,6 +106,31 @@ for kind in ("max", "avg"):
         pool_case(kind + "_same_2x2_s2_odd", kind, (1, 5, 7, 3), (2, 2), (2, 2), "same"),
     ]
 
+
+
+def winograd_case(name, x_shape, k_shape, **options):
+    """A case on shapes oneDNN runs on its Winograd kernels on AVX-512 (3 x 3, unit stride, 32 channels or
+    more in and out, 4 images or more: keras/kernels/convolution.cpp; the first over more than 128
+    output positions, which oneDNN runs forward too: keras/kernels/packed_weights.cpp). The inputs are multiples of 1/64
+    (exact in float32) and the results rounded to 9 significant digits, to keep the file small."""
+    global rand
+    plain = rand
+    rand = lambda *shape, lo=-1.0, hi=1.0: (plain(*shape, lo=lo, hi=hi) * 64).round() / 64
+    try:
+        case = conv_case(name, x_shape, k_shape, **options)
+    finally:
+        rand = plain
+    for key in ("y", "dx", "dkernel", "dbias"):
+        if case[key] is not None:
+            case[key] = [float(f"{v:.9g}") for v in case[key]]
+    return case
+
+
+conv += [
+    winograd_case("winograd_same", (8, 5, 5, 32), (3, 3, 32, 32), padding="same"),
+    winograd_case("winograd_valid_relu", (4, 5, 5, 32), (3, 3, 32, 32), use_bias=False, activation="relu"),
+]
+
 with open(os.path.join(OUT, "conv.json"), "w") as f:
     json.dump({"generator": "tests/golden/make_conv_golden.py", "torch": torch.__version__, "conv": conv,
                "pool": pool}, f)
