@@ -22,10 +22,58 @@ constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
 
 std::int64_t padded(std::int64_t cols) { return (cols + kPanel - 1) / kPanel * kPanel; }
 
-// B [k, cols] as 16-column panels [cols / 16][k][16] (see packed_tiles::pack_panel); `transposed`: B = Mᵀ.
+// 128-bit lanes of a and b: kPick 0x88 takes lanes 0 and 2 of each, 0xDD lanes 1 and 3. (The masked forms of
+// the shuffles here and below: GCC 12 warns on the plain ones.)
+template <int kPick>
+__attribute__((target("avx512f"))) __m512 lanes(__m512 a, __m512 b) {
+  return _mm512_maskz_shuffle_f32x4(0xFFFF, a, b, kPick);
+}
+
+// dst[c * ldd + r] = src[r * lds + c] for r < rows, c < cols, in 16 x 16 blocks transposed in registers (a
+// scalar loop's strided stores were ~5 cycles a float here: a head's rows are 1 KiB apart, which maps them
+// onto few cache sets). `whole_rows`: each dst row takes 16 floats from r = 0 on, zeros past `rows` (a
+// panel's row), rather than only its `rows` floats.
+__attribute__((target("avx512f"))) void transpose(const float* src, std::int64_t lds, std::int64_t rows,
+                                                  std::int64_t cols, float* dst, std::int64_t ldd, bool whole_rows) {
+  const auto mask = [](std::int64_t n) { return n >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << n) - 1); };
+  for (std::int64_t r0 = 0; r0 < rows; r0 += 16)
+    for (std::int64_t c0 = 0; c0 < cols; c0 += 16) {
+      const std::int64_t nr = std::min<std::int64_t>(16, rows - r0), nc = std::min<std::int64_t>(16, cols - c0);
+      __m512 r[16], a[16], b[16];
+      for (int i = 0; i < 16; ++i)
+        r[i] = i < nr ? _mm512_maskz_loadu_ps(mask(nc), src + (r0 + i) * lds + c0) : _mm512_setzero_ps();
+      // Per 128-bit lane: rows i and i + 1 interleaved, elements 0-1 and 2-3.
+      for (int i = 0; i < 16; i += 2) {
+        a[i] = _mm512_maskz_unpacklo_ps(0xFFFF, r[i], r[i + 1]);
+        a[i + 1] = _mm512_maskz_unpackhi_ps(0xFFFF, r[i], r[i + 1]);
+      }
+      for (int g = 0; g < 16; g += 4) {  // b[g + m], lane L: rows g..g+3 of element 4L + m
+        const __m512d x0 = _mm512_castps_pd(a[g]), x1 = _mm512_castps_pd(a[g + 1]);
+        const __m512d x2 = _mm512_castps_pd(a[g + 2]), x3 = _mm512_castps_pd(a[g + 3]);
+        b[g] = _mm512_castpd_ps(_mm512_maskz_unpacklo_pd(0xFF, x0, x2));
+        b[g + 1] = _mm512_castpd_ps(_mm512_maskz_unpackhi_pd(0xFF, x0, x2));
+        b[g + 2] = _mm512_castpd_ps(_mm512_maskz_unpacklo_pd(0xFF, x1, x3));
+        b[g + 3] = _mm512_castpd_ps(_mm512_maskz_unpackhi_pd(0xFF, x1, x3));
+      }
+      const __mmask16 store = whole_rows ? __mmask16(0xFFFF) : mask(nr);
+      for (int m = 0; m < 4; ++m) {  // element 4L + m gathers lane L of b[m], b[4 + m], b[8 + m], b[12 + m]
+        const __m512 p0 = lanes<0x88>(b[m], b[4 + m]), p1 = lanes<0xDD>(b[m], b[4 + m]);
+        const __m512 q0 = lanes<0x88>(b[8 + m], b[12 + m]), q1 = lanes<0xDD>(b[8 + m], b[12 + m]);
+        const __m512 out[4] = {lanes<0x88>(p0, q0), lanes<0x88>(p1, q1), lanes<0xDD>(p0, q0), lanes<0xDD>(p1, q1)};
+        for (int L = 0; L < 4; ++L)
+          if (4 * L + m < nc) _mm512_mask_storeu_ps(dst + (c0 + 4 * L + m) * ldd + r0, store, out[L]);
+      }
+    }
+}
+
+// B [k, cols] as 16-column panels [cols / 16][k][16] (see packed_tiles::pack_panel); `transposed`: B = Mᵀ,
+// M [cols, k] with row j at b + j * ld.
 void pack(const float* b, std::int64_t ld, std::int64_t k, std::int64_t cols, bool transposed, float* out) {
   for (std::int64_t j0 = 0; j0 < cols; j0 += kPanel, out += k * kPanel)
-    packed_tiles::pack_panel(b, ld, k, cols, j0, transposed, out);
+    if (transposed)
+      transpose(b + j0 * ld, ld, std::min(kPanel, cols - j0), k, out, kPanel, true);
+    else
+      packed_tiles::pack_panel(b, ld, k, cols, j0, false, out);
 }
 
 // C [rows, cols] (row r at c + r * ldc) = A [rows, k] (row r at a + r * lda) times the packed B, on the
@@ -181,13 +229,10 @@ void attention_backward(const float* q, const float* k, const float* v, const fl
     pack(qi, lq, T, d, false, panels);
     product(dst, ld, S, panels, T, d, dk + at_k, lq);
     // dQᵀ = Kᵀ dSᵀ, then transposed into dQ.
-    for (std::int64_t s = 0; s < S; ++s)
-      for (std::int64_t j = 0; j < d; ++j) kt[j * S + s] = ki[s * lq + j];
+    transpose(ki, lq, S, d, kt, S, false);
     pack(dst, ld, S, T, false, panels);
     product(kt, S, d, panels, S, T, dqt, ld);
-    float* dqi = dq + at_q;
-    for (std::int64_t j = 0; j < d; ++j)
-      for (std::int64_t t = 0; t < T; ++t) dqi[t * lq + j] = dqt[j * ld + t];
+    transpose(dqt, ld, d, T, dq + at_q, lq, false);
   });
 }
 
