@@ -76,22 +76,6 @@ void pack(const float* b, std::int64_t ld, std::int64_t k, std::int64_t cols, bo
       packed_tiles::pack_panel(b, ld, k, cols, j0, false, out);
 }
 
-// C [rows, cols] (row r at c + r * ldc) = A [rows, k] (row r at a + r * lda) times the packed B, on the
-// register tiles of packed_tiles.hpp.
-void product(const float* a, std::int64_t lda, std::int64_t rows, const float* panels, std::int64_t k,
-             std::int64_t cols, float* c, std::int64_t ldc) {
-  const std::int64_t columns = packed_tiles::tile_columns(), no_offset = 0;
-  for (std::int64_t j0 = 0; j0 < cols; j0 += columns) {
-    const float* next = a;
-    packed_tiles::tiles([&] { return std::exchange(next, next + lda); },
-                        packed_tiles::TileArgs{.taps = &no_offset, .tap_count = 1, .panel = panels + j0 * k,
-                                               .next_panel = k * kPanel, .depth = k, .c = c + j0, .ldc = ldc,
-                                               .width = std::min(columns, cols - j0), .add_to_c = false,
-                                               .finish = nullptr},
-                        rows);
-  }
-}
-
 // x[j] = e^(x[j] - shift - col[j]) (col may be null) over one row of n floats; returns their sum, or NaN
 // when the row holds a NaN (which then stays in x).
 __attribute__((target("avx512f"))) float exp_row16(float* x, std::int64_t n, float shift, const float* col) {
@@ -147,9 +131,7 @@ void softmax_rows(float* x, std::int64_t rows, std::int64_t cols, float* lse) {
 // One thread's scratch for a head: room for `floats` floats, 64-byte aligned (the panels' loads need it).
 float* aligned_scratch(std::int64_t floats) {
   thread_local Scratch scratch;
-  float* room = scratch.floats(floats + kPanel);
-  const auto skip = (kPanel - reinterpret_cast<std::uintptr_t>(room) / sizeof(float) % kPanel) % kPanel;
-  return room + skip;
+  return scratch.aligned_floats(floats);
 }
 
 // Where head i's first row starts in a [n / h, rows, h, depth] tensor (h = 1: a plain stack); its rows are
@@ -176,10 +158,10 @@ void attention_forward(const float* q, const float* k, const float* v, float* o,
     float* scores = aligned_scratch(T * padded(S) + std::max(d * padded(S), S * padded(dv)));
     float* panels = scores + T * padded(S);
     pack(ki, ld, d, S, true, panels);
-    product(qi, ld, T, panels, d, S, scores, S);
+    packed_tiles::multiply(qi, ld, T, panels, d, S, scores, S);
     softmax_rows(scores, T, S, lse ? lse + i * T : nullptr);
     pack(vi, ldv, S, dv, false, panels);
-    product(scores, S, T, panels, S, dv, o + head_offset(a, i, T, dv), ldv);
+    packed_tiles::multiply(scores, S, T, panels, S, dv, o + head_offset(a, i, T, dv), ldv);
   });
 }
 
@@ -197,14 +179,14 @@ void attention_backward(const float* q, const float* k, const float* v, const fl
     float* D = dqt + d * ld;
     // Pᵀ = e^(K Qᵀ - lse), column by column.
     pack(qi, lq, d, T, true, panels);
-    product(ki, lq, S, panels, d, T, pt, ld);
+    packed_tiles::multiply(ki, lq, S, panels, d, T, pt, ld);
     for (std::int64_t s = 0; s < S; ++s) exp_row16(pt + s * ld, T, 0.0f, lsei);
     // dV = Pᵀ dO.
     pack(doi, lv, T, Dv, false, panels);
-    product(pt, ld, S, panels, T, Dv, dv + at_v, lv);
+    packed_tiles::multiply(pt, ld, S, panels, T, Dv, dv + at_v, lv);
     // dPᵀ = V dOᵀ; dSᵀ = Pᵀ (dPᵀ - D), D[t] = dO[t] · O[t].
     pack(doi, lv, Dv, T, true, panels);
-    product(vi, lv, S, panels, Dv, T, dst, ld);
+    packed_tiles::multiply(vi, lv, S, panels, Dv, T, dst, ld);
     with_best_cpu([&] {
       for (std::int64_t t = 0; t < T; ++t) {  // 16 running sums, so that the loop vectorizes
         const float *x = doi + t * lv, *y = oi + t * lv;
@@ -227,11 +209,11 @@ void attention_backward(const float* q, const float* k, const float* v, const fl
     });
     // dK = dSᵀ Q.
     pack(qi, lq, T, d, false, panels);
-    product(dst, ld, S, panels, T, d, dk + at_k, lq);
+    packed_tiles::multiply(dst, ld, S, panels, T, d, dk + at_k, lq);
     // dQᵀ = Kᵀ dSᵀ, then transposed into dQ.
     transpose(ki, lq, S, d, kt, S, false);
     pack(dst, ld, S, T, false, panels);
-    product(kt, S, d, panels, S, T, dqt, ld);
+    packed_tiles::multiply(kt, S, d, panels, S, T, dqt, ld);
     transpose(dqt, ld, d, T, dq + at_q, lq, false);
   });
 }

@@ -4,11 +4,12 @@
 // ([k][16] floats each, 64-byte aligned, `next_panel` floats from one panel to the next).
 //   AVX2 + FMA: 6 rows x 16 columns (one panel), two registers a row: 12 accumulators.
 //   AVX-512:    12 rows x 32 columns (two panels), two registers a row: 24 accumulators, four times the floats.
-// Internal to the kernels floor (packed_weights.cpp and attention.cpp include it).
+// Internal to the kernels floor (packed_weights.cpp, attention.cpp and winograd.cpp include it).
 #include <immintrin.h>
 
 #include <algorithm>
 #include <cstdint>
+#include <utility>
 
 #include "keras/kernels/cpu_dispatch.hpp"
 #include "keras/kernels/row_dispatch.hpp"
@@ -282,6 +283,20 @@ void tiles(NextRow&& next_row, TileArgs t, std::int64_t count) {
     t.c = c + i * t.ldc;
     if (residual) finish.residual = residual + i * t.ldc;
     with_rows<kMaxRows>(rows, [&](auto r) { tile_on<decltype(r)::value>(wide, row, t); });
+  }
+}
+
+/// C [rows, cols] (row r at c + r * ldc) = A [rows, k] (row r at a + r * lda) times B packed as panels
+/// [cols / 16][k][16] (pack_panel), in tiles of tile_rows() x tile_columns().
+inline void multiply(const float* a, std::int64_t lda, std::int64_t rows, const float* panels, std::int64_t k,
+                     std::int64_t cols, float* c, std::int64_t ldc) {
+  const std::int64_t columns = tile_columns(), no_offset = 0;
+  for (std::int64_t j0 = 0; j0 < cols; j0 += columns) {
+    const float* next = a;
+    tiles([&] { return std::exchange(next, next + lda); },
+          TileArgs{.taps = &no_offset, .tap_count = 1, .panel = panels + j0 * k, .next_panel = k * kPanel, .depth = k,
+                   .c = c + j0, .ldc = ldc, .width = std::min(columns, cols - j0), .add_to_c = false, .finish = nullptr},
+          rows);
   }
 }
 

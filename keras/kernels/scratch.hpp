@@ -18,6 +18,13 @@ class Scratch {
     data_.resize(static_cast<std::size_t>(n));
     return data_.data();
   }
+  /// floats(n), its first float on a 64-byte boundary (for the register tiles' aligned panel loads).
+  float* aligned_floats(std::int64_t n) {
+    constexpr std::int64_t kLine = 16;  // floats per 64 bytes
+    float* room = floats(n + kLine);
+    const auto skip = (kLine - static_cast<std::int64_t>(reinterpret_cast<std::uintptr_t>(room) / sizeof(float) % kLine)) % kLine;
+    return room + skip;
+  }
   /// Frees the buffer when it is past kKeptFloats, after the call that needed it.
   void release() {
     if (data_.capacity() > kKeptFloats) std::vector<float>().swap(data_);

@@ -143,8 +143,10 @@ Tensor run(const Tensor& x, const Tensor& kernel, const Tensor& bias, const kern
            ConvKernels k) {
   Tensor y = Tensor::empty(output_shape(a));
   // Against a layer's kernel, training and predicting alike (traced steps too), multiply by its packed copy,
-  // repacked when the kernel's version changes: once per training step.
-  const bool packed = k.packs && kernel.is_variable() && kernels::packed_conv_fits(a);
+  // repacked when the kernel's version changes: once per training step; but a training step runs Winograd's
+  // kernels where they serve (k.forward).
+  const bool packed = k.packs && kernel.is_variable() && kernels::packed_conv_fits(a) &&
+                      !(autodiff::recording() && kernels::winograd_fits(a));
   const bool inference = k.packs && !packed && !autodiff::recording();
   auto forward = [=] {
     const float* b = bias.defined() ? bias.data<float>() : nullptr;

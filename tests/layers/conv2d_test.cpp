@@ -6,6 +6,7 @@
 #include "keras/keras.hpp"
 #include "keras/kernels/convolution.hpp"
 #include "keras/kernels/cpu_dispatch.hpp"
+#include "keras/kernels/winograd.hpp"
 
 using namespace keras;
 using keras::testing::check_close;
@@ -105,6 +106,106 @@ TEST_CASE("Conv2D trains on Winograd's kernels within their rounding of PyTorch'
     }
   }
   CHECK(cases == 2);
+}
+
+namespace {
+// The largest |got - want| over the largest |want|.
+double normwise_error(const std::vector<float>& got, const std::vector<double>& want) {
+  REQUIRE(got.size() == want.size());
+  double largest = 0, worst = 0;
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    largest = std::max(largest, std::abs(want[i]));
+    worst = std::max(worst, std::abs(got[i] - want[i]));
+  }
+  return worst / largest;
+}
+}  // namespace
+
+TEST_CASE("Our Winograd F(4x4, 3x3) kernels give PyTorch's convolution and gradients within their rounding") {
+  // Called directly, whatever their rule (kernels::own_winograd_fits, AVX2 only) says of these small shapes:
+  // 5 x 5 and 3 x 3 outputs leave blocks that overhang the edge, which the transforms must drop.
+  if (kernels::cpu_level() < kernels::CpuLevel::avx2) {
+    WARN("our kernels need AVX2");
+    return;
+  }
+  const json golden = keras::testing::load_golden("conv.json");
+  int cases = 0;
+  for (const auto& c : golden["conv"]) {
+    if (c["name"].get<std::string>().rfind("winograd", 0) != 0) continue;
+    ++cases;
+    SECTION(c["name"].get<std::string>()) {
+      const Shape xs = c["x_shape"].get<Shape>(), ks = c["kernel_shape"].get<Shape>(), ys = c["y_shape"].get<Shape>();
+      kernels::ConvArgs a{.n = xs[0], .c = xs[3], .oc = ks[3], .in = {xs[1], xs[2], 1}, .k = {3, 3, 1},
+                          .out = {ys[1], ys[2], 1}};
+      if (c["padding"] == "same") a.pad_l = a.pad_r = {1, 1, 0};
+      const bool relu = c["activation"] == "relu";
+      const auto x = c["x"].get<std::vector<float>>(), kernel = c["kernel"].get<std::vector<float>>();
+      const auto bias = c["bias"].is_null() ? std::vector<float>() : c["bias"].get<std::vector<float>>();
+      const auto want_y = c["y"].get<std::vector<double>>();
+      const auto w = c["w"].get<std::vector<float>>();
+      std::vector<float> y(want_y.size()), dx(x.size()), dk(kernel.size()), db(static_cast<std::size_t>(a.oc));
+      kernels::winograd_forward(x.data(), kernel.data(), bias.empty() ? nullptr : bias.data(), y.data(), a, relu);
+      // dz = d sum(y * w) / d (the convolution before its activation)
+      std::vector<float> dz(w);
+      for (std::size_t i = 0; i < dz.size(); ++i)
+        if (relu && want_y[i] <= 0) dz[i] = 0;
+      kernels::winograd_backward_data(dz.data(), kernel.data(), dx.data(), a);
+      kernels::winograd_backward_weights(x.data(), dz.data(), dk.data(), db.data(), a);
+      // measured: 1-4e-6 (the direct kernels: 1e-9 on these inputs)
+      CHECK(normwise_error(y, want_y) <= 2e-5);
+      CHECK(normwise_error(dx, c["dx"].get<std::vector<double>>()) <= 2e-5);
+      CHECK(normwise_error(dk, c["dkernel"].get<std::vector<double>>()) <= 2e-5);
+      if (!bias.empty()) CHECK(normwise_error(db, c["dbias"].get<std::vector<double>>()) <= 1e-6);
+    }
+  }
+  CHECK(cases == 2);
+}
+
+TEST_CASE("On AVX2 Conv2D trains on our Winograd kernels, within their rounding of oneDNN's direct ones") {
+  // ResNet-20's middle stage, batch 16 (enough 4 x 4 blocks for two threads). The direct kernels (oneDNN's,
+  // with our own kernels off) are the reference here; the goldens above tie both to PyTorch.
+  struct Threads {
+    int before = utils::get_num_threads();
+    Threads() { utils::set_num_threads(2); }
+    ~Threads() { utils::set_num_threads(before); }
+  } two;
+  const kernels::ConvArgs a{.n = 16, .c = 32, .oc = 32, .in = {16, 16, 1}, .k = {3, 3, 1}, .out = {16, 16, 1},
+                            .pad_l = {1, 1, 0}, .pad_r = {1, 1, 0}};
+  const char* off = std::getenv("KERAS_WINOGRAD");
+  const bool avx2 = kernels::cpu_level() == kernels::CpuLevel::avx2 && !(off && off == std::string("0"));
+  CHECK(kernels::own_winograd_fits(a) == (kernels::cpu_level() == kernels::CpuLevel::avx2 && kernels::own_kernels()));
+  if (!avx2) {
+    WARN("our Winograd kernels train only on AVX2 CPUs (ONEDNN_MAX_CPU_ISA=AVX2 tests them here)");
+    return;
+  }
+  CHECK(kernels::winograd_fits(a));
+  kernels::ConvArgs small = a;  // too few blocks to share: direct
+  small.n = 2;
+  CHECK_FALSE(kernels::winograd_fits(small));
+  kernels::ConvArgs few_channels = a;
+  few_channels.c = 8;
+  CHECK_FALSE(kernels::winograd_fits(few_channels));
+
+  const Tensor x = random_tensor({16, 16, 16, 32}, -1, 1, 31), w = random_tensor({16, 16, 16, 32}, -1, 1, 32);
+  auto train = [&](bool own) {
+    kernels::set_own_kernels(own);
+    backend::clear_session();
+    layers::Conv2D conv(32, {3, 3}, {.padding = "same", .activation = "relu"});
+    conv(x);
+    conv.set_weights({random_tensor({3, 3, 32, 32}, -0.2f, 0.2f, 33), random_tensor({32}, -0.1f, 0.1f, 34)});
+    GradientTape tape;
+    tape.watch(x);
+    Tensor y = conv(x, true);
+    auto grads = tape.gradient(ops::sum(ops::multiply(y, w)), std::vector<Tensor>{x, conv.kernel()->value(), conv.bias()->value()});
+    kernels::set_own_kernels(true);
+    return std::vector<Tensor>{y, grads[0], grads[1], grads[2]};
+  };
+  const auto winograd = train(true), direct = train(false);
+  for (std::size_t i = 0; i < winograd.size(); ++i) {
+    INFO("0: y, 1: dx, 2: dkernel, 3: dbias; here " << i);
+    const auto want = direct[i].to_vector<float>();
+    CHECK(normwise_error(winograd[i].to_vector<float>(), std::vector<double>(want.begin(), want.end())) <= 2e-5);
+  }
 }
 
 TEST_CASE("conv2d op gradients pass a finite-difference check") {

@@ -1,0 +1,376 @@
+#include "keras/kernels/winograd.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "keras/kernels/cpu_dispatch.hpp"
+#include "keras/kernels/outer_product_tiles.hpp"
+#include "keras/kernels/packed_tiles.hpp"
+#include "keras/kernels/prefetch.hpp"
+#include "keras/kernels/row_dispatch.hpp"
+#include "keras/kernels/scratch.hpp"
+
+namespace keras::kernels {
+namespace {
+
+// F(4 x 4, 3 x 3) at the points 0, 1, -1, 2, -2 and infinity (Lavin and Gray, 2016): per 4 x 4 block of
+// outputs y = Aᵀ [(G k Gᵀ) ⊙ (Bᵀ d B)] A, d the 6 x 6 inputs under the block, k the 3 x 3 kernel. Each
+// transform below is one of these matrices applied along one axis, written out.
+using packed_tiles::kPanel;
+constexpr int kElements = 36;             // 6 x 6 transformed values per block and channel
+constexpr std::int64_t kRun = 24;         // blocks per work item, forward and backward data
+constexpr std::int64_t kGradientRun = 32; // blocks per work item, weight gradient (the depth of its sums)
+
+// A correlation out[y][x][o] = sum over i, j < 3 and c of in[y - top + i][x - left + j][c] * k[i][j][c][o],
+// the input zero outside its ih x iw positions: the forward pass, and (over dy, the kernel turned) the
+// backward-data pass.
+struct Plane {
+  std::int64_t n, ih, iw, ic, oh, ow, oc, top, left;
+  std::int64_t block_rows() const { return (oh + 3) / 4; }
+  std::int64_t block_cols() const { return (ow + 3) / 4; }
+  std::int64_t blocks() const { return n * block_rows() * block_cols(); }
+};
+
+Plane forward_plane(const ConvArgs& a) {
+  return {a.n, a.in[0], a.in[1], a.c, a.out[0], a.out[1], a.oc, a.pad_l[0], a.pad_l[1]};
+}
+
+std::int64_t padded(std::int64_t n) { return (n + kPanel - 1) / kPanel * kPanel; }
+
+// Where block `id` (image, block row, block column in that order) starts: its top-left output position.
+struct BlockAt {
+  std::int64_t image, y, x;
+};
+BlockAt block_at(const Plane& p, std::int64_t id) {
+  return {id / (p.block_rows() * p.block_cols()), id / p.block_cols() % p.block_rows() * 4, id % p.block_cols() * 4};
+}
+
+// Fetches, over `steps` calls of prefetch.step(), the rows (lo to hi from each block's top output row,
+// within [0, h)) of a tensor [n, h, w, channels] that blocks [first, first + count) read or write: one span,
+// as their rows follow each other in memory (up to Prefetch::kLargestImage floats of it).
+void fetch_rows(Prefetch& prefetch, const float* t, const Plane& p, std::int64_t first, std::int64_t count,
+                std::int64_t h, std::int64_t w, std::int64_t channels, std::int64_t lo, std::int64_t hi,
+                std::int64_t steps) {
+  if (count <= 0) return prefetch.start(t, 0, steps);
+  const BlockAt a = block_at(p, first), b = block_at(p, first + count - 1);
+  const std::int64_t begin = a.image * h + std::clamp<std::int64_t>(a.y + lo, 0, h - 1);
+  const std::int64_t end = b.image * h + std::clamp<std::int64_t>(b.y + hi, 0, h - 1) + 1;
+  prefetch.start(t + begin * w * channels, std::min((end - begin) * w * channels, Prefetch::kLargestImage), steps);
+}
+
+// v[e * stride + c] = element e (6 i + j) of Bᵀ d B, d the 6 x 6 inputs of block `id` (zeros: ic zeros for
+// the positions outside the input; tmp: 36 x ic floats).
+__attribute__((target("avx2,fma"))) void input_transform(const float* x, const Plane& p, std::int64_t id,
+                                                         const float* zeros, float* tmp, float* v, std::int64_t stride) {
+  const BlockAt at = block_at(p, id);
+  const std::int64_t C = p.ic;
+  for (int i = 0; i < 6; ++i) {  // along each row: tmp[i][j'] = (d B)[i][j']
+    const std::int64_t y = at.y - p.top + i;
+    const float* in[6];
+    for (int j = 0; j < 6; ++j) {
+      const std::int64_t xx = at.x - p.left + j;
+      in[j] = y >= 0 && y < p.ih && xx >= 0 && xx < p.iw ? x + ((at.image * p.ih + y) * p.iw + xx) * C : zeros;
+    }
+    float* r = tmp + i * 6 * C;
+#pragma omp simd
+    for (std::int64_t c = 0; c < C; ++c) {
+      const float d0 = in[0][c], d1 = in[1][c], d2 = in[2][c], d3 = in[3][c], d4 = in[4][c], d5 = in[5][c];
+      r[c] = 4 * d0 - 5 * d2 + d4;
+      r[C + c] = -4 * (d1 + d2) + d3 + d4;
+      r[2 * C + c] = 4 * (d1 - d2) - d3 + d4;
+      r[3 * C + c] = 2 * (d3 - d1) - d2 + d4;
+      r[4 * C + c] = 2 * (d1 - d3) - d2 + d4;
+      r[5 * C + c] = 4 * d1 - 5 * d3 + d5;
+    }
+  }
+  for (int j = 0; j < 6; ++j) {  // down each column: Bᵀ (d B)
+#pragma omp simd
+    for (std::int64_t c = 0; c < C; ++c) {
+      const float* s = tmp + j * C + c;
+      const float d0 = s[0], d1 = s[6 * C], d2 = s[12 * C], d3 = s[18 * C], d4 = s[24 * C], d5 = s[30 * C];
+      v[j * stride + c] = 4 * d0 - 5 * d2 + d4;
+      v[(6 + j) * stride + c] = -4 * (d1 + d2) + d3 + d4;
+      v[(12 + j) * stride + c] = 4 * (d1 - d2) - d3 + d4;
+      v[(18 + j) * stride + c] = 2 * (d3 - d1) - d2 + d4;
+      v[(24 + j) * stride + c] = 2 * (d1 - d3) - d2 + d4;
+      v[(30 + j) * stride + c] = 4 * d1 - 5 * d3 + d5;
+    }
+  }
+}
+
+// Block `id`'s outputs = Aᵀ m A (+ bias, relu), m's element e of channel o at m[e * stride + o]; outputs past
+// the plane's edge are dropped. tmp: 24 x oc floats.
+__attribute__((target("avx2,fma"))) void output_transform(const float* m, std::int64_t stride, const Plane& p,
+                                                          std::int64_t id, const float* bias, bool relu, float* tmp,
+                                                          float* y) {
+  const BlockAt at = block_at(p, id);
+  const std::int64_t O = p.oc;
+  for (int i = 0; i < 6; ++i) {  // along each row: tmp[i][j] = (m A)[i][j], j < 4
+    float* r = tmp + i * 4 * O;
+#pragma omp simd
+    for (std::int64_t o = 0; o < O; ++o) {
+      const float* s = m + i * 6 * stride + o;
+      const float m1 = s[stride], m2 = s[2 * stride], m3 = s[3 * stride], m4 = s[4 * stride];
+      const float a = m1 + m2, b = m1 - m2, c = m3 + m4, d = m3 - m4;
+      r[o] = s[0] + a + c;
+      r[O + o] = b + 2 * d;
+      r[2 * O + o] = a + 4 * c;
+      r[3 * O + o] = b + 8 * d + s[5 * stride];
+    }
+  }
+  const float zero = 0.0f, low = relu ? zero : -__builtin_inff();
+  for (int j = 0; j < 4 && at.x + j < p.ow; ++j) {  // down each column: Aᵀ (m A)
+    float* out[4];
+    for (int i = 0; i < 4; ++i)
+      out[i] = at.y + i < p.oh ? y + ((at.image * p.oh + at.y + i) * p.ow + at.x + j) * O : tmp + 24 * O;  // (a sink)
+#pragma omp simd
+    for (std::int64_t o = 0; o < O; ++o) {
+      const float* s = tmp + j * O + o;
+      const float m1 = s[4 * O], m2 = s[8 * O], m3 = s[12 * O], m4 = s[16 * O];
+      const float a = m1 + m2, b = m1 - m2, c = m3 + m4, d = m3 - m4, shift = bias ? bias[o] : zero;
+      out[0][o] = std::max(s[0] + a + c + shift, low);
+      out[1][o] = std::max(b + 2 * d + shift, low);
+      out[2][o] = std::max(a + 4 * c + shift, low);
+      out[3][o] = std::max(b + 8 * d + s[20 * O] + shift, low);
+    }
+  }
+}
+
+// g[e * stride + o] = element e of A g Aᵀ, g the 4 x 4 output gradients of block `id` (zeros outside the
+// plane); their sum over positions is added to db (may be null). tmp: 24 x oc floats.
+__attribute__((target("avx2,fma"))) void gradient_transform(const float* dy, const Plane& p, std::int64_t id,
+                                                            const float* zeros, float* tmp, float* g,
+                                                            std::int64_t stride, float* db) {
+  const BlockAt at = block_at(p, id);
+  const std::int64_t O = p.oc;
+  for (int i = 0; i < 4; ++i) {  // along each row: tmp[i][j'] = (g Aᵀ)[i][j'], j' < 6
+    const bool row = at.y + i < p.oh;
+    const float* in[4];
+    for (int j = 0; j < 4; ++j)
+      in[j] = row && at.x + j < p.ow ? dy + ((at.image * p.oh + at.y + i) * p.ow + at.x + j) * O : zeros;
+    float* r = tmp + i * 6 * O;
+#pragma omp simd
+    for (std::int64_t o = 0; o < O; ++o) {
+      const float d0 = in[0][o], d1 = in[1][o], d2 = in[2][o], d3 = in[3][o];
+      r[o] = d0;
+      r[O + o] = d0 + d1 + d2 + d3;
+      r[2 * O + o] = d0 - d1 + d2 - d3;
+      r[3 * O + o] = d0 + 2 * d1 + 4 * d2 + 8 * d3;
+      r[4 * O + o] = d0 - 2 * d1 + 4 * d2 - 8 * d3;
+      r[5 * O + o] = d3;
+      if (db) db[o] += d0 + d1 + d2 + d3;
+    }
+  }
+  for (int j = 0; j < 6; ++j) {  // down each column: A (g Aᵀ)
+#pragma omp simd
+    for (std::int64_t o = 0; o < O; ++o) {
+      const float* s = tmp + j * O + o;
+      const float d0 = s[0], d1 = s[6 * O], d2 = s[12 * O], d3 = s[18 * O];
+      g[j * stride + o] = d0;
+      g[(6 + j) * stride + o] = d0 + d1 + d2 + d3;
+      g[(12 + j) * stride + o] = d0 - d1 + d2 - d3;
+      g[(18 + j) * stride + o] = d0 + 2 * d1 + 4 * d2 + 8 * d3;
+      g[(24 + j) * stride + o] = d0 - 2 * d1 + 4 * d2 - 8 * d3;
+      g[(30 + j) * stride + o] = d3;
+    }
+  }
+}
+
+// G k Gᵀ of the correlation's kernel k [3][3][ic][oc], as 36 packed B matrices [ic, oc] (element e's at
+// panels + e * ic * padded(oc)). `turned`: k[i][j][c][o] = w[2 - i][2 - j][o][c], w [3][3][oc][ic] (the
+// backward-data pass); otherwise k = w. Vectorized over o, whose 16-column runs are contiguous in a panel.
+__attribute__((target("avx2,fma"))) void kernel_transform(const float* w, std::int64_t ic, std::int64_t oc, bool turned,
+                                                          float* panels) {
+  const std::int64_t P = padded(oc), stride = ic * P;
+  std::vector<float> k(static_cast<std::size_t>(9 * P), 0.0f);  // k[t][o] of input channel c, t = 3 i + j
+  for (std::int64_t c = 0; c < ic; ++c) {
+    for (int t = 0; t < 9; ++t)
+      for (std::int64_t o = 0; o < oc; ++o) k[t * P + o] = turned ? w[((8 - t) * oc + o) * ic + c] : w[(t * ic + c) * oc + o];
+    for (std::int64_t o0 = 0; o0 < P; o0 += kPanel) {
+      float* out = panels + o0 * ic + c * kPanel;  // element e's run at out + e * stride
+      const float* kt = k.data() + o0;
+#pragma omp simd
+      for (std::int64_t o = 0; o < kPanel; ++o) {
+        float g[6][3];
+        for (int j = 0; j < 3; ++j) {  // G k, down each column
+          const float k0 = kt[j * P + o], k1 = kt[(3 + j) * P + o], k2 = kt[(6 + j) * P + o];
+          g[0][j] = k0 / 4;
+          g[1][j] = -(k0 + k1 + k2) / 6;
+          g[2][j] = -(k0 - k1 + k2) / 6;
+          g[3][j] = k0 / 24 + k1 / 12 + k2 / 6;
+          g[4][j] = k0 / 24 - k1 / 12 + k2 / 6;
+          g[5][j] = k2;
+        }
+        for (int i = 0; i < 6; ++i) {  // (G k) Gᵀ, along each row
+          const float k0 = g[i][0], k1 = g[i][1], k2 = g[i][2];
+          float* e = out + i * 6 * stride + o;
+          e[0] = k0 / 4;
+          e[stride] = -(k0 + k1 + k2) / 6;
+          e[2 * stride] = -(k0 - k1 + k2) / 6;
+          e[3 * stride] = k0 / 24 + k1 / 12 + k2 / 6;
+          e[4 * stride] = k0 / 24 - k1 / 12 + k2 / 6;
+          e[5 * stride] = k2;
+        }
+      }
+    }
+  }
+}
+
+// dkernel [3][3][ic][oc] = Gᵀ du G, du [36][ic][oc] the gradient of the transformed kernel (vectorized over
+// ic x oc).
+__attribute__((target("avx2,fma"))) void kernel_gradient_transform(const float* du, std::int64_t ic, std::int64_t oc,
+                                                                   float* dkernel) {
+  const std::int64_t size = ic * oc;
+#pragma omp simd
+  for (std::int64_t q = 0; q < size; ++q) {
+    float h[6][3];
+    for (int i = 0; i < 6; ++i) {  // u G, along each row
+      const float* u = du + i * 6 * size + q;
+      const float u1 = u[size], u2 = u[2 * size], u3 = u[3 * size], u4 = u[4 * size];
+      h[i][0] = u[0] / 4 - (u1 + u2) / 6 + (u3 + u4) / 24;
+      h[i][1] = (u2 - u1) / 6 + (u3 - u4) / 12;
+      h[i][2] = (u3 + u4 - u1 - u2) / 6 + u[5 * size];
+    }
+    for (int j = 0; j < 3; ++j) {  // Gᵀ (u G), down each column
+      const float u1 = h[1][j], u2 = h[2][j], u3 = h[3][j], u4 = h[4][j];
+      dkernel[j * size + q] = h[0][j] / 4 - (u1 + u2) / 6 + (u3 + u4) / 24;
+      dkernel[(3 + j) * size + q] = (u2 - u1) / 6 + (u3 - u4) / 12;
+      dkernel[(6 + j) * size + q] = (u3 + u4 - u1 - u2) / 6 + h[5][j];
+    }
+  }
+}
+
+// The correlation over the plane, with the kernel transformed into `panels` (kernel_transform).
+void correlate(const float* x, const float* panels, const float* bias, float* y, const Plane& p, bool relu) {
+  const std::int64_t blocks = p.blocks(), items = (blocks + kRun - 1) / kRun, C = p.ic, O = p.oc, P = padded(O);
+#pragma omp parallel
+  {
+    thread_local Scratch scratch;
+    float* v = scratch.aligned_floats(kElements * kRun * (C + O) + 25 * std::max(C, O) + 36 * C + C);
+    float* m = v + kElements * kRun * C;
+    float* tmp = m + kElements * kRun * O;  // 36 x C for the input transform, 24 x O (and a sink) for the output's
+    float* zeros = tmp + std::max(36 * C, 25 * O);
+    std::fill(zeros, zeros + C, 0.0f);
+    // The transforms wait on memory, the products do not: while these run, the outputs the item will write
+    // and the inputs of the next item (a thread's items follow each other) come into the cache.
+    Prefetch next_input, outputs;
+#pragma omp for schedule(static)
+    for (std::int64_t item = 0; item < items; ++item) {
+      const std::int64_t first = item * kRun, count = std::min(kRun, blocks - first);
+      for (std::int64_t b = 0; b < count; ++b) input_transform(x, p, first + b, zeros, tmp, v + b * C, kRun * C);
+      const std::int64_t next = std::min(kRun, blocks - first - count);
+      fetch_rows(next_input, x, p, first + count, next, p.ih, p.iw, C, -p.top, 5 - p.top, kElements);
+      fetch_rows(outputs, y, p, first, count, p.oh, p.ow, O, 0, 3, kElements);
+      for (int e = 0; e < kElements; ++e) {
+        next_input.step();
+        outputs.step();
+        packed_tiles::multiply(v + e * kRun * C, C, count, panels + e * C * P, C, O, m + e * kRun * O, O);
+      }
+      for (std::int64_t b = 0; b < count; ++b) output_transform(m + b * O, kRun * O, p, first + b, bias, relu, tmp, y);
+    }
+    scratch.release();
+  }
+}
+
+float* kernel_panels(std::int64_t ic, std::int64_t oc) {
+  thread_local Scratch scratch;
+  return scratch.aligned_floats(kElements * ic * padded(oc));
+}
+
+}  // namespace
+
+bool own_winograd_fits(const ConvArgs& a) {
+  // Against the direct AVX2 kernels training runs otherwise (packed_conv forward, oneDNN's backward data,
+  // conv_weight_gradient), 2 threads of a Zen 4 held to AVX2, batch 128, two alternating runs of 10 calls:
+  // 32 -> 32 channels over 16 x 16: forward 1.6-1.9x, backward data 1.2-1.6x, weights 1.3-1.6x; 64 -> 64
+  // over 8 x 8: 2.1-2.4x, 1.7-2.0x, 1.8-2.4x; 32 -> 64 over 12 x 12: 2.1x, 1.5-1.9x, 1.5-1.8x. Over 16
+  // channels (32 x 32) the products' depth is too short: 1.3x, 0.7-1.0x, 1.0-1.1x, so no.
+  if (!own_kernels() || cpu_level() != CpuLevel::avx2 || a.rank != 2 || a.groups != 1 || a.c < 32 || a.oc < 32)
+    return false;
+  for (int i = 0; i < 2; ++i)
+    if (a.k[i] != 3 || a.stride[i] != 1 || a.dilation[i] != 1 || a.pad_l[i] < 0 || a.pad_l[i] > 1 || a.pad_r[i] < 0 ||
+        a.pad_r[i] > 1)
+      return false;
+  const std::int64_t blocks = a.n * ((a.out[0] + 3) / 4) * ((a.out[1] + 3) / 4);
+  return blocks >= 2 * kRun * omp_get_max_threads();
+}
+
+void winograd_forward(const float* x, const float* kernel, const float* bias, float* y, const ConvArgs& a, bool relu) {
+  float* panels = kernel_panels(a.c, a.oc);
+  kernel_transform(kernel, a.c, a.oc, false, panels);
+  correlate(x, panels, bias, y, forward_plane(a), relu);
+}
+
+void winograd_backward_data(const float* dy, const float* kernel, float* dx, const ConvArgs& a) {
+  // dx[h][w][c] = sum of dy[h - (2 - top) + i][w - (2 - left) + j][o] * kernel[2 - i][2 - j][c][o].
+  float* panels = kernel_panels(a.oc, a.c);
+  kernel_transform(kernel, a.oc, a.c, true, panels);
+  const Plane p{a.n, a.out[0], a.out[1], a.oc, a.in[0], a.in[1], a.c, 2 - a.pad_l[0], 2 - a.pad_l[1]};
+  correlate(dy, panels, nullptr, dx, p, false);
+}
+
+void winograd_backward_weights(const float* x, const float* dy, float* dkernel, float* dbias, const ConvArgs& a) {
+  // du[e] = sum over blocks of V[e]ᵀ G[e] (V: the inputs' transform, G: the output gradients'), per thread.
+  const Plane p = forward_plane(a);
+  const std::int64_t blocks = p.blocks(), items = (blocks + kGradientRun - 1) / kGradientRun, C = p.ic, O = p.oc;
+  const std::int64_t size = kElements * C * O;
+  const int threads = omp_get_max_threads();
+  std::vector<float> partial(static_cast<std::size_t>(threads) * static_cast<std::size_t>(size + O), 0.0f);
+  std::int32_t lanes[kPanel];  // the last 16 output channels' that exist, when O is not a multiple of 16
+  for (std::int64_t j = 0; j < kPanel; ++j) lanes[j] = j < O % kPanel ? -1 : 0;
+  int team = 1;
+#pragma omp parallel num_threads(threads)
+  {
+#pragma omp single
+    team = omp_get_num_threads();
+    float* du = partial.data() + omp_get_thread_num() * (size + O);
+    float* db = dbias ? du + size : nullptr;
+    thread_local Scratch scratch;
+    float* v = scratch.aligned_floats(kElements * kGradientRun * (C + O) + 36 * std::max(C, O) + std::max(C, O));
+    float* g = v + kElements * kGradientRun * C;
+    float* tmp = g + kElements * kGradientRun * O;
+    float* zeros = tmp + 36 * std::max(C, O);
+    std::fill(zeros, zeros + std::max(C, O), 0.0f);
+    Prefetch next_input, next_gradient;  // as in correlate
+#pragma omp for schedule(static)
+    for (std::int64_t item = 0; item < items; ++item) {
+      const std::int64_t first = item * kGradientRun, count = std::min(kGradientRun, blocks - first);
+      for (std::int64_t b = 0; b < count; ++b) {
+        input_transform(x, p, first + b, zeros, tmp, v + b * C, kGradientRun * C);
+        gradient_transform(dy, p, first + b, zeros, tmp, g + b * O, kGradientRun * O, db);
+      }
+      const std::int64_t next = std::min(kGradientRun, blocks - first - count);
+      fetch_rows(next_input, x, p, first + count, next, p.ih, p.iw, C, -p.top, 5 - p.top, kElements);
+      fetch_rows(next_gradient, dy, p, first + count, next, p.oh, p.ow, O, 0, 3, kElements);
+      for (int e = 0; e < kElements; ++e) {
+        next_input.step();
+        next_gradient.step();
+        const float* ve = v + e * kGradientRun * C;
+        const float* ge = g + e * kGradientRun * O;
+        float* due = du + e * C * O;
+        for (std::int64_t c0 = 0; c0 < C; c0 += 6)
+          for (std::int64_t o0 = 0; o0 < O; o0 += kPanel) {
+            const bool full = O - o0 >= kPanel;
+            with_rows<6>(std::min<std::int64_t>(6, C - c0), [&](auto r) {
+              constexpr int rows = decltype(r)::value;
+              if (full) outer_product_tiles::tile<rows, false>(ve + c0, 0, C, ge + o0, O, 1, count, due + c0 * O + o0, lanes);
+              else outer_product_tiles::tile<rows, true>(ve + c0, 0, C, ge + o0, O, 1, count, due + c0 * O + o0, lanes);
+            });
+          }
+      }
+    }
+    scratch.release();
+  }
+  float* total = partial.data();
+  for (int t = 1; t < team; ++t) {
+    const float* q = partial.data() + t * (size + O);
+    for (std::int64_t i = 0; i < size + O; ++i) total[i] += q[i];
+  }
+  kernel_gradient_transform(total, C, O, dkernel);
+  if (dbias) std::copy(total + size, total + size + O, dbias);
+}
+
+}  // namespace keras::kernels
