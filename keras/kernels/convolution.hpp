@@ -42,7 +42,7 @@ void conv_backward(const float* x, const float* dy, const float* kernel, float* 
 
 /// Whether the convolution trains (forward, backward data and weights) on Winograd kernels rather than
 /// direct ones: on AVX-512 oneDNN's (3 x 3, unit stride, 32 channels or more in and out, multiples of 16,
-/// two images or more per thread), on AVX2 our own (winograd.hpp: 3 x 3, unit stride, 32 channels or more);
+/// two images or more per thread), on AVX2 our own (winograd.hpp: 3 x 3, unit stride, 16 channels or more);
 /// KERAS_WINOGRAD=0 keeps every layer direct. Inference is always direct.
 bool winograd_fits(const ConvArgs& args);
 

@@ -101,8 +101,9 @@ __attribute__((target("avx2,fma"))) void input_transform(const float* x, const P
   }
 }
 
-// Block `id`'s outputs = Aᵀ m A (+ bias, relu), m's element e of channel o at m[e * stride + o]; outputs past
-// the plane's edge are dropped. tmp: 24 x oc floats.
+// Block `id`'s outputs = Aᵀ m A + bias (never null: a `bias ? bias[o] : 0` became a masked load, which
+// faults its way through a null pointer at many times a load's cost), then relu; m's element e of channel o
+// at m[e * stride + o]; outputs past the plane's edge are dropped. tmp: 24 x oc floats.
 __attribute__((target("avx2,fma"))) void output_transform(const float* m, std::int64_t stride, const Plane& p,
                                                           std::int64_t id, const float* bias, bool relu, float* tmp,
                                                           float* y) {
@@ -130,7 +131,7 @@ __attribute__((target("avx2,fma"))) void output_transform(const float* m, std::i
     for (std::int64_t o = 0; o < O; ++o) {
       const float* s = tmp + j * O + o;
       const float m1 = s[4 * O], m2 = s[8 * O], m3 = s[12 * O], m4 = s[16 * O];
-      const float a = m1 + m2, b = m1 - m2, c = m3 + m4, d = m3 - m4, shift = bias ? bias[o] : zero;
+      const float a = m1 + m2, b = m1 - m2, c = m3 + m4, d = m3 - m4, shift = bias[o];
       out[0][o] = std::max(s[0] + a + c + shift, low);
       out[1][o] = std::max(b + 2 * d + shift, low);
       out[2][o] = std::max(a + 4 * c + shift, low);
@@ -140,7 +141,7 @@ __attribute__((target("avx2,fma"))) void output_transform(const float* m, std::i
 }
 
 // g[e * stride + o] = element e of A g Aᵀ, g the 4 x 4 output gradients of block `id` (zeros outside the
-// plane); their sum over positions is added to db (may be null). tmp: 24 x oc floats.
+// plane); their sum over positions is added to db. tmp: 24 x oc floats.
 __attribute__((target("avx2,fma"))) void gradient_transform(const float* dy, const Plane& p, std::int64_t id,
                                                             const float* zeros, float* tmp, float* g,
                                                             std::int64_t stride, float* db) {
@@ -161,7 +162,7 @@ __attribute__((target("avx2,fma"))) void gradient_transform(const float* dy, con
       r[3 * O + o] = d0 + 2 * d1 + 4 * d2 + 8 * d3;
       r[4 * O + o] = d0 - 2 * d1 + 4 * d2 - 8 * d3;
       r[5 * O + o] = d3;
-      if (db) db[o] += d0 + d1 + d2 + d3;
+      db[o] += d0 + d1 + d2 + d3;
     }
   }
   for (int j = 0; j < 6; ++j) {  // down each column: A (g Aᵀ)
@@ -249,11 +250,12 @@ void correlate(const float* x, const float* panels, const float* bias, float* y,
 #pragma omp parallel
   {
     thread_local Scratch scratch;
-    float* v = scratch.aligned_floats(kElements * kRun * (C + O) + 25 * std::max(C, O) + 36 * C + C);
+    float* v = scratch.aligned_floats(kElements * kRun * (C + O) + std::max(36 * C, 25 * O) + std::max(C, O));
     float* m = v + kElements * kRun * C;
     float* tmp = m + kElements * kRun * O;  // 36 x C for the input transform, 24 x O (and a sink) for the output's
     float* zeros = tmp + std::max(36 * C, 25 * O);
-    std::fill(zeros, zeros + C, 0.0f);
+    std::fill(zeros, zeros + std::max(C, O), 0.0f);
+    const float* shift = bias ? bias : zeros;
     // The transforms wait on memory, the products do not: while these run, the outputs the item will write
     // and the inputs of the next item (a thread's items follow each other) come into the cache.
     Prefetch next_input, outputs;
@@ -269,7 +271,7 @@ void correlate(const float* x, const float* panels, const float* bias, float* y,
         outputs.step();
         packed_tiles::multiply(v + e * kRun * C, C, count, panels + e * C * P, C, O, m + e * kRun * O, O);
       }
-      for (std::int64_t b = 0; b < count; ++b) output_transform(m + b * O, kRun * O, p, first + b, bias, relu, tmp, y);
+      for (std::int64_t b = 0; b < count; ++b) output_transform(m + b * O, kRun * O, p, first + b, shift, relu, tmp, y);
     }
     scratch.release();
   }
@@ -284,11 +286,11 @@ float* kernel_panels(std::int64_t ic, std::int64_t oc) {
 
 bool own_winograd_fits(const ConvArgs& a) {
   // Against the direct AVX2 kernels training runs otherwise (packed_conv forward, oneDNN's backward data,
-  // conv_weight_gradient), 2 threads of a Zen 4 held to AVX2, batch 128, two alternating runs of 10 calls:
-  // 32 -> 32 channels over 16 x 16: forward 1.6-1.9x, backward data 1.2-1.6x, weights 1.3-1.6x; 64 -> 64
-  // over 8 x 8: 2.1-2.4x, 1.7-2.0x, 1.8-2.4x; 32 -> 64 over 12 x 12: 2.1x, 1.5-1.9x, 1.5-1.8x. Over 16
-  // channels (32 x 32) the products' depth is too short: 1.3x, 0.7-1.0x, 1.0-1.1x, so no.
-  if (!own_kernels() || cpu_level() != CpuLevel::avx2 || a.rank != 2 || a.groups != 1 || a.c < 32 || a.oc < 32)
+  // conv_weight_gradient), 2 threads of a Zen 4 held to AVX2, batch 128, alternating runs of 10 calls
+  // (forward, backward data, weights): 32 -> 32 channels over 16 x 16 1.9-2.4x, 1.7-2.2x, 2.0-2.8x;
+  // 64 -> 64 over 8 x 8 2.1-2.7x, 1.7-2.2x, 1.9-2.3x; 16 -> 16 over 32 x 32 1.3-1.6x, 1.0-1.5x, 1.3-2.0x.
+  // Below 16 channels the products' depth (the input channels) is too short to pay.
+  if (!own_kernels() || cpu_level() != CpuLevel::avx2 || a.rank != 2 || a.groups != 1 || a.c < 16 || a.oc < 16)
     return false;
   for (int i = 0; i < 2; ++i)
     if (a.k[i] != 3 || a.stride[i] != 1 || a.dilation[i] != 1 || a.pad_l[i] < 0 || a.pad_l[i] > 1 || a.pad_r[i] < 0 ||
@@ -327,7 +329,7 @@ void winograd_backward_weights(const float* x, const float* dy, float* dkernel, 
 #pragma omp single
     team = omp_get_num_threads();
     float* du = partial.data() + omp_get_thread_num() * (size + O);
-    float* db = dbias ? du + size : nullptr;
+    float* db = du + size;  // summed whether or not the caller wants it (a null db in the loop: masked loads)
     thread_local Scratch scratch;
     float* v = scratch.aligned_floats(kElements * kGradientRun * (C + O) + 36 * std::max(C, O) + std::max(C, O));
     float* g = v + kElements * kGradientRun * C;

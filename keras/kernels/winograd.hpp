@@ -11,7 +11,7 @@
 namespace keras::kernels {
 
 /// Whether our Winograd kernels serve this convolution (winograd_fits' AVX2 half): channels_last 2-D, 3 x 3,
-/// unit stride, no dilation, padding of at most 1 on each side, 32 channels or more in and out, and enough
+/// unit stride, no dilation, padding of at most 1 on each side, 16 channels or more in and out, and enough
 /// 4 x 4 blocks of outputs for every thread.
 bool own_winograd_fits(const ConvArgs& args);
 
