@@ -2,7 +2,6 @@
 // Memory descriptors and parameters shared by the convolution and deconvolution kernels: Keras's
 // channels_last tensors and kernel layouts, described to oneDNN by their strides (kernels only).
 #include <algorithm>
-#include <utility>
 
 #include "keras/kernels/convolution.hpp"
 #include "keras/kernels/cpu_dispatch.hpp"
@@ -90,8 +89,7 @@ inline dnnl::memory::desc any_md(const dnnl::memory::desc& md) {
 }
 
 /// Forward, backward-data and backward-weights runs of one oneDNN convolution family: P names
-/// the primitives (convolution_* or deconvolution_*), whose descriptors take the same arguments, and
-/// picks the algorithm per shape (P::algorithm_for: P::direct, or Winograd for some convolutions).
+/// the primitives (convolution_* or deconvolution_*), whose descriptors take the same arguments.
 /// The weights are in the layout the primitive chooses (blocked, reordered from Keras's on every
 /// training run, which costs little next to the convolution, and kept between inference runs): with
 /// Keras's strided layout oneDNN falls back to its im2col + gemm implementation, several times slower
@@ -107,7 +105,6 @@ struct Family {
     Fwd prim;
     Staged x, k, y;
     dnnl::memory b;
-    dnnl::algorithm alg;  // the backward runs follow the forward's
   };
   struct BackwardData {
     BwdData prim;
@@ -119,31 +116,13 @@ struct Family {
     dnnl::memory db;
   };
 
-  /// An activation's descriptor for algorithm `alg`: Winograd's kernels take only a blocked layout of their
-  /// own (Staged reorders Keras's into it and back on each run); the direct ones read Keras's as it is.
-  static dnnl::memory::desc io_md(const dnnl::memory::desc& md, dnnl::algorithm alg) {
-    return alg == P::direct ? md : any_md(md);
-  }
-
   /// The forward descriptor, weights in the layout the primitive chooses.
-  static typename Fwd::desc forward_desc(dnnl::prop_kind prop, const ConvArgs& a, bool has_bias, dnnl::algorithm alg) {
+  static typename Fwd::desc forward_desc(dnnl::prop_kind prop, const ConvArgs& a, bool has_bias) {
     const auto wmd = any_md(P::weights_md(a));
-    const auto x = io_md(src_md(a), alg), y = io_md(dst_md(a), alg);
-    return has_bias ? typename Fwd::desc(prop, alg, x, wmd, bias_md(a), y, strides(a), dilates(a), pad_l(a), pad_r(a))
-                    : typename Fwd::desc(prop, alg, x, wmd, y, strides(a), dilates(a), pad_l(a), pad_r(a));
-  }
-
-  /// The training forward primitive in P::algorithm_for(a), or the direct one where oneDNN has no other for
-  /// these shapes and post-ops; and the algorithm it runs (which its backward runs follow).
-  static std::pair<typename Fwd::primitive_desc, dnnl::algorithm> training_pd(const ConvArgs& a, bool has_bias,
-                                                                             const dnnl::primitive_attr& attr) {
-    const auto prop = dnnl::prop_kind::forward_training;
-    const dnnl::algorithm alg = P::algorithm_for(a);
-    if (alg != P::direct) try {
-        return {typename Fwd::primitive_desc(forward_desc(prop, a, has_bias, alg), attr, engine()), alg};
-      } catch (const dnnl::error&) {
-      }
-    return {typename Fwd::primitive_desc(forward_desc(prop, a, has_bias, P::direct), attr, engine()), P::direct};
+    return has_bias ? typename Fwd::desc(prop, P::algorithm, src_md(a), wmd, bias_md(a), dst_md(a), strides(a),
+                                         dilates(a), pad_l(a), pad_r(a))
+                    : typename Fwd::desc(prop, P::algorithm, src_md(a), wmd, dst_md(a), strides(a), dilates(a),
+                                         pad_l(a), pad_r(a));
   }
 
   static Forward& forward_entry(const ConvArgs& a, bool has_bias, Eltwise act) {
@@ -152,9 +131,10 @@ struct Family {
     auto it = cache.find(key);
     if (it != cache.end()) return it->second;
     const auto wmd = P::weights_md(a);
-    const auto [pd, alg] = training_pd(a, has_bias, post_op_attr(act));
+    typename Fwd::primitive_desc pd(forward_desc(dnnl::prop_kind::forward_training, a, has_bias), post_op_attr(act),
+                                    engine());
     Forward e{pd, Fwd(pd), Staged::make(src_md(a), pd.src_desc(), true), Staged::make(wmd, pd.weights_desc(), true),
-              Staged::make(dst_md(a), pd.dst_desc(), false), has_bias ? unbound(bias_md(a)) : dnnl::memory(), alg};
+              Staged::make(dst_md(a), pd.dst_desc(), false), has_bias ? unbound(bias_md(a)) : dnnl::memory()};
     return cache.emplace(key, std::move(e)).first->second;
   }
 
@@ -181,9 +161,7 @@ struct Family {
     bool residual_in_dst = false;
   };
 
-  /// forward_inference with the residual add as a post-op; no workspace, no backward hint. Always the direct
-  /// algorithm, never Winograd's (whose sums stray from the exact ones by a few millionths of the largest
-  /// output, hundreds of times the direct kernels' rounding): predict stays within float rounding of Keras's. On AVX-512 the
+  /// forward_inference with the residual add as a post-op; no workspace, no backward hint. On AVX-512 the
   /// residual is copied into y and added by oneDNN's sum post-op: its brgconv kernels take that one but not
   /// a binary add, for which oneDNN falls back to its older jit kernels (ResNet-20's 3 x 3 layers at batch
   /// 32, one thread of a Zen 5 EPYC: 1.17-1.3x slower, far more than the copy). Below AVX-512 both post-ops
@@ -199,7 +177,7 @@ struct Family {
       const auto wmd = P::weights_md(a);
       const auto rmd = dst_md(a);
       const bool in_dst = residual && cpu_level() == CpuLevel::avx512;
-      typename Fwd::primitive_desc pd(forward_desc(dnnl::prop_kind::forward_inference, a, bias != nullptr, P::direct),
+      typename Fwd::primitive_desc pd(forward_desc(dnnl::prop_kind::forward_inference, a, bias != nullptr),
                                       post_op_attr(act, residual ? &rmd : nullptr, in_dst), engine());
       Inference e{Fwd(pd), Staged::make(src_md(a), pd.src_desc(), true), Staged::make(wmd, pd.weights_desc(), true),
                   Staged::make(dst_md(a), pd.dst_desc(), false), bias ? unbound(bias_md(a)) : dnnl::memory(),
@@ -229,91 +207,62 @@ struct Family {
     stream().wait();
   }
 
-  static BackwardData& backward_data_entry(const ConvArgs& a) {
+  static void backward_data(const float* dy, const float* kernel, float* dx, const ConvArgs& a) {
+    if (a.n * a.c == 0) return;
+    SmallWorkScope serial_if_small(work(a));
     auto& cache = primitive_cache<BackwardData>();
     auto key = cache_key(a);
     auto it = cache.find(key);
-    if (it != cache.end()) return it->second;
-    Forward& hint = forward_entry(a, false, Eltwise::linear);
-    const auto wmd = P::weights_md(a);
-    typename BwdData::desc d(hint.alg, io_md(src_md(a), hint.alg), any_md(wmd), io_md(dst_md(a), hint.alg),
-                             strides(a), dilates(a), pad_l(a), pad_r(a));
-    typename BwdData::primitive_desc pd(d, engine(), hint.pd);
-    BackwardData e{BwdData(pd), Staged::make(dst_md(a), pd.diff_dst_desc(), true),
-                   Staged::make(wmd, pd.weights_desc(), true), Staged::make(src_md(a), pd.diff_src_desc(), false)};
-    return cache.emplace(key, std::move(e)).first->second;
-  }
-
-  static BackwardWeights& backward_weights_entry(const ConvArgs& a, bool has_bias) {
-    auto& cache = primitive_cache<BackwardWeights>();
-    auto key = cache_key(a, has_bias);
-    auto it = cache.find(key);
-    if (it != cache.end()) return it->second;
-    Forward& hint = forward_entry(a, has_bias, Eltwise::linear);
-    const auto wmd = P::weights_md(a);
-    const auto x = io_md(src_md(a), hint.alg), dy = io_md(dst_md(a), hint.alg);
-    auto d = has_bias ? typename BwdWeights::desc(hint.alg, x, any_md(wmd), bias_md(a), dy, strides(a), dilates(a),
-                                                  pad_l(a), pad_r(a))
-                      : typename BwdWeights::desc(hint.alg, x, any_md(wmd), dy, strides(a), dilates(a), pad_l(a),
-                                                  pad_r(a));
-    typename BwdWeights::primitive_desc pd(d, engine(), hint.pd);
-    BackwardWeights e{BwdWeights(pd), Staged::make(src_md(a), pd.src_desc(), true),
-                      Staged::make(dst_md(a), pd.diff_dst_desc(), true),
-                      Staged::make(wmd, pd.diff_weights_desc(), false), has_bias ? unbound(bias_md(a)) : dnnl::memory()};
-    return cache.emplace(key, std::move(e)).first->second;
-  }
-
-  // dy: the primitive's memory for dy (bound and reordered).
-  static void run_backward_data(BackwardData& e, const dnnl::memory& dy, const float* kernel, float* dx) {
-    execute(e.prim, {{DNNL_ARG_DIFF_DST, dy}, {DNNL_ARG_WEIGHTS, e.k.bind_input(kernel)},
-                     {DNNL_ARG_DIFF_SRC, e.dx.bind_output(dx)}});
+    if (it == cache.end()) {
+      Forward& hint = forward_entry(a, false, Eltwise::linear);
+      const auto wmd = P::weights_md(a);
+      typename BwdData::desc d(P::algorithm, src_md(a), any_md(wmd), dst_md(a), strides(a),
+                               dilates(a), pad_l(a), pad_r(a));
+      typename BwdData::primitive_desc pd(d, engine(), hint.pd);
+      BackwardData e{BwdData(pd), Staged::make(dst_md(a), pd.diff_dst_desc(), true),
+                     Staged::make(wmd, pd.weights_desc(), true), Staged::make(src_md(a), pd.diff_src_desc(), false)};
+      it = cache.emplace(key, std::move(e)).first;
+    }
+    BackwardData& e = it->second;
+    execute(e.prim, {{DNNL_ARG_DIFF_DST, e.dy.bind_input(dy)},
+                              {DNNL_ARG_WEIGHTS, e.k.bind_input(kernel)},
+                              {DNNL_ARG_DIFF_SRC, e.dx.bind_output(dx)}});
     e.dx.finish_output();
     stream().wait();
   }
 
-  static void run_backward_weights(BackwardWeights& e, const float* x, const dnnl::memory& dy, float* dkernel,
-                                   float* dbias) {
+  static void backward_weights(const float* x, const float* dy, float* dkernel, float* dbias, const ConvArgs& a) {
+    if (a.c * a.oc == 0) return;
+    SmallWorkScope serial_if_small(work(a));
+    const bool has_bias = dbias != nullptr;
+    auto& cache = primitive_cache<BackwardWeights>();
+    auto key = cache_key(a, has_bias);
+    auto it = cache.find(key);
+    if (it == cache.end()) {
+      Forward& hint = forward_entry(a, has_bias, Eltwise::linear);
+      const auto wmd = P::weights_md(a);
+      auto d = has_bias ? typename BwdWeights::desc(P::algorithm, src_md(a), any_md(wmd), bias_md(a),
+                                                    dst_md(a), strides(a), dilates(a), pad_l(a), pad_r(a))
+                        : typename BwdWeights::desc(P::algorithm, src_md(a), any_md(wmd), dst_md(a),
+                                                    strides(a), dilates(a), pad_l(a), pad_r(a));
+      typename BwdWeights::primitive_desc pd(d, engine(), hint.pd);
+      BackwardWeights e{BwdWeights(pd), Staged::make(src_md(a), pd.src_desc(), true),
+                        Staged::make(dst_md(a), pd.diff_dst_desc(), true),
+                        Staged::make(wmd, pd.diff_weights_desc(), false),
+                        has_bias ? unbound(bias_md(a)) : dnnl::memory()};
+      it = cache.emplace(key, std::move(e)).first;
+    }
+    BackwardWeights& e = it->second;
     std::unordered_map<int, dnnl::memory> margs{{DNNL_ARG_SRC, e.x.bind_input(x)},
-                                                {DNNL_ARG_DIFF_DST, dy},
+                                                {DNNL_ARG_DIFF_DST, e.dy.bind_input(dy)},
                                                 {DNNL_ARG_DIFF_WEIGHTS, e.dk.bind_output(dkernel)}};
-    if (dbias) {
+    if (has_bias) {
       e.db.set_data_handle(dbias);
       margs.emplace(DNNL_ARG_DIFF_BIAS, e.db);
     }
     execute(e.prim, margs);
     e.dk.finish_output();
     stream().wait();
-  }
-
-  static void backward_data(const float* dy, const float* kernel, float* dx, const ConvArgs& a) {
-    if (a.n * a.c == 0) return;
-    SmallWorkScope serial_if_small(work(a));
-    BackwardData& e = backward_data_entry(a);
-    run_backward_data(e, e.dy.bind_input(dy), kernel, dx);
-  }
-
-  static void backward_weights(const float* x, const float* dy, float* dkernel, float* dbias, const ConvArgs& a) {
-    if (a.c * a.oc == 0) return;
-    SmallWorkScope serial_if_small(work(a));
-    BackwardWeights& e = backward_weights_entry(a, dbias != nullptr);
-    run_backward_weights(e, x, e.dy.bind_input(dy), dkernel, dbias);
-  }
-
-  /// backward_data then backward_weights, dy reordered once where both primitives read it in the same layout
-  /// of their own (Winograd's).
-  static void backward(const float* x, const float* dy, const float* kernel, float* dx, float* dkernel, float* dbias,
-                       const ConvArgs& a) {
-    if (a.n * a.c == 0 || a.c * a.oc == 0) {
-      backward_data(dy, kernel, dx, a);
-      return backward_weights(x, dy, dkernel, dbias, a);
-    }
-    SmallWorkScope serial_if_small(work(a));
-    BackwardData& d = backward_data_entry(a);
-    BackwardWeights& w = backward_weights_entry(a, dbias != nullptr);
-    const dnnl::memory reordered = d.dy.bind_input(dy);
-    run_backward_data(d, reordered, kernel, dx);
-    const bool shared = d.dy.reorders && w.dy.reorders && d.dy.inner.get_desc() == w.dy.inner.get_desc();
-    run_backward_weights(w, x, shared ? reordered : w.dy.bind_input(dy), dkernel, dbias);
   }
 };
 

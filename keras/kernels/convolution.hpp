@@ -35,14 +35,8 @@ void conv_inference(const float* x, const float* kernel, std::uint64_t version, 
 void conv_backward_data(const float* dy, const float* kernel, float* dx, const ConvArgs& args);
 /// dkernel (and dbias when not null) from x and dy.
 void conv_backward_weights(const float* x, const float* dy, float* dkernel, float* dbias, const ConvArgs& args);
-/// Both: conv_backward_data then conv_backward_weights (dbias may be null), reading dy in the primitives'
-/// layout once where they share one (Winograd's).
-void conv_backward(const float* x, const float* dy, const float* kernel, float* dx, float* dkernel, float* dbias,
-                   const ConvArgs& args);
-
-/// Whether the convolution trains (forward, backward data and weights) on Winograd kernels rather than
-/// direct ones: on AVX-512 oneDNN's (3 x 3, unit stride, 32 channels or more in and out, multiples of 16,
-/// two images or more per thread), on AVX2 our own (winograd.hpp: 3 x 3, unit stride, 16 channels or more);
+/// Whether the convolution trains (forward, backward data and weights) on our Winograd kernels
+/// (winograd.hpp: 3 x 3, unit stride, 16 channels or more, AVX2 and up) rather than direct ones;
 /// KERAS_WINOGRAD=0 keeps every layer direct. Inference is always direct.
 bool winograd_fits(const ConvArgs& args);
 

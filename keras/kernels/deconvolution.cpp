@@ -9,8 +9,7 @@ struct Deconvolution {
   using Fwd = dnnl::deconvolution_forward;
   using BwdData = dnnl::deconvolution_backward_data;
   using BwdWeights = dnnl::deconvolution_backward_weights;
-  static constexpr auto direct = dnnl::algorithm::deconvolution_direct;
-  static dnnl::algorithm algorithm_for(const ConvArgs&) { return direct; }
+  static constexpr auto algorithm = dnnl::algorithm::deconvolution_direct;
   static dnnl::memory::desc weights_md(const ConvArgs& a) { return conv_detail::deconv_weights_md(a); }
 };
 using Impl = conv_detail::Family<Deconvolution>;

@@ -285,12 +285,13 @@ float* kernel_panels(std::int64_t ic, std::int64_t oc) {
 }  // namespace
 
 bool own_winograd_fits(const ConvArgs& a) {
-  // Against the direct AVX2 kernels training runs otherwise (packed_conv forward, oneDNN's backward data,
-  // conv_weight_gradient), 2 threads of a Zen 4 held to AVX2, batch 128, alternating runs of 10 calls
-  // (forward, backward data, weights): 32 -> 32 channels over 16 x 16 1.9-2.4x, 1.7-2.2x, 2.0-2.8x;
-  // 64 -> 64 over 8 x 8 2.1-2.7x, 1.7-2.2x, 1.9-2.3x; 16 -> 16 over 32 x 32 1.3-1.6x, 1.0-1.5x, 1.3-2.0x.
-  // Below 16 channels the products' depth (the input channels) is too short to pay.
-  if (!own_kernels() || cpu_level() != CpuLevel::avx2 || a.rank != 2 || a.groups != 1 || a.c < 16 || a.oc < 16)
+  // 2 threads of a Zen 4, batch 128, alternating runs of 10 calls (forward, backward data, weights). Held to
+  // AVX2, against the direct kernels (packed_conv forward, oneDNN's backward data, conv_weight_gradient):
+  // 32 -> 32 channels over 16 x 16 1.9-2.4x, 1.7-2.2x, 2.0-2.8x; 64 -> 64 over 8 x 8 2.1-2.7x, 1.7-2.2x,
+  // 1.9-2.3x; 16 -> 16 over 32 x 32 1.3-1.6x, 1.0-1.5x, 1.3-2.0x. On AVX-512, against oneDNN's Winograd
+  // kernels (which this replaced) at 32 and 64 channels and its direct ones at 16: 1.0-1.5x, 1.0-1.5x,
+  // 1.1-1.8x. Below 16 channels the products' depth (the input channels) is too short to pay.
+  if (!own_kernels() || cpu_level() < CpuLevel::avx2 || a.rank != 2 || a.groups != 1 || a.c < 16 || a.oc < 16)
     return false;
   for (int i = 0; i < 2; ++i)
     if (a.k[i] != 3 || a.stride[i] != 1 || a.dilation[i] != 1 || a.pad_l[i] < 0 || a.pad_l[i] > 1 || a.pad_r[i] < 0 ||

@@ -1,16 +1,16 @@
 #pragma once
-// Training's 3 x 3 convolutions at unit stride on AVX2 CPUs as Winograd's F(4 x 4, 3 x 3): each 4 x 4 block
-// of outputs comes from a 6 x 6 block of inputs through 36 elementwise products in a transformed domain, a
-// quarter of the direct multiply-adds. The 36 products of a run of blocks are matrix products over the
-// channels on our register tiles (packed_tiles.hpp), with the transforms around them done while the run
-// stays in the cache. oneDNN has Winograd kernels on AVX-512 only (convolution.cpp uses them there).
-// Sums stray from the exact ones by about 1e-5 of each result's largest value (the direct kernels: 1e-9);
-// inference stays direct.
+// Training's 3 x 3 convolutions at unit stride as Winograd's F(4 x 4, 3 x 3): each 4 x 4 block of outputs
+// comes from a 6 x 6 block of inputs through 36 elementwise products in a transformed domain, a quarter of
+// the direct multiply-adds. The 36 products of a run of blocks are matrix products over the channels on our
+// register tiles (packed_tiles.hpp: AVX2 or AVX-512), with the transforms (AVX2) around them done while the
+// run stays in the cache. Sums stray from the exact ones by about 1e-5 of each result's largest value (the
+// direct kernels: 1e-9); inference stays direct.
 #include "keras/kernels/convolution.hpp"
 
 namespace keras::kernels {
 
-/// Whether our Winograd kernels serve this convolution (winograd_fits' AVX2 half): channels_last 2-D, 3 x 3,
+/// Whether our Winograd kernels serve this convolution (convolution.hpp's winograd_fits also honours
+/// KERAS_WINOGRAD=0): AVX2 or AVX-512, our own kernels allowed, channels_last 2-D, 3 x 3,
 /// unit stride, no dilation, padding of at most 1 on each side, 16 channels or more in and out, and enough
 /// 4 x 4 blocks of outputs for every thread.
 bool own_winograd_fits(const ConvArgs& args);

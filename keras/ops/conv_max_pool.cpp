@@ -26,14 +26,10 @@ std::vector<Tensor> backward(const Tensor& g, const std::vector<bool>& needs, co
   const Tensor dk = grads[1].defined() || !db.defined() ? grads[1] : Tensor::empty(kernel.shape());
   auto run = [=] {
     kernels::max_pool_2x2_unpool(g.data<float>(), y.data<float>(), bytes(which), dz.data<float>(), a, relu);
-    float* bias_grad = db.defined() ? db.data<float>() : nullptr;
-    if (dx.defined() && dk.defined())
-      kernels::conv_backward(x.data<float>(), dz.data<float>(), kernel.data<float>(), dx.data<float>(),
-                             dk.data<float>(), bias_grad, a);
-    else if (dx.defined())
-      kernels::conv_backward_data(dz.data<float>(), kernel.data<float>(), dx.data<float>(), a);
-    else if (dk.defined())
-      kernels::conv_backward_weights(x.data<float>(), dz.data<float>(), dk.data<float>(), bias_grad, a);
+    if (dx.defined()) kernels::conv_backward_data(dz.data<float>(), kernel.data<float>(), dx.data<float>(), a);
+    if (dk.defined())
+      kernels::conv_backward_weights(x.data<float>(), dz.data<float>(), dk.data<float>(),
+                                     db.defined() ? db.data<float>() : nullptr, a);
   };
   run();
   if (jit::tracing())  // a compiled function tracing the gradient pass

@@ -88,7 +88,6 @@ Shape output_shape(const kernels::ConvArgs& a) {
 using Run = void (*)(const float*, const float*, const float*, float*, const kernels::ConvArgs&, Eltwise);
 using RunData = void (*)(const float*, const float*, float*, const kernels::ConvArgs&);
 using RunWeights = void (*)(const float*, const float*, float*, float*, const kernels::ConvArgs&);
-using RunBoth = void (*)(const float*, const float*, const float*, float*, float*, float*, const kernels::ConvArgs&);
 
 // The three kernels of one kind of convolution: F(x, kernel), and its adjoints with respect to x
 // (backward data) and kernel (backward weights). F is bilinear, so each adjoint's gradient is F or the
@@ -100,7 +99,6 @@ struct ConvKernels {
   // Convolution only: against a layer's kernel F may run kernels::packed_conv, and with nothing recording
   // (predict, evaluate) oneDNN's inference primitive, which keeps its reordered copy of a layer's kernel.
   bool packs = false;
-  RunBoth backward = nullptr;  // both adjoints in one call (convolution only), sharing their reordered dz
 };
 
 Tensor run(const Tensor& x, const Tensor& kernel, const Tensor& bias, const kernels::ConvArgs& a, Eltwise act,
@@ -179,17 +177,6 @@ Tensor run(const Tensor& x, const Tensor& kernel, const Tensor& bias, const kern
       return grads;
     }
     Tensor dz = activation_grad(g, y, act);
-    if (needs[0] && needs[1] && k.backward) {
-      const Tensor dx = grads[0] = Tensor::empty(x.shape()), dk = grads[1] = Tensor::empty(kernel.shape());
-      const Tensor db = want_bias ? (grads[2] = Tensor::empty({a.oc})) : Tensor();
-      auto both = [=] {
-        k.backward(x.data<float>(), dz.data<float>(), kernel.data<float>(), dx.data<float>(), dk.data<float>(),
-                   db.defined() ? db.data<float>() : nullptr, a);
-      };
-      both();
-      if (jit::tracing()) jit::capture("convolution gradients", {x, dz, kernel}, {dx, dk, db}, both);
-      return grads;
-    }
     if (needs[0]) {
       const Tensor dx = grads[0] = Tensor::empty(x.shape());
       k.backward_data(dz.data<float>(), kernel.data<float>(), dx.data<float>(), a);
@@ -263,8 +250,7 @@ Tensor conv(const Tensor& input, const Tensor& kernel0, const Tensor& bias0, con
   Tensor kernel = as_float(kernel0, "conv");
   Tensor bias = bias0.defined() ? as_float(bias0, "conv") : Tensor();
   return run(x, kernel, bias, conv_args(x, kernel, bias, strides, padding, dilation, groups), act,
-             {kernels::conv_forward, kernels::conv_backward_data, kernels::conv_backward_weights, true,
-              kernels::conv_backward});
+             {kernels::conv_forward, kernels::conv_backward_data, kernels::conv_backward_weights, true});
 }
 
 Tensor conv_inference(const Tensor& input, const Tensor& kernel0, const Tensor& bias0, const Sizes& strides,

@@ -109,10 +109,10 @@ for kind in ("max", "avg"):
 
 
 def winograd_case(name, x_shape, k_shape, **options):
-    """A case on shapes oneDNN runs on its Winograd kernels on AVX-512 (3 x 3, unit stride, 32 channels or
-    more in and out, 4 images or more: keras/kernels/convolution.cpp; the first over more than 128
-    output positions, which oneDNN runs forward too: keras/kernels/packed_weights.cpp). The inputs are multiples of 1/64
-    (exact in float32) and the results rounded to 9 significant digits, to keep the file small."""
+    """A case for our Winograd kernels (keras/kernels/winograd.cpp: 3 x 3, unit stride; tests/layers/
+    conv2d_test.cpp calls them directly on it), whose 5 x 5 and 3 x 3 outputs leave 4 x 4 blocks overhanging
+    the edge. The inputs are multiples of 1/64 (exact in float32) and the results rounded to 9 significant
+    digits, to keep the file small."""
     global rand
     plain = rand
     rand = lambda *shape, lo=-1.0, hi=1.0: (plain(*shape, lo=lo, hi=hi) * 64).round() / 64
