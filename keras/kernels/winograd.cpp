@@ -40,6 +40,10 @@ Plane forward_plane(const ConvArgs& a) {
 
 std::int64_t padded(std::int64_t n) { return (n + kPanel - 1) / kPanel * kPanel; }
 
+// The `tmp` floats the transforms below take: the input's 36 x ic, the output's 24 x oc and a sink of oc,
+// the output gradient's 24 x oc.
+std::int64_t transform_room(std::int64_t ic, std::int64_t oc) { return std::max(kElements * ic, 25 * oc); }
+
 // Where block `id` (image, block row, block column in that order) starts: its top-left output position.
 struct BlockAt {
   std::int64_t image, y, x;
@@ -62,7 +66,7 @@ void fetch_rows(Prefetch& prefetch, const float* t, const Plane& p, std::int64_t
 }
 
 // v[e * stride + c] = element e (6 i + j) of Bᵀ d B, d the 6 x 6 inputs of block `id` (zeros: ic zeros for
-// the positions outside the input; tmp: 36 x ic floats).
+// the positions outside the input; tmp: transform_room).
 __attribute__((target("avx2,fma"))) void input_transform(const float* x, const Plane& p, std::int64_t id,
                                                          const float* zeros, float* tmp, float* v, std::int64_t stride) {
   const BlockAt at = block_at(p, id);
@@ -103,7 +107,7 @@ __attribute__((target("avx2,fma"))) void input_transform(const float* x, const P
 
 // Block `id`'s outputs = Aᵀ m A + bias (never null: a `bias ? bias[o] : 0` became a masked load, which
 // faults its way through a null pointer at many times a load's cost), then relu; m's element e of channel o
-// at m[e * stride + o]; outputs past the plane's edge are dropped. tmp: 24 x oc floats.
+// at m[e * stride + o]; outputs past the plane's edge are dropped. tmp: transform_room (its sink at 24 x oc).
 __attribute__((target("avx2,fma"))) void output_transform(const float* m, std::int64_t stride, const Plane& p,
                                                           std::int64_t id, const float* bias, bool relu, float* tmp,
                                                           float* y) {
@@ -141,7 +145,7 @@ __attribute__((target("avx2,fma"))) void output_transform(const float* m, std::i
 }
 
 // g[e * stride + o] = element e of A g Aᵀ, g the 4 x 4 output gradients of block `id` (zeros outside the
-// plane); their sum over positions is added to db. tmp: 24 x oc floats.
+// plane); their sum over positions is added to db. tmp: transform_room.
 __attribute__((target("avx2,fma"))) void gradient_transform(const float* dy, const Plane& p, std::int64_t id,
                                                             const float* zeros, float* tmp, float* g,
                                                             std::int64_t stride, float* db) {
@@ -250,10 +254,10 @@ void correlate(const float* x, const float* panels, const float* bias, float* y,
 #pragma omp parallel
   {
     thread_local Scratch scratch;
-    float* v = scratch.aligned_floats(kElements * kRun * (C + O) + std::max(36 * C, 25 * O) + std::max(C, O));
+    float* v = scratch.aligned_floats(kElements * kRun * (C + O) + transform_room(C, O) + std::max(C, O));
     float* m = v + kElements * kRun * C;
-    float* tmp = m + kElements * kRun * O;  // 36 x C for the input transform, 24 x O (and a sink) for the output's
-    float* zeros = tmp + std::max(36 * C, 25 * O);
+    float* tmp = m + kElements * kRun * O;
+    float* zeros = tmp + transform_room(C, O);
     std::fill(zeros, zeros + std::max(C, O), 0.0f);
     const float* shift = bias ? bias : zeros;
     // The transforms wait on memory, the products do not: while these run, the outputs the item will write
@@ -332,10 +336,10 @@ void winograd_backward_weights(const float* x, const float* dy, float* dkernel, 
     float* du = partial.data() + omp_get_thread_num() * (size + O);
     float* db = du + size;  // summed whether or not the caller wants it (a null db in the loop: masked loads)
     thread_local Scratch scratch;
-    float* v = scratch.aligned_floats(kElements * kGradientRun * (C + O) + 36 * std::max(C, O) + std::max(C, O));
+    float* v = scratch.aligned_floats(kElements * kGradientRun * (C + O) + transform_room(C, O) + std::max(C, O));
     float* g = v + kElements * kGradientRun * C;
     float* tmp = g + kElements * kGradientRun * O;
-    float* zeros = tmp + 36 * std::max(C, O);
+    float* zeros = tmp + transform_room(C, O);
     std::fill(zeros, zeros + std::max(C, O), 0.0f);
     Prefetch next_input, next_gradient;  // as in correlate
 #pragma omp for schedule(static)
