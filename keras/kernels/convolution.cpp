@@ -29,7 +29,7 @@ using Impl = conv_detail::Family<Convolution>;
 
 }  // namespace
 
-bool winograd_fits(const ConvArgs& a) { return winograd_enabled() && own_winograd_fits(a); }
+bool winograd_fits(const ConvArgs& a, bool inference) { return winograd_enabled() && own_winograd_fits(a, inference); }
 
 void conv_forward(const float* x, const float* kernel, const float* bias, float* y, const ConvArgs& a, Eltwise act) {
   if ((act == Eltwise::linear || act == Eltwise::relu) && winograd_fits(a))
@@ -39,6 +39,8 @@ void conv_forward(const float* x, const float* kernel, const float* bias, float*
 
 void conv_inference(const float* x, const float* kernel, std::uint64_t version, const float* bias,
                     const float* residual, float* y, const ConvArgs& a, Eltwise act) {
+  if ((act == Eltwise::linear || act == Eltwise::relu) && winograd_fits(a, true))
+    return winograd_inference(x, kernel, version, bias, residual, y, a, act == Eltwise::relu);
   Impl::inference(x, kernel, version, bias, residual, y, a, act);
 }
 

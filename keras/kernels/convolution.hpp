@@ -35,10 +35,11 @@ void conv_inference(const float* x, const float* kernel, std::uint64_t version, 
 void conv_backward_data(const float* dy, const float* kernel, float* dx, const ConvArgs& args);
 /// dkernel (and dbias when not null) from x and dy.
 void conv_backward_weights(const float* x, const float* dy, float* dkernel, float* dbias, const ConvArgs& args);
-/// Whether the convolution trains (forward, backward data and weights) on our Winograd kernels
-/// (winograd.hpp: 3 x 3, unit stride, 16 channels or more, AVX2 and up) rather than direct ones;
-/// KERAS_WINOGRAD=0 keeps every layer direct. Inference is always direct.
-bool winograd_fits(const ConvArgs& args);
+/// Whether the convolution runs on our Winograd kernels (winograd.hpp: 3 x 3, unit stride, 16 channels or
+/// more, AVX2 and up) rather than direct ones: training's forward (linear or relu), backward data and
+/// weights, or with `inference` conv_inference's (linear or relu), whose kernel transform is kept between
+/// calls, so that fewer blocks of outputs pay. KERAS_WINOGRAD=0 keeps every layer direct.
+bool winograd_fits(const ConvArgs& args, bool inference = false);
 
 /// The transposed convolution (oneDNN's deconvolution): y = act(conv_transpose(x, kernel) + bias).
 void conv_transpose_forward(const float* x, const float* kernel, const float* bias, float* y, const ConvArgs& args,

@@ -5,10 +5,26 @@
 // otherwise. At most `limit` bytes of copies; one past that drops them all first. Not thread-safe: each
 // user keeps one per thread.
 #include <cstddef>
+#include <cstdlib>
+#include <memory>
+#include <new>
 #include <unordered_map>
 #include <utility>
 
 namespace keras::kernels {
+
+struct FreeDeleter {
+  void operator()(float* p) const { std::free(p); }
+};
+/// Floats on a 64-byte boundary (the register tiles' aligned panel loads), as a kept copy holds them.
+using AlignedFloats = std::unique_ptr<float, FreeDeleter>;
+
+/// `count` floats of AlignedFloats (contents unspecified); throws std::bad_alloc.
+inline AlignedFloats aligned_floats(std::size_t count) {
+  auto* memory = static_cast<float*>(std::aligned_alloc(64, (count * sizeof(float) + 63) / 64 * 64));
+  if (!memory) throw std::bad_alloc();
+  return AlignedFloats(memory);
+}
 
 template <class Entry>
 class KeptCopies {

@@ -31,16 +31,12 @@ constexpr std::int64_t kLargestPack = std::int64_t{16} << 20;  // floats; larger
 // (an LSTM step of one sequence, 128 units, is 65 Ki).
 constexpr std::int64_t kSerialWork = std::int64_t{1} << 18;
 
-struct FreeDeleter {
-  void operator()(float* p) const { std::free(p); }
-};
-
 // B [k, n] as panels [n / 16][k][16], the last panel's missing columns zero.
 struct Packed {
   std::uint64_t version = 0;
   std::int64_t k = 0, n = 0;
   bool trans_b = false;
-  std::unique_ptr<float, FreeDeleter> panels;
+  AlignedFloats panels;
 };
 
 KeptCopies<Packed>& cache() {
@@ -62,11 +58,8 @@ const Packed& packed(const float* b, std::uint64_t version, std::int64_t k, std:
   return cache().get(
       b, [&](const Packed& e) { return e.version == version && e.k == k && e.n == n && e.trans_b == trans_b; }, bytes,
       [&] {
-        auto* memory = static_cast<float*>(std::aligned_alloc(64, (bytes + 63) / 64 * 64));
-        if (!memory) throw std::bad_alloc();
-        Packed e{.version = version, .k = k, .n = n, .trans_b = trans_b,
-                 .panels = std::unique_ptr<float, FreeDeleter>(memory)};
-        pack(b, k, n, trans_b, memory);
+        Packed e{.version = version, .k = k, .n = n, .trans_b = trans_b, .panels = aligned_floats(bytes / sizeof(float))};
+        pack(b, k, n, trans_b, e.panels.get());
         return e;
       });
 }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "keras/kernels/cpu_dispatch.hpp"
+#include "keras/kernels/kept_copies.hpp"
 #include "keras/kernels/outer_product_tiles.hpp"
 #include "keras/kernels/packed_tiles.hpp"
 #include "keras/kernels/prefetch.hpp"
@@ -106,11 +107,13 @@ __attribute__((target("avx2,fma"))) void input_transform(const float* x, const P
 }
 
 // Block `id`'s outputs = Aᵀ m A + bias (never null: a `bias ? bias[o] : 0` became a masked load, which
-// faults its way through a null pointer at many times a load's cost), then relu; m's element e of channel o
-// at m[e * stride + o]; outputs past the plane's edge are dropped. tmp: transform_room (its sink at 24 x oc).
+// faults its way through a null pointer at many times a load's cost), + the residual's (shaped like y) when
+// `with_residual`, then relu; m's element e of channel o at m[e * stride + o]; outputs past the plane's edge
+// are dropped. tmp: transform_room (its sink at 24 x oc); zeros: oc of them.
+template <bool with_residual>
 __attribute__((target("avx2,fma"))) void output_transform(const float* m, std::int64_t stride, const Plane& p,
-                                                          std::int64_t id, const float* bias, bool relu, float* tmp,
-                                                          float* y) {
+                                                          std::int64_t id, const float* bias, const float* residual,
+                                                          const float* zeros, bool relu, float* tmp, float* y) {
   const BlockAt at = block_at(p, id);
   const std::int64_t O = p.oc;
   for (int i = 0; i < 6; ++i) {  // along each row: tmp[i][j] = (m A)[i][j], j < 4
@@ -129,17 +132,29 @@ __attribute__((target("avx2,fma"))) void output_transform(const float* m, std::i
   const float zero = 0.0f, low = relu ? zero : -__builtin_inff();
   for (int j = 0; j < 4 && at.x + j < p.ow; ++j) {  // down each column: Aᵀ (m A)
     float* out[4];
-    for (int i = 0; i < 4; ++i)
-      out[i] = at.y + i < p.oh ? y + ((at.image * p.oh + at.y + i) * p.ow + at.x + j) * O : tmp + 24 * O;  // (a sink)
+    const float* add[4];
+    for (int i = 0; i < 4; ++i) {
+      const bool inside = at.y + i < p.oh;
+      const std::int64_t at_out = ((at.image * p.oh + at.y + i) * p.ow + at.x + j) * O;
+      out[i] = inside ? y + at_out : tmp + 24 * O;  // (a sink)
+      add[i] = with_residual && inside ? residual + at_out : zeros;
+    }
 #pragma omp simd
     for (std::int64_t o = 0; o < O; ++o) {
       const float* s = tmp + j * O + o;
       const float m1 = s[4 * O], m2 = s[8 * O], m3 = s[12 * O], m4 = s[16 * O];
       const float a = m1 + m2, b = m1 - m2, c = m3 + m4, d = m3 - m4, shift = bias[o];
-      out[0][o] = std::max(s[0] + a + c + shift, low);
-      out[1][o] = std::max(b + 2 * d + shift, low);
-      out[2][o] = std::max(a + 4 * c + shift, low);
-      out[3][o] = std::max(b + 8 * d + s[20 * O] + shift, low);
+      float r0 = s[0] + a + c + shift, r1 = b + 2 * d + shift, r2 = a + 4 * c + shift, r3 = b + 8 * d + s[20 * O] + shift;
+      if constexpr (with_residual) {
+        r0 += add[0][o];
+        r1 += add[1][o];
+        r2 += add[2][o];
+        r3 += add[3][o];
+      }
+      out[0][o] = std::max(r0, low);
+      out[1][o] = std::max(r1, low);
+      out[2][o] = std::max(r2, low);
+      out[3][o] = std::max(r3, low);
     }
   }
 }
@@ -248,10 +263,17 @@ __attribute__((target("avx2,fma"))) void kernel_gradient_transform(const float* 
   }
 }
 
-// The correlation over the plane, with the kernel transformed into `panels` (kernel_transform).
-void correlate(const float* x, const float* panels, const float* bias, float* y, const Plane& p, bool relu) {
-  const std::int64_t blocks = p.blocks(), items = (blocks + kRun - 1) / kRun, C = p.ic, O = p.oc, P = padded(O);
-#pragma omp parallel
+// The correlation over the plane, with the kernel transformed into `panels` (kernel_transform), + bias and
+// the residual (either may be null), then relu.
+void correlate(const float* x, const float* panels, const float* bias, const float* residual, float* y, const Plane& p,
+               bool relu) {
+  // Items of at most kRun blocks, as many for each thread (a small image's inference has fewer blocks
+  // than threads x kRun); each element's rows stay kRun * channels apart.
+  const std::int64_t blocks = p.blocks(), threads = omp_get_max_threads();
+  const std::int64_t per_thread = (blocks + threads * kRun - 1) / (threads * kRun);
+  const std::int64_t run = std::max<std::int64_t>(1, (blocks + threads * per_thread - 1) / (threads * per_thread));
+  const std::int64_t items = (blocks + run - 1) / run, C = p.ic, O = p.oc, P = padded(O);
+#pragma omp parallel num_threads(static_cast<int>(std::min(items, threads)))
   {
     thread_local Scratch scratch;
     float* v = scratch.aligned_floats(kElements * kRun * (C + O) + transform_room(C, O) + std::max(C, O));
@@ -265,9 +287,9 @@ void correlate(const float* x, const float* panels, const float* bias, float* y,
     Prefetch next_input, outputs;
 #pragma omp for schedule(static)
     for (std::int64_t item = 0; item < items; ++item) {
-      const std::int64_t first = item * kRun, count = std::min(kRun, blocks - first);
+      const std::int64_t first = item * run, count = std::min(run, blocks - first);
       for (std::int64_t b = 0; b < count; ++b) input_transform(x, p, first + b, zeros, tmp, v + b * C, kRun * C);
-      const std::int64_t next = std::min(kRun, blocks - first - count);
+      const std::int64_t next = std::min(run, blocks - first - count);
       fetch_rows(next_input, x, p, first + count, next, p.ih, p.iw, C, -p.top, 5 - p.top, kElements);
       fetch_rows(outputs, y, p, first, count, p.oh, p.ow, O, 0, 3, kElements);
       for (int e = 0; e < kElements; ++e) {
@@ -275,7 +297,10 @@ void correlate(const float* x, const float* panels, const float* bias, float* y,
         outputs.step();
         packed_tiles::multiply(v + e * kRun * C, C, count, panels + e * C * P, C, O, m + e * kRun * O, O);
       }
-      for (std::int64_t b = 0; b < count; ++b) output_transform(m + b * O, kRun * O, p, first + b, shift, relu, tmp, y);
+      for (std::int64_t b = 0; b < count; ++b) {
+        if (residual) output_transform<true>(m + b * O, kRun * O, p, first + b, shift, residual, zeros, relu, tmp, y);
+        else output_transform<false>(m + b * O, kRun * O, p, first + b, shift, nullptr, zeros, relu, tmp, y);
+      }
     }
     scratch.release();
   }
@@ -286,9 +311,32 @@ float* kernel_panels(std::int64_t ic, std::int64_t oc) {
   return scratch.aligned_floats(kElements * ic * padded(oc));
 }
 
+// Inference's kernel transforms, kept under (kernel, version) as packed_weights.cpp keeps its packs: 4 x
+// the kernel's floats each, at most 256 MiB of them per thread.
+struct KeptPanels {
+  std::uint64_t version = 0;
+  std::int64_t ic = 0, oc = 0;
+  AlignedFloats panels;
+};
+
+const float* kept_panels(const float* kernel, std::uint64_t version, std::int64_t ic, std::int64_t oc) {
+  thread_local KeptCopies<KeptPanels> kept(std::size_t{256} << 20);
+  const std::size_t floats = static_cast<std::size_t>(kElements * ic * padded(oc));
+  return kept
+      .get(
+          kernel, [&](const KeptPanels& e) { return e.version == version && e.ic == ic && e.oc == oc; },
+          floats * sizeof(float),
+          [&] {
+            KeptPanels e{.version = version, .ic = ic, .oc = oc, .panels = aligned_floats(floats)};
+            kernel_transform(kernel, ic, oc, false, e.panels.get());
+            return e;
+          })
+      .panels.get();
+}
+
 }  // namespace
 
-bool own_winograd_fits(const ConvArgs& a) {
+bool own_winograd_fits(const ConvArgs& a, bool inference) {
   // 2 threads of a Zen 4, batch 128, alternating runs of 10 calls (forward, backward data, weights). Held to
   // AVX2, against the direct kernels (packed_conv forward, oneDNN's backward data, conv_weight_gradient):
   // 32 -> 32 channels over 16 x 16 1.9-2.4x, 1.7-2.2x, 2.0-2.8x; 64 -> 64 over 8 x 8 2.1-2.7x, 1.7-2.2x,
@@ -301,14 +349,30 @@ bool own_winograd_fits(const ConvArgs& a) {
     if (a.k[i] != 3 || a.stride[i] != 1 || a.dilation[i] != 1 || a.pad_l[i] < 0 || a.pad_l[i] > 1 || a.pad_r[i] < 0 ||
         a.pad_r[i] > 1)
       return false;
-  const std::int64_t blocks = a.n * ((a.out[0] + 3) / 4) * ((a.out[1] + 3) / 4);
-  return blocks >= 2 * kRun * omp_get_max_threads();
+  const std::int64_t blocks = a.n * ((a.out[0] + 3) / 4) * ((a.out[1] + 3) / 4), threads = omp_get_max_threads();
+  if (blocks >= 2 * kRun * threads) return true;
+  // Inference with the transform kept, one image, against oneDNN's direct kernels (1 and 2 threads, AVX2
+  // and AVX-512): 64 -> 64 over 8 x 8 (4 blocks) 1.4-2.1x faster, 32 -> 32 over 16 x 16 1.6-2.0x, 128 ->
+  // 128 over 8 x 8 1.5-2.9x, 256 -> 256 over 14 x 14 1.2-2.4x, 16 -> 16 over 32 x 32 0.9-1.2x; but 64 ->
+  // 64 over 4 x 4 (one block) 0.6-1.1x, and 512 -> 512 over 7 x 7 (a 38 MB transform for 4 blocks) 0.4-1.1x.
+  constexpr std::int64_t kStreamedFloats = std::int64_t{4} << 20;  // 16 MiB
+  return inference && blocks >= 2 * threads && kElements * a.c * padded(a.oc) <= kStreamedFloats;
 }
 
 void winograd_forward(const float* x, const float* kernel, const float* bias, float* y, const ConvArgs& a, bool relu) {
   float* panels = kernel_panels(a.c, a.oc);
   kernel_transform(kernel, a.c, a.oc, false, panels);
-  correlate(x, panels, bias, y, forward_plane(a), relu);
+  correlate(x, panels, bias, nullptr, y, forward_plane(a), relu);
+}
+
+void winograd_inference(const float* x, const float* kernel, std::uint64_t version, const float* bias,
+                        const float* residual, float* y, const ConvArgs& a, bool relu) {
+  if (version == 0) {
+    float* panels = kernel_panels(a.c, a.oc);
+    kernel_transform(kernel, a.c, a.oc, false, panels);
+    return correlate(x, panels, bias, residual, y, forward_plane(a), relu);
+  }
+  correlate(x, kept_panels(kernel, version, a.c, a.oc), bias, residual, y, forward_plane(a), relu);
 }
 
 void winograd_backward_data(const float* dy, const float* kernel, float* dx, const ConvArgs& a) {
@@ -316,7 +380,7 @@ void winograd_backward_data(const float* dy, const float* kernel, float* dx, con
   float* panels = kernel_panels(a.oc, a.c);
   kernel_transform(kernel, a.oc, a.c, true, panels);
   const Plane p{a.n, a.out[0], a.out[1], a.oc, a.in[0], a.in[1], a.c, 2 - a.pad_l[0], 2 - a.pad_l[1]};
-  correlate(dy, panels, nullptr, dx, p, false);
+  correlate(dy, panels, nullptr, nullptr, dx, p, false);
 }
 
 void winograd_backward_weights(const float* x, const float* dy, float* dkernel, float* dbias, const ConvArgs& a) {

@@ -141,10 +141,11 @@ Tensor run(const Tensor& x, const Tensor& kernel, const Tensor& bias, const kern
            ConvKernels k) {
   Tensor y = Tensor::empty(output_shape(a));
   // Against a layer's kernel, training and predicting alike (traced steps too), multiply by its packed copy,
-  // repacked when the kernel's version changes: once per training step; but a training step runs Winograd's
-  // kernels where they serve (k.forward).
-  const bool packed = k.packs && kernel.is_variable() && kernels::packed_conv_fits(a) &&
-                      !(autodiff::recording() && kernels::winograd_fits(a));
+  // repacked when the kernel's version changes: once per training step; but where Winograd's kernels serve,
+  // they run (k.forward while training, kernels::conv_inference otherwise, which keeps their transform).
+  const bool winograd = (act == Eltwise::linear || act == Eltwise::relu) && k.packs &&
+                        kernels::winograd_fits(a, !autodiff::recording());
+  const bool packed = k.packs && kernel.is_variable() && kernels::packed_conv_fits(a) && !winograd;
   const bool inference = k.packs && !packed && !autodiff::recording();
   auto forward = [=] {
     const float* b = bias.defined() ? bias.data<float>() : nullptr;
@@ -266,7 +267,9 @@ Tensor conv_inference(const Tensor& input, const Tensor& kernel0, const Tensor& 
   if (residual.defined() && residual.shape() != output_shape(a))
     throw ValueError("conv: a fused residual of shape " + shape_str(residual.shape()) + " does not match the output " +
                      shape_str(output_shape(a)));
-  if (kernel.is_variable() && kernels::packed_conv_fits(a)) {
+  const bool winograd = (e.activation == Eltwise::linear || e.activation == Eltwise::relu) &&
+                        kernels::winograd_fits(a, true);
+  if (kernel.is_variable() && kernels::packed_conv_fits(a) && !winograd) {
     // The layer's kernel packed once; the affine step scales the sums instead of the kernel.
     const Tensor shift = e.scale.empty() ? bias : folded_bias(bias, e);
     Tensor y = Tensor::empty(output_shape(a));

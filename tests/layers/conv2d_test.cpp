@@ -60,6 +60,17 @@ double normwise_error(const std::vector<float>& got, const std::vector<double>& 
   }
   return worst / largest;
 }
+
+struct TwoThreads {  // enough 4 x 4 blocks of outputs for two threads' share in the tests below
+  int before = utils::get_num_threads();
+  TwoThreads() { utils::set_num_threads(2); }
+  ~TwoThreads() { utils::set_num_threads(before); }
+};
+
+bool winograd_served() {
+  const char* off = std::getenv("KERAS_WINOGRAD");
+  return kernels::cpu_level() >= kernels::CpuLevel::avx2 && kernels::own_kernels() && !(off && off == std::string("0"));
+}
 }  // namespace
 
 TEST_CASE("Our Winograd F(4x4, 3x3) kernels give PyTorch's convolution and gradients within their rounding") {
@@ -105,17 +116,11 @@ TEST_CASE("Our Winograd F(4x4, 3x3) kernels give PyTorch's convolution and gradi
 TEST_CASE("Conv2D trains on our Winograd kernels, within their rounding of oneDNN's direct ones") {
   // ResNet-20's middle stage, batch 16 (enough 4 x 4 blocks for two threads). The direct kernels (oneDNN's,
   // with our own kernels off) are the reference here; the goldens above tie both to PyTorch.
-  struct Threads {
-    int before = utils::get_num_threads();
-    Threads() { utils::set_num_threads(2); }
-    ~Threads() { utils::set_num_threads(before); }
-  } two;
+  TwoThreads two;
   const kernels::ConvArgs a{.n = 16, .c = 32, .oc = 32, .in = {16, 16, 1}, .k = {3, 3, 1}, .out = {16, 16, 1},
                             .pad_l = {1, 1, 0}, .pad_r = {1, 1, 0}};
-  const char* off = std::getenv("KERAS_WINOGRAD");
-  const bool served = kernels::cpu_level() >= kernels::CpuLevel::avx2 && kernels::own_kernels();
-  CHECK(kernels::own_winograd_fits(a) == served);
-  if (!served || (off && off == std::string("0"))) {
+  CHECK(kernels::own_winograd_fits(a) == (kernels::cpu_level() >= kernels::CpuLevel::avx2 && kernels::own_kernels()));
+  if (!winograd_served()) {
     WARN("our Winograd kernels need AVX2, our own kernels allowed and KERAS_WINOGRAD unset");
     return;
   }
@@ -147,6 +152,53 @@ TEST_CASE("Conv2D trains on our Winograd kernels, within their rounding of oneDN
     const auto want = direct[i].to_vector<float>();
     CHECK(normwise_error(winograd[i].to_vector<float>(), std::vector<double>(want.begin(), want.end())) <= 2e-5);
   }
+}
+
+TEST_CASE("predict runs Conv2D + BatchNormalization + Add + relu on our Winograd kernels, its kernel's transform kept until the kernel changes") {
+  // One 8 x 8 image: 4 blocks of outputs, two for each thread, which only inference's rule takes (its kernel
+  // transform is kept between calls). The direct kernels (oneDNN's, our own kernels off) are the reference.
+  TwoThreads two;
+  const kernels::ConvArgs one{.n = 1, .c = 32, .oc = 32, .in = {8, 8, 1}, .k = {3, 3, 1}, .out = {8, 8, 1},
+                              .pad_l = {1, 1, 0}, .pad_r = {1, 1, 0}};
+  if (!winograd_served()) {
+    WARN("our Winograd kernels need AVX2, our own kernels allowed and KERAS_WINOGRAD unset");
+    return;
+  }
+  CHECK(kernels::winograd_fits(one, true));
+  CHECK_FALSE(kernels::winograd_fits(one));  // training's rule: too few blocks
+  kernels::ConvArgs one_block = one;  // 4 x 4 outputs: one block, for two threads
+  one_block.in = one_block.out = {4, 4, 1};
+  CHECK_FALSE(kernels::winograd_fits(one_block, true));
+  kernels::ConvArgs wide = one;  // 512 channels: a 38 MB transform streamed for 4 blocks
+  wide.c = wide.oc = 512;
+  CHECK_FALSE(kernels::winograd_fits(wide, true));
+
+  namespace L = layers;
+  auto in = Input({8, 8, 32});
+  auto y = L::BatchNormalization()(L::Conv2D(32, {3, 3}, {.padding = "same", .use_bias = false})(in));
+  Model model(in, L::Activation("relu")(L::add({y, in})));
+  auto layer = [&](const std::string& class_name) {
+    for (const auto& l : model.layers())
+      if (l->class_name() == class_name) return l;
+    throw std::runtime_error("no " + class_name);
+  };
+  const auto conv = layer("Conv2D");
+  layer("BatchNormalization")->set_weights({random_tensor({32}, 0.5f, 1.5f, 41), random_tensor({32}, -0.2f, 0.2f, 42),
+                     random_tensor({32}, -0.1f, 0.1f, 43), random_tensor({32}, 0.5f, 2.0f, 44)});
+  const Tensor x = random_tensor({1, 8, 8, 32}, -1, 1, 45);
+  auto compare = [&] {
+    const auto winograd = model.predict(x).to_vector<float>();
+    kernels::set_own_kernels(false);
+    const auto direct = model.predict(x).to_vector<float>();
+    kernels::set_own_kernels(true);
+    CHECK(normwise_error(winograd, std::vector<double>(direct.begin(), direct.end())) <= 2e-5);
+    return winograd;
+  };
+  conv->set_weights({random_tensor({3, 3, 32, 32}, -0.2f, 0.2f, 46)});
+  const auto before = compare();
+  conv->set_weights({random_tensor({3, 3, 32, 32}, -0.2f, 0.2f, 47)});  // a new version: transformed again
+  const auto after = compare();
+  CHECK(before != after);
 }
 
 TEST_CASE("conv2d op gradients pass a finite-difference check") {
