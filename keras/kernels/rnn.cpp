@@ -5,6 +5,7 @@
 
 #include "keras/errors.hpp"
 #include "keras/kernels/dnnl_context.hpp"
+#include "keras/kernels/lstm_training.hpp"
 #include "keras/kernels/parallel.hpp"
 
 namespace keras::kernels {
@@ -187,11 +188,15 @@ void lbr_gru_bias_grad_to_keras(std::int64_t u, const float* d, float* k) {
 
 int rnn_bias_gates(RnnCell cell) { return cell == RnnCell::lbr_gru ? 4 : rnn_gates(cell); }
 
-std::size_t rnn_workspace_bytes(const RnnArgs& a) { return entry(a, true).fwd_pd.workspace_desc().get_size(); }
+std::size_t rnn_workspace_bytes(const RnnArgs& a) {
+  if (lstm_training_fits(a)) return lstm_training_workspace_bytes(a);
+  return entry(a, true).fwd_pd.workspace_desc().get_size();
+}
 
 void rnn_forward(const RnnArgs& a, const float* x, const float* h0, const float* c0, const float* w, const float* r,
                  const float* b, float* y, float* h, float* c, void* workspace) {
   if (a.batch * a.time * a.units == 0) return;
+  if (workspace && lstm_training_fits(a)) return lstm_training_forward(a, x, h0, c0, w, r, b, y, h, c, workspace);
   SmallWorkScope serial_if_small(work(a));
   Entry& e = entry(a, workspace != nullptr);
   const Descs d = descs_of(a);
@@ -224,6 +229,7 @@ void rnn_backward(const RnnArgs& a, const RnnBackwardArgs& g) {
     std::memset(g.dx, 0, sizeof(float) * static_cast<std::size_t>(a.batch * a.time * a.input));
     return;
   }
+  if (lstm_training_fits(a)) return lstm_training_backward(a, g);
   SmallWorkScope serial_if_small(work(a));
   Entry& e = entry(a, true);
   const Descs d = descs_of(a);

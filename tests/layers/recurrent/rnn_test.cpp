@@ -10,6 +10,8 @@
 #include "keras/json.hpp"
 #include "keras/keras.hpp"
 #include "keras/hdf5/file.hpp"
+#include "keras/kernels/cpu_dispatch.hpp"
+#include "keras/kernels/lstm_training.hpp"
 
 namespace k = keras;
 using k::testing::random_tensor;
@@ -91,6 +93,63 @@ TEST_CASE("the oneDNN recurrent op passes finite-difference checks", "[rnn]") {
         },
         in);
   }
+}
+
+TEST_CASE("an LSTM trains on our own kernels: finite differences, and oneDNN's RNN to float32 rounding", "[rnn]") {
+  // 8 and 24 units (multiples of 8: kernels::lstm_training_fits); 3 and 5 sequences, an uneven share for two
+  // threads; initial states given, both directions. The reference is oneDNN's RNN (our own kernels off).
+  namespace kk = k::kernels;
+  if (!kk::lstm_training_fits({.batch = 3, .time = 4, .input = 2, .units = 8, .cell = kk::RnnCell::lstm})) {
+    WARN("our LSTM training kernels need AVX2 and our own kernels on");
+    return;
+  }
+  const int threads_before = k::utils::get_num_threads();
+  k::utils::set_num_threads(2);
+  for (const bool backwards : {false, true}) {
+    INFO("go_backwards " << backwards);
+    std::vector<k::Tensor> in{random_tensor({3, 4, 2}, -1, 1, 11), random_tensor({2, 32}, -0.5, 0.5, 12),
+                              random_tensor({8, 32}, -0.5, 0.5, 13), random_tensor({32}, -0.5, 0.5, 14),
+                              random_tensor({3, 8}, -1, 1, 15), random_tensor({3, 8}, -1, 1, 16)};
+    k::testing::check_gradients(
+        [&](const std::vector<k::Tensor>& t) {
+          auto r = k::ops::rnn(t[0], t[4], t[5], t[1], t[2], t[3], kk::RnnCell::lstm, backwards);
+          return k::ops::add(k::ops::add(k::ops::sum(r.sequence, {1}), k::ops::multiply(r.h, k::Tensor::scalar(2.f))),
+                             k::ops::multiply(r.c, k::Tensor::scalar(3.f)));
+        },
+        in);
+  }
+  const k::Tensor x = random_tensor({5, 13, 6}, -1, 1, 21), w = random_tensor({6, 96}, -0.4, 0.4, 22),
+                  r = random_tensor({24, 96}, -0.4, 0.4, 23), b = random_tensor({96}, -0.3, 0.3, 24),
+                  h0 = random_tensor({5, 24}, -1, 1, 25), c0 = random_tensor({5, 24}, -1, 1, 26),
+                  wy = random_tensor({5, 13, 24}, -1, 1, 27), wh = random_tensor({5, 24}, -1, 1, 28),
+                  wc = random_tensor({5, 24}, -1, 1, 29);
+  auto run = [&](bool own) {
+    kk::set_own_kernels(own);
+    std::vector<k::Tensor> sources{x, w, r, b, h0, c0};
+    k::GradientTape tape;
+    for (const auto& t : sources) tape.watch(t);
+    auto out = k::ops::rnn(x, h0, c0, w, r, b, kk::RnnCell::lstm, true);
+    k::Tensor loss = k::ops::add(k::ops::add(k::ops::sum(k::ops::multiply(out.sequence, wy)),
+                                             k::ops::sum(k::ops::multiply(out.h, wh))),
+                                 k::ops::sum(k::ops::multiply(out.c, wc)));
+    std::vector<k::Tensor> got{out.sequence, out.h, out.c};
+    for (const auto& grad : tape.gradient(loss, sources)) got.push_back(grad);
+    kk::set_own_kernels(true);
+    return got;
+  };
+  const auto ours = run(true), onednn = run(false);
+  for (std::size_t i = 0; i < ours.size(); ++i) {
+    INFO("0-2: sequence, h, c; 3-8: d x, kernel, recurrent kernel, bias, h0, c0; here " << i);
+    const auto got = ours[i].to_vector<float>(), want = onednn[i].to_vector<float>();
+    REQUIRE(got.size() == want.size());
+    double largest = 0, worst = 0;
+    for (std::size_t j = 0; j < got.size(); ++j) {
+      largest = std::max(largest, double(std::abs(want[j])));
+      worst = std::max(worst, double(std::abs(got[j] - want[j])));
+    }
+    CHECK(worst <= 1e-5 * largest);
+  }
+  k::utils::set_num_threads(threads_before);
 }
 
 TEST_CASE("stacked cells equal the same layers chained", "[rnn]") {
