@@ -2,7 +2,8 @@
 // Recurrent layers on oneDNN's RNN primitives (vanilla RNN, LSTM, GRU, linear-before-reset GRU),
 // forward (inference or training with a workspace) and backward, one layer, one direction.
 // Data stay in Keras's batch-major layout ([batch, time, features], oneDNN's `ntc`); weights are
-// Keras's [in, gates * units] matrices, which are oneDNN's `ldigo` when the gate orders agree.
+// Keras's [in, gates * units] matrices, which are oneDNN's `ldigo` when the gate orders agree. An LSTM's
+// training passes run on our own loops instead where lstm_training_fits (keras/kernels/lstm_training.hpp).
 #include <cstddef>
 #include <cstdint>
 

@@ -166,6 +166,9 @@ cases = [
     case("gru_masked_backwards", "gru", {"reset_after": True, "go_backwards": True}, masked=True, module=False),
     case("lstm_hard_sigmoid", "lstm", {"recurrent_activation": "hard_sigmoid"}, module=False),
     case("simple_rnn_masked", "simple_rnn", {"activation": "tanh"}, masked=True, module=False),
+    # Units in multiples of 8: training runs kerascpp's own LSTM kernels (keras/kernels/lstm_training.cpp).
+    case("lstm_units8", "lstm", {"go_backwards": False}, n=3, t=6, i=4, u=8),
+    case("lstm_units16_backwards", "lstm", {"go_backwards": True}, n=5, t=3, i=7, u=16),
 ]
 with open(os.path.join(OUT, "rnn.json"), "w") as f:
     json.dump({"cases": cases}, f)
