@@ -1,9 +1,6 @@
 #include "keras/kernels/packed_weights.hpp"
 
 #include <algorithm>
-#include <cstdlib>
-#include <memory>
-#include <new>
 #include <stdexcept>
 #include <utility>
 #include <vector>
