@@ -396,6 +396,7 @@ void winograd_backward_weights(const float* x, const float* dy, float* dkernel, 
   const std::int64_t size = kElements * C * O;
   const int threads = omp_get_max_threads();
   std::vector<float> partial(static_cast<std::size_t>(threads) * static_cast<std::size_t>(size + O), 0.0f);
+  const bool wide = cpu_level() == CpuLevel::avx512;  // the AVX-512 outer-product tiles, else AVX2's
   std::int32_t lanes[kPanel];  // the last 16 output channels' that exist, when O is not a multiple of 16
   for (std::int64_t j = 0; j < kPanel; ++j) lanes[j] = j < O % kPanel ? -1 : 0;
   int team = 1;
@@ -428,6 +429,21 @@ void winograd_backward_weights(const float* x, const float* dy, float* dkernel, 
         const float* ve = v + e * kGradientRun * C;
         const float* ge = g + e * kGradientRun * O;
         float* due = du + e * C * O;
+        if (wide) {  // 12 x 32 tiles
+          for (std::int64_t c0 = 0; c0 < C; c0 += 12)
+            for (std::int64_t o0 = 0; o0 < O; o0 += 2 * kPanel) {
+              __mmask16 mask[2];
+              for (int h = 0; h < 2; ++h)
+                mask[h] = static_cast<__mmask16>((std::uint32_t{1} << std::clamp<std::int64_t>(O - o0 - h * kPanel, 0, kPanel)) - 1);
+              const bool two = O - o0 > kPanel;
+              with_rows<12>(std::min<std::int64_t>(12, C - c0), [&](auto r) {
+                constexpr int rows = decltype(r)::value;
+                if (two) outer_product_tiles::tile512<rows, 2>(ve + c0, 0, C, ge + o0, O, 1, count, due + c0 * O + o0, mask);
+                else outer_product_tiles::tile512<rows, 1>(ve + c0, 0, C, ge + o0, O, 1, count, due + c0 * O + o0, mask);
+              });
+            }
+          continue;
+        }
         for (std::int64_t c0 = 0; c0 < C; c0 += 6)
           for (std::int64_t o0 = 0; o0 < O; o0 += kPanel) {
             const bool full = O - o0 >= kPanel;
