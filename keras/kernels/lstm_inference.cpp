@@ -16,12 +16,9 @@ namespace {
 
 using vector_math::sigmoid16;  // (keras/kernels/vector_math.hpp)
 using vector_math::sigmoid8;
+using vector_math::sum8;
 using vector_math::tanh16;
 using vector_math::tanh8;
-
-__attribute__((target("avx2,fma"), always_inline)) inline __m256 sum8(const float* a, const float* b, std::int64_t at) {
-  return _mm256_add_ps(_mm256_loadu_ps(a + at), _mm256_loadu_ps(b + at));
-}
 
 __attribute__((target("avx512f"), always_inline)) inline __m512 sum16(const float* a, const float* b, std::int64_t at) {
   return _mm512_add_ps(_mm512_loadu_ps(a + at), _mm512_loadu_ps(b + at));

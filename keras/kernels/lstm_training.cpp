@@ -18,6 +18,7 @@ namespace keras::kernels {
 namespace {
 
 using vector_math::sigmoid8;
+using vector_math::sum8;
 using vector_math::tanh8;
 
 // The recurrent kernel changes between calls (every optimizer step), so each pass packs it afresh, once per
@@ -48,10 +49,6 @@ Share share_of(std::int64_t n) {
 }
 
 int team_for(std::int64_t n) { return static_cast<int>(std::min<std::int64_t>(n, omp_get_max_threads())); }
-
-__attribute__((target("avx2,fma"), always_inline)) inline __m256 sum8(const float* a, const float* b, std::int64_t at) {
-  return _mm256_add_ps(_mm256_loadu_ps(a + at), _mm256_loadu_ps(b + at));
-}
 
 // One row's step forward: z holds x W + b for the four gates, zh h R; the activated gates go back into z,
 // c = f c_prev + i cand into cell, h = o tanh(c) into h.

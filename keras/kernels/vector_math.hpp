@@ -4,7 +4,14 @@
 // baseline can call them from functions of that target.
 #include <immintrin.h>
 
+#include <cstdint>
+
 namespace keras::kernels::vector_math {
+
+/// a[at, at + 8) + b[at, at + 8): an LSTM step's two halves of its gate sums (input and recurrent).
+__attribute__((target("avx2,fma"), always_inline)) inline __m256 sum8(const float* a, const float* b, std::int64_t at) {
+  return _mm256_add_ps(_mm256_loadu_ps(a + at), _mm256_loadu_ps(b + at));
+}
 
 // e^x: x = n ln2 + f with |f| <= ln2 / 2, e^f = 1 + f + f^2 P(f) (Cephes expf's polynomial), 2^n put
 // into the exponent bits; x clamped to [-87.3, 88.3], where 2^n stays a normal float. tanh x = 1 - 2 /

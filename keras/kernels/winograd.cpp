@@ -13,44 +13,18 @@
 #include "keras/kernels/prefetch.hpp"
 #include "keras/kernels/row_dispatch.hpp"
 #include "keras/kernels/scratch.hpp"
+#include "keras/kernels/winograd_transforms.hpp"
 
 namespace keras::kernels {
 namespace {
 
-// F(4 x 4, 3 x 3) at the points 0, 1, -1, 2, -2 and infinity (Lavin and Gray, 2016): per 4 x 4 block of
-// outputs y = Aᵀ [(G k Gᵀ) ⊙ (Bᵀ d B)] A, d the 6 x 6 inputs under the block, k the 3 x 3 kernel. Each
-// transform below is one of these matrices applied along one axis, written out.
-using packed_tiles::kPanel;
-constexpr int kElements = 36;             // 6 x 6 transformed values per block and channel
+using namespace winograd_detail;
+
 constexpr std::int64_t kRun = 24;         // blocks per work item, forward and backward data
 constexpr std::int64_t kGradientRun = 32; // blocks per work item, weight gradient (the depth of its sums)
 
-// A correlation out[y][x][o] = sum over i, j < 3 and c of in[y - top + i][x - left + j][c] * k[i][j][c][o],
-// the input zero outside its ih x iw positions: the forward pass, and (over dy, the kernel turned) the
-// backward-data pass.
-struct Plane {
-  std::int64_t n, ih, iw, ic, oh, ow, oc, top, left;
-  std::int64_t block_rows() const { return (oh + 3) / 4; }
-  std::int64_t block_cols() const { return (ow + 3) / 4; }
-  std::int64_t blocks() const { return n * block_rows() * block_cols(); }
-};
-
 Plane forward_plane(const ConvArgs& a) {
   return {a.n, a.in[0], a.in[1], a.c, a.out[0], a.out[1], a.oc, a.pad_l[0], a.pad_l[1]};
-}
-
-std::int64_t padded(std::int64_t n) { return (n + kPanel - 1) / kPanel * kPanel; }
-
-// The `tmp` floats the transforms below take: the input's 36 x ic, the output's 24 x oc and a sink of oc,
-// the output gradient's 24 x oc.
-std::int64_t transform_room(std::int64_t ic, std::int64_t oc) { return std::max(kElements * ic, 25 * oc); }
-
-// Where block `id` (image, block row, block column in that order) starts: its top-left output position.
-struct BlockAt {
-  std::int64_t image, y, x;
-};
-BlockAt block_at(const Plane& p, std::int64_t id) {
-  return {id / (p.block_rows() * p.block_cols()), id / p.block_cols() % p.block_rows() * 4, id % p.block_cols() * 4};
 }
 
 // Fetches, over `steps` calls of prefetch.step(), the rows (lo to hi from each block's top output row,
@@ -64,209 +38,6 @@ void fetch_rows(Prefetch& prefetch, const float* t, const Plane& p, std::int64_t
   const std::int64_t begin = a.image * h + std::clamp<std::int64_t>(a.y + lo, 0, h - 1);
   const std::int64_t end = b.image * h + std::clamp<std::int64_t>(b.y + hi, 0, h - 1) + 1;
   prefetch.start(t + begin * w * channels, std::min((end - begin) * w * channels, Prefetch::kLargestImage), steps);
-}
-
-// v[e * stride + c] = element e (6 i + j) of Bᵀ d B, d the 6 x 6 inputs of block `id` (zeros: ic zeros for
-// the positions outside the input; tmp: transform_room).
-__attribute__((target("avx2,fma"))) void input_transform(const float* x, const Plane& p, std::int64_t id,
-                                                         const float* zeros, float* tmp, float* v, std::int64_t stride) {
-  const BlockAt at = block_at(p, id);
-  const std::int64_t C = p.ic;
-  for (int i = 0; i < 6; ++i) {  // along each row: tmp[i][j'] = (d B)[i][j']
-    const std::int64_t y = at.y - p.top + i;
-    const float* in[6];
-    for (int j = 0; j < 6; ++j) {
-      const std::int64_t xx = at.x - p.left + j;
-      in[j] = y >= 0 && y < p.ih && xx >= 0 && xx < p.iw ? x + ((at.image * p.ih + y) * p.iw + xx) * C : zeros;
-    }
-    float* r = tmp + i * 6 * C;
-#pragma omp simd
-    for (std::int64_t c = 0; c < C; ++c) {
-      const float d0 = in[0][c], d1 = in[1][c], d2 = in[2][c], d3 = in[3][c], d4 = in[4][c], d5 = in[5][c];
-      r[c] = 4 * d0 - 5 * d2 + d4;
-      r[C + c] = -4 * (d1 + d2) + d3 + d4;
-      r[2 * C + c] = 4 * (d1 - d2) - d3 + d4;
-      r[3 * C + c] = 2 * (d3 - d1) - d2 + d4;
-      r[4 * C + c] = 2 * (d1 - d3) - d2 + d4;
-      r[5 * C + c] = 4 * d1 - 5 * d3 + d5;
-    }
-  }
-  for (int j = 0; j < 6; ++j) {  // down each column: Bᵀ (d B)
-#pragma omp simd
-    for (std::int64_t c = 0; c < C; ++c) {
-      const float* s = tmp + j * C + c;
-      const float d0 = s[0], d1 = s[6 * C], d2 = s[12 * C], d3 = s[18 * C], d4 = s[24 * C], d5 = s[30 * C];
-      v[j * stride + c] = 4 * d0 - 5 * d2 + d4;
-      v[(6 + j) * stride + c] = -4 * (d1 + d2) + d3 + d4;
-      v[(12 + j) * stride + c] = 4 * (d1 - d2) - d3 + d4;
-      v[(18 + j) * stride + c] = 2 * (d3 - d1) - d2 + d4;
-      v[(24 + j) * stride + c] = 2 * (d1 - d3) - d2 + d4;
-      v[(30 + j) * stride + c] = 4 * d1 - 5 * d3 + d5;
-    }
-  }
-}
-
-// Block `id`'s outputs = Aᵀ m A + bias (never null: a `bias ? bias[o] : 0` became a masked load, which
-// faults its way through a null pointer at many times a load's cost), + the residual's (shaped like y) when
-// `with_residual`, then relu; m's element e of channel o at m[e * stride + o]; outputs past the plane's edge
-// are dropped. tmp: transform_room (its sink at 24 x oc); zeros: oc of them.
-template <bool with_residual>
-__attribute__((target("avx2,fma"))) void output_transform(const float* m, std::int64_t stride, const Plane& p,
-                                                          std::int64_t id, const float* bias, const float* residual,
-                                                          const float* zeros, bool relu, float* tmp, float* y) {
-  const BlockAt at = block_at(p, id);
-  const std::int64_t O = p.oc;
-  for (int i = 0; i < 6; ++i) {  // along each row: tmp[i][j] = (m A)[i][j], j < 4
-    float* r = tmp + i * 4 * O;
-#pragma omp simd
-    for (std::int64_t o = 0; o < O; ++o) {
-      const float* s = m + i * 6 * stride + o;
-      const float m1 = s[stride], m2 = s[2 * stride], m3 = s[3 * stride], m4 = s[4 * stride];
-      const float a = m1 + m2, b = m1 - m2, c = m3 + m4, d = m3 - m4;
-      r[o] = s[0] + a + c;
-      r[O + o] = b + 2 * d;
-      r[2 * O + o] = a + 4 * c;
-      r[3 * O + o] = b + 8 * d + s[5 * stride];
-    }
-  }
-  const float zero = 0.0f, low = relu ? zero : -__builtin_inff();
-  for (int j = 0; j < 4 && at.x + j < p.ow; ++j) {  // down each column: Aᵀ (m A)
-    float* out[4];
-    const float* add[4];
-    for (int i = 0; i < 4; ++i) {
-      const bool inside = at.y + i < p.oh;
-      const std::int64_t at_out = ((at.image * p.oh + at.y + i) * p.ow + at.x + j) * O;
-      out[i] = inside ? y + at_out : tmp + 24 * O;  // (a sink)
-      add[i] = with_residual && inside ? residual + at_out : zeros;
-    }
-#pragma omp simd
-    for (std::int64_t o = 0; o < O; ++o) {
-      const float* s = tmp + j * O + o;
-      const float m1 = s[4 * O], m2 = s[8 * O], m3 = s[12 * O], m4 = s[16 * O];
-      const float a = m1 + m2, b = m1 - m2, c = m3 + m4, d = m3 - m4, shift = bias[o];
-      float r0 = s[0] + a + c + shift, r1 = b + 2 * d + shift, r2 = a + 4 * c + shift, r3 = b + 8 * d + s[20 * O] + shift;
-      if constexpr (with_residual) {
-        r0 += add[0][o];
-        r1 += add[1][o];
-        r2 += add[2][o];
-        r3 += add[3][o];
-      }
-      out[0][o] = std::max(r0, low);
-      out[1][o] = std::max(r1, low);
-      out[2][o] = std::max(r2, low);
-      out[3][o] = std::max(r3, low);
-    }
-  }
-}
-
-// g[e * stride + o] = element e of A g Aᵀ, g the 4 x 4 output gradients of block `id` (zeros outside the
-// plane); their sum over positions is added to db. tmp: transform_room.
-__attribute__((target("avx2,fma"))) void gradient_transform(const float* dy, const Plane& p, std::int64_t id,
-                                                            const float* zeros, float* tmp, float* g,
-                                                            std::int64_t stride, float* db) {
-  const BlockAt at = block_at(p, id);
-  const std::int64_t O = p.oc;
-  for (int i = 0; i < 4; ++i) {  // along each row: tmp[i][j'] = (g Aᵀ)[i][j'], j' < 6
-    const bool row = at.y + i < p.oh;
-    const float* in[4];
-    for (int j = 0; j < 4; ++j)
-      in[j] = row && at.x + j < p.ow ? dy + ((at.image * p.oh + at.y + i) * p.ow + at.x + j) * O : zeros;
-    float* r = tmp + i * 6 * O;
-#pragma omp simd
-    for (std::int64_t o = 0; o < O; ++o) {
-      const float d0 = in[0][o], d1 = in[1][o], d2 = in[2][o], d3 = in[3][o];
-      r[o] = d0;
-      r[O + o] = d0 + d1 + d2 + d3;
-      r[2 * O + o] = d0 - d1 + d2 - d3;
-      r[3 * O + o] = d0 + 2 * d1 + 4 * d2 + 8 * d3;
-      r[4 * O + o] = d0 - 2 * d1 + 4 * d2 - 8 * d3;
-      r[5 * O + o] = d3;
-      db[o] += d0 + d1 + d2 + d3;
-    }
-  }
-  for (int j = 0; j < 6; ++j) {  // down each column: A (g Aᵀ)
-#pragma omp simd
-    for (std::int64_t o = 0; o < O; ++o) {
-      const float* s = tmp + j * O + o;
-      const float d0 = s[0], d1 = s[6 * O], d2 = s[12 * O], d3 = s[18 * O];
-      g[j * stride + o] = d0;
-      g[(6 + j) * stride + o] = d0 + d1 + d2 + d3;
-      g[(12 + j) * stride + o] = d0 - d1 + d2 - d3;
-      g[(18 + j) * stride + o] = d0 + 2 * d1 + 4 * d2 + 8 * d3;
-      g[(24 + j) * stride + o] = d0 - 2 * d1 + 4 * d2 - 8 * d3;
-      g[(30 + j) * stride + o] = d3;
-    }
-  }
-}
-
-// G k Gᵀ of the correlation's kernel k [3][3][ic][oc], as 36 packed B matrices [ic, oc] (element e's at
-// panels + e * ic * padded(oc)). `turned`: k[i][j][c][o] = w[2 - i][2 - j][o][c], w [3][3][oc][ic] (the
-// backward-data pass); otherwise k = w. Vectorized over o, whose 16-column runs are contiguous in a panel.
-__attribute__((target("avx2,fma"))) void kernel_transform(const float* w, std::int64_t ic, std::int64_t oc, bool turned,
-                                                          float* panels) {
-  const std::int64_t P = padded(oc), stride = ic * P;
-  // Input channels split over the threads when there is enough work (512 -> 512 channels: 38 MB written).
-  const int threads = static_cast<int>(std::clamp<std::int64_t>(ic * P / (std::int64_t{1} << 14), 1, omp_get_max_threads()));
-#pragma omp parallel num_threads(threads)
-  {
-    std::vector<float> k(static_cast<std::size_t>(9 * P), 0.0f);  // k[t][o] of input channel c, t = 3 i + j
-#pragma omp for schedule(static)
-    for (std::int64_t c = 0; c < ic; ++c) {
-      for (int t = 0; t < 9; ++t)
-        for (std::int64_t o = 0; o < oc; ++o) k[t * P + o] = turned ? w[((8 - t) * oc + o) * ic + c] : w[(t * ic + c) * oc + o];
-      for (std::int64_t o0 = 0; o0 < P; o0 += kPanel) {
-        float* out = panels + o0 * ic + c * kPanel;  // element e's run at out + e * stride
-        const float* kt = k.data() + o0;
-#pragma omp simd
-        for (std::int64_t o = 0; o < kPanel; ++o) {
-          float g[6][3];
-          for (int j = 0; j < 3; ++j) {  // G k, down each column
-            const float k0 = kt[j * P + o], k1 = kt[(3 + j) * P + o], k2 = kt[(6 + j) * P + o];
-            g[0][j] = k0 / 4;
-            g[1][j] = -(k0 + k1 + k2) / 6;
-            g[2][j] = -(k0 - k1 + k2) / 6;
-            g[3][j] = k0 / 24 + k1 / 12 + k2 / 6;
-            g[4][j] = k0 / 24 - k1 / 12 + k2 / 6;
-            g[5][j] = k2;
-          }
-          for (int i = 0; i < 6; ++i) {  // (G k) Gᵀ, along each row
-            const float k0 = g[i][0], k1 = g[i][1], k2 = g[i][2];
-            float* e = out + i * 6 * stride + o;
-            e[0] = k0 / 4;
-            e[stride] = -(k0 + k1 + k2) / 6;
-            e[2 * stride] = -(k0 - k1 + k2) / 6;
-            e[3 * stride] = k0 / 24 + k1 / 12 + k2 / 6;
-            e[4 * stride] = k0 / 24 - k1 / 12 + k2 / 6;
-            e[5 * stride] = k2;
-          }
-        }
-      }
-    }
-  }
-}
-
-// dkernel [3][3][ic][oc] = Gᵀ du G, du [36][ic][oc] the gradient of the transformed kernel (vectorized over
-// ic x oc).
-__attribute__((target("avx2,fma"))) void kernel_gradient_transform(const float* du, std::int64_t ic, std::int64_t oc,
-                                                                   float* dkernel) {
-  const std::int64_t size = ic * oc;
-#pragma omp simd
-  for (std::int64_t q = 0; q < size; ++q) {
-    float h[6][3];
-    for (int i = 0; i < 6; ++i) {  // u G, along each row
-      const float* u = du + i * 6 * size + q;
-      const float u1 = u[size], u2 = u[2 * size], u3 = u[3 * size], u4 = u[4 * size];
-      h[i][0] = u[0] / 4 - (u1 + u2) / 6 + (u3 + u4) / 24;
-      h[i][1] = (u2 - u1) / 6 + (u3 - u4) / 12;
-      h[i][2] = (u3 + u4 - u1 - u2) / 6 + u[5 * size];
-    }
-    for (int j = 0; j < 3; ++j) {  // Gᵀ (u G), down each column
-      const float u1 = h[1][j], u2 = h[2][j], u3 = h[3][j], u4 = h[4][j];
-      dkernel[j * size + q] = h[0][j] / 4 - (u1 + u2) / 6 + (u3 + u4) / 24;
-      dkernel[(3 + j) * size + q] = (u2 - u1) / 6 + (u3 - u4) / 12;
-      dkernel[(6 + j) * size + q] = (u3 + u4 - u1 - u2) / 6 + h[5][j];
-    }
-  }
 }
 
 // The correlation over the plane, with the kernel transformed into `panels` (kernel_transform), + bias and
