@@ -66,12 +66,53 @@ __attribute__((target("avx512f"))) void transpose(const float* src, std::int64_t
     }
 }
 
+// The same under AVX2, in 8 x 8 register blocks; a block that overhangs the edge goes element by element
+// (AMD microcodes AVX2's masked stores, `vmaskmovps`).
+__attribute__((target("avx2,fma"))) void transpose8(const float* src, std::int64_t lds, std::int64_t rows,
+                                                    std::int64_t cols, float* dst, std::int64_t ldd, bool whole_rows) {
+  const std::int64_t out_rows = whole_rows ? (rows + kPanel - 1) / kPanel * kPanel : rows;
+  for (std::int64_t r0 = 0; r0 < out_rows; r0 += 8)
+    for (std::int64_t c0 = 0; c0 < cols; c0 += 8) {
+      const std::int64_t nr = std::clamp<std::int64_t>(rows - r0, 0, 8), nc = std::min<std::int64_t>(8, cols - c0);
+      if (nr < 8 || nc < 8) {
+        const std::int64_t width = whole_rows ? 8 : nr;
+        for (std::int64_t c = 0; c < nc; ++c)
+          for (std::int64_t r = 0; r < width; ++r)
+            dst[(c0 + c) * ldd + r0 + r] = r < nr ? src[(r0 + r) * lds + c0 + c] : 0.0f;
+        continue;
+      }
+      __m256 r[8], a[8], b[8];
+      for (int i = 0; i < 8; ++i) r[i] = _mm256_loadu_ps(src + (r0 + i) * lds + c0);
+      for (int i = 0; i < 8; i += 2) {  // per 128-bit half: rows i and i + 1 interleaved
+        a[i] = _mm256_unpacklo_ps(r[i], r[i + 1]);
+        a[i + 1] = _mm256_unpackhi_ps(r[i], r[i + 1]);
+      }
+      for (int g = 0; g < 8; g += 4) {  // b[g + m], half L: rows g..g+3 of element 4L + m
+        b[g] = _mm256_shuffle_ps(a[g], a[g + 2], 0x44);
+        b[g + 1] = _mm256_shuffle_ps(a[g], a[g + 2], 0xEE);
+        b[g + 2] = _mm256_shuffle_ps(a[g + 1], a[g + 3], 0x44);
+        b[g + 3] = _mm256_shuffle_ps(a[g + 1], a[g + 3], 0xEE);
+      }
+      for (int m = 0; m < 4; ++m) {  // element m: the low halves of b[m] and b[4 + m]; element 4 + m the high
+        _mm256_storeu_ps(dst + (c0 + m) * ldd + r0, _mm256_permute2f128_ps(b[m], b[4 + m], 0x20));
+        _mm256_storeu_ps(dst + (c0 + 4 + m) * ldd + r0, _mm256_permute2f128_ps(b[m], b[4 + m], 0x31));
+      }
+    }
+}
+
+// The transpose this CPU runs best.
+void transpose_any(const float* src, std::int64_t lds, std::int64_t rows, std::int64_t cols, float* dst,
+                   std::int64_t ldd, bool whole_rows) {
+  if (cpu_level() == CpuLevel::avx512) transpose(src, lds, rows, cols, dst, ldd, whole_rows);
+  else transpose8(src, lds, rows, cols, dst, ldd, whole_rows);
+}
+
 // B [k, cols] as 16-column panels [cols / 16][k][16] (see packed_tiles::pack_panel); `transposed`: B = Mᵀ,
 // M [cols, k] with row j at b + j * ld.
 void pack(const float* b, std::int64_t ld, std::int64_t k, std::int64_t cols, bool transposed, float* out) {
   for (std::int64_t j0 = 0; j0 < cols; j0 += kPanel, out += k * kPanel)
     if (transposed)
-      transpose(b + j0 * ld, ld, std::min(kPanel, cols - j0), k, out, kPanel, true);
+      transpose_any(b + j0 * ld, ld, std::min(kPanel, cols - j0), k, out, kPanel, true);
     else
       packed_tiles::pack_panel(b, ld, k, cols, j0, false, out);
 }
@@ -114,12 +155,68 @@ __attribute__((target("avx512f"))) float max_row16(const float* x, std::int64_t 
   return best;
 }
 
+// exp_row16 and max_row16 under AVX2: a row's last n < 8 floats go through a buffer filled with `fill`.
+__attribute__((target("avx2,fma"))) __m256 tail8(const float* x, std::int64_t n, float fill) {
+  alignas(32) float pad[8];
+  for (int l = 0; l < 8; ++l) pad[l] = l < n ? x[l] : fill;
+  return _mm256_load_ps(pad);
+}
+
+__attribute__((target("avx2,fma"))) float exp_row8(float* x, std::int64_t n, float shift, const float* col) {
+  const __m256 s = _mm256_set1_ps(shift);
+  __m256 sum = _mm256_setzero_ps();
+  int nan = 0;
+  for (std::int64_t j = 0; j < n; j += 8) {
+    const bool whole = n - j >= 8;
+    __m256 v = _mm256_sub_ps(whole ? _mm256_loadu_ps(x + j) : tail8(x + j, n - j, 0.0f), s);
+    if (col) v = _mm256_sub_ps(v, whole ? _mm256_loadu_ps(col + j) : tail8(col + j, n - j, 0.0f));
+    nan |= _mm256_movemask_ps(_mm256_cmp_ps(v, v, _CMP_UNORD_Q)) & (whole ? 0xFF : (1 << (n - j)) - 1);
+    const __m256 e = vector_math::exp8(v);
+    if (whole) {
+      _mm256_storeu_ps(x + j, e);
+      sum = _mm256_add_ps(sum, e);
+      continue;
+    }
+    alignas(32) float out[8];
+    _mm256_store_ps(out, e);
+    for (std::int64_t l = 0; l < n - j; ++l) x[j + l] = out[l];
+    for (std::int64_t l = n - j; l < 8; ++l) out[l] = 0.0f;
+    sum = _mm256_add_ps(sum, _mm256_load_ps(out));
+  }
+  if (nan) return kNaN;
+  alignas(32) float lanes[8];
+  _mm256_store_ps(lanes, sum);
+  float total = 0.0f;
+  for (float l : lanes) total += l;
+  return total;
+}
+
+__attribute__((target("avx2,fma"))) float max_row8(const float* x, std::int64_t n) {
+  const float low = -std::numeric_limits<float>::infinity();
+  __m256 top = _mm256_set1_ps(low);
+  for (std::int64_t j = 0; j < n; j += 8)
+    top = _mm256_max_ps(top, n - j >= 8 ? _mm256_loadu_ps(x + j) : tail8(x + j, n - j, low));
+  alignas(32) float lanes[8];
+  _mm256_store_ps(lanes, top);
+  float best = lanes[0];
+  for (float l : lanes) best = l > best ? l : best;
+  return best;
+}
+
+// The variant this CPU runs best.
+float exp_row(float* x, std::int64_t n, float shift, const float* col) {
+  return cpu_level() == CpuLevel::avx512 ? exp_row16(x, n, shift, col) : exp_row8(x, n, shift, col);
+}
+float max_row(const float* x, std::int64_t n) {
+  return cpu_level() == CpuLevel::avx512 ? max_row16(x, n) : max_row8(x, n);
+}
+
 // Each row of scores [rows, cols] becomes its softmax; lse (may be null) gets max + log(sum).
 void softmax_rows(float* x, std::int64_t rows, std::int64_t cols, float* lse) {
   for (std::int64_t r = 0; r < rows; ++r) {
     float* row = x + r * cols;
-    const float top = max_row16(row, cols);
-    const float sum = exp_row16(row, cols, top, nullptr);
+    const float top = max_row(row, cols);
+    const float sum = exp_row(row, cols, top, nullptr);
     const float inv = 1.0f / sum;  // NaN for a row with a NaN, which the row then holds throughout
     with_best_cpu([&] {
       for (std::int64_t j = 0; j < cols; ++j) row[j] *= inv;
@@ -143,10 +240,11 @@ std::int64_t head_offset(const AttentionArgs& a, std::int64_t i, std::int64_t ro
 }  // namespace
 
 bool attention_fits(const AttentionArgs& a) {
-  // AVX-512 only: under AVX2 oneDNN's batched products and softmax ran the Transformer block's heads as fast
-  // or faster (bench/kernel_shapes: training 0.68-0.92x theirs, predicting level). At least a head per
-  // thread, as the heads are what the threads share.
-  return own_kernels() && cpu_level() == CpuLevel::avx512 && a.n >= omp_get_max_threads() && a.t > 0 &&
+  // AVX2 or better: under AVX2 the core alone ran at 0.68-0.92x oneDNN's batched products and softmax over
+  // plain stacks (bench/kernel_shapes), but in MultiHeadAttention it also spares the head transposes and the
+  // weights tensor: the Transformer block trains 6-9% faster on it, and predicts 2-3% faster. At least a
+  // head per thread, as the heads are what the threads share.
+  return own_kernels() && cpu_level() >= CpuLevel::avx2 && a.n >= omp_get_max_threads() && a.t > 0 &&
          a.s > 0 && a.d > 0 && a.dv > 0 && a.t <= 512 && a.s <= 512 && a.d <= 256 && a.dv <= 256;
 }
 
@@ -180,7 +278,7 @@ void attention_backward(const float* q, const float* k, const float* v, const fl
     // Pᵀ = e^(K Qᵀ - lse), column by column.
     pack(qi, lq, d, T, true, panels);
     packed_tiles::multiply(ki, lq, S, panels, d, T, pt, ld);
-    for (std::int64_t s = 0; s < S; ++s) exp_row16(pt + s * ld, T, 0.0f, lsei);
+    for (std::int64_t s = 0; s < S; ++s) exp_row(pt + s * ld, T, 0.0f, lsei);
     // dV = Pᵀ dO.
     pack(doi, lv, T, Dv, false, panels);
     packed_tiles::multiply(pt, ld, S, panels, T, Dv, dv + at_v, lv);
@@ -211,10 +309,10 @@ void attention_backward(const float* q, const float* k, const float* v, const fl
     pack(qi, lq, T, d, false, panels);
     packed_tiles::multiply(dst, ld, S, panels, T, d, dk + at_k, lq);
     // dQᵀ = Kᵀ dSᵀ, then transposed into dQ.
-    transpose(ki, lq, S, d, kt, S, false);
+    transpose_any(ki, lq, S, d, kt, S, false);
     pack(dst, ld, S, T, false, panels);
     packed_tiles::multiply(kt, S, d, panels, S, T, dqt, ld);
-    transpose(dqt, ld, d, T, dq + at_q, lq, false);
+    transpose_any(dqt, ld, d, T, dq + at_q, lq, false);
   });
 }
 

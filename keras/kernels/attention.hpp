@@ -16,8 +16,8 @@ struct AttentionArgs {
   std::int64_t h = 1;   // heads side by side in each position's row (Keras's [batch, t, heads, d]); 1: plain stacks
 };
 
-/// Whether these kernels serve the shapes on this CPU (AVX-512, our own kernels allowed, at least as many
-/// heads as threads, a head's scores within 512 x 512).
+/// Whether these kernels serve the shapes on this CPU (AVX2 or AVX-512, our own kernels allowed, at least as
+/// many heads as threads, a head's scores within 512 x 512).
 bool attention_fits(const AttentionArgs& a);
 
 /// o [n, t, dv] = softmax(q [n, t, d] k [n, s, d]^T) v [n, s, dv], row-major stacks (q already scaled), or,

@@ -42,7 +42,7 @@ TEST_CASE("fused attention gives the ops' outputs and gradients, tails and full 
                          Shape5{2, 1, 1, 1, 1}, Shape5{2, 50, 300, 64, 48}}) {
     INFO("n " << c.n << " t " << c.t << " s " << c.s << " d " << c.d << " dv " << c.dv);
     if (!served(c.n, c.t, c.s, c.d, c.dv)) {
-      WARN("not served here: below AVX-512, KERAS_OWN_KERNELS=0, or fewer heads than threads");
+      WARN("not served here: below AVX2, KERAS_OWN_KERNELS=0, or fewer heads than threads");
       CHECK_FALSE(ops::fused_attention(random_tensor({c.n, c.t, c.d}), random_tensor({c.n, c.s, c.d}),
                                        random_tensor({c.n, c.s, c.dv})).defined());
       continue;
