@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <utility>
@@ -117,6 +118,16 @@ void pack(const float* b, std::int64_t ld, std::int64_t k, std::int64_t cols, bo
       packed_tiles::pack_panel(b, ld, k, cols, j0, false, out);
 }
 
+// A vector register's lanes, stored, folded left to right with op: their sum, or their largest.
+template <std::size_t N, class Op>
+float fold(const float (&lanes)[N], Op op) {
+  float r = lanes[0];
+  for (std::size_t l = 1; l < N; ++l) r = op(r, lanes[l]);
+  return r;
+}
+float add(float a, float b) { return a + b; }
+float larger(float a, float b) { return b > a ? b : a; }
+
 // x[j] = e^(x[j] - shift - col[j]) (col may be null) over one row of n floats; returns their sum, or NaN
 // when the row holds a NaN (which then stays in x).
 __attribute__((target("avx512f"))) float exp_row16(float* x, std::int64_t n, float shift, const float* col) {
@@ -135,9 +146,7 @@ __attribute__((target("avx512f"))) float exp_row16(float* x, std::int64_t n, flo
   if (nan) return kNaN;
   alignas(64) float lanes[16];
   _mm512_store_ps(lanes, sum);
-  float total = 0.0f;
-  for (float l : lanes) total += l;
-  return total;
+  return fold(lanes, add);
 }
 
 // The largest of n floats (NaNs aside: exp_row16 finds those).
@@ -150,9 +159,7 @@ __attribute__((target("avx512f"))) float max_row16(const float* x, std::int64_t 
   }                                                                                    // warns on the plain ones)
   alignas(64) float lanes[16];
   _mm512_store_ps(lanes, top);
-  float best = lanes[0];
-  for (float l : lanes) best = l > best ? l : best;
-  return best;
+  return fold(lanes, larger);
 }
 
 // exp_row16 and max_row16 under AVX2: a row's last n < 8 floats go through a buffer filled with `fill`.
@@ -186,9 +193,7 @@ __attribute__((target("avx2,fma"))) float exp_row8(float* x, std::int64_t n, flo
   if (nan) return kNaN;
   alignas(32) float lanes[8];
   _mm256_store_ps(lanes, sum);
-  float total = 0.0f;
-  for (float l : lanes) total += l;
-  return total;
+  return fold(lanes, add);
 }
 
 __attribute__((target("avx2,fma"))) float max_row8(const float* x, std::int64_t n) {
@@ -198,9 +203,7 @@ __attribute__((target("avx2,fma"))) float max_row8(const float* x, std::int64_t 
     top = _mm256_max_ps(top, n - j >= 8 ? _mm256_loadu_ps(x + j) : tail8(x + j, n - j, low));
   alignas(32) float lanes[8];
   _mm256_store_ps(lanes, top);
-  float best = lanes[0];
-  for (float l : lanes) best = l > best ? l : best;
-  return best;
+  return fold(lanes, larger);
 }
 
 // The variant this CPU runs best.
