@@ -34,8 +34,8 @@ __attribute__((target("avx512f"))) __m512 lanes(__m512 a, __m512 b) {
 // scalar loop's strided stores were ~5 cycles a float here: a head's rows are 1 KiB apart, which maps them
 // onto few cache sets). `whole_rows`: each dst row takes 16 floats from r = 0 on, zeros past `rows` (a
 // panel's row), rather than only its `rows` floats.
-__attribute__((target("avx512f"))) void transpose(const float* src, std::int64_t lds, std::int64_t rows,
-                                                  std::int64_t cols, float* dst, std::int64_t ldd, bool whole_rows) {
+__attribute__((target("avx512f"))) void transpose16(const float* src, std::int64_t lds, std::int64_t rows,
+                                                    std::int64_t cols, float* dst, std::int64_t ldd, bool whole_rows) {
   const auto mask = [](std::int64_t n) { return n >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << n) - 1); };
   for (std::int64_t r0 = 0; r0 < rows; r0 += 16)
     for (std::int64_t c0 = 0; c0 < cols; c0 += 16) {
@@ -102,9 +102,9 @@ __attribute__((target("avx2,fma"))) void transpose8(const float* src, std::int64
 }
 
 // The transpose this CPU runs best.
-void transpose_any(const float* src, std::int64_t lds, std::int64_t rows, std::int64_t cols, float* dst,
-                   std::int64_t ldd, bool whole_rows) {
-  if (cpu_level() == CpuLevel::avx512) transpose(src, lds, rows, cols, dst, ldd, whole_rows);
+void transpose(const float* src, std::int64_t lds, std::int64_t rows, std::int64_t cols, float* dst,
+               std::int64_t ldd, bool whole_rows) {
+  if (cpu_level() == CpuLevel::avx512) transpose16(src, lds, rows, cols, dst, ldd, whole_rows);
   else transpose8(src, lds, rows, cols, dst, ldd, whole_rows);
 }
 
@@ -113,7 +113,7 @@ void transpose_any(const float* src, std::int64_t lds, std::int64_t rows, std::i
 void pack(const float* b, std::int64_t ld, std::int64_t k, std::int64_t cols, bool transposed, float* out) {
   for (std::int64_t j0 = 0; j0 < cols; j0 += kPanel, out += k * kPanel)
     if (transposed)
-      transpose_any(b + j0 * ld, ld, std::min(kPanel, cols - j0), k, out, kPanel, true);
+      transpose(b + j0 * ld, ld, std::min(kPanel, cols - j0), k, out, kPanel, true);
     else
       packed_tiles::pack_panel(b, ld, k, cols, j0, false, out);
 }
@@ -312,10 +312,10 @@ void attention_backward(const float* q, const float* k, const float* v, const fl
     pack(qi, lq, T, d, false, panels);
     packed_tiles::multiply(dst, ld, S, panels, T, d, dk + at_k, lq);
     // dQᵀ = Kᵀ dSᵀ, then transposed into dQ.
-    transpose_any(ki, lq, S, d, kt, S, false);
+    transpose(ki, lq, S, d, kt, S, false);
     pack(dst, ld, S, T, false, panels);
     packed_tiles::multiply(kt, S, d, panels, S, T, dqt, ld);
-    transpose_any(dqt, ld, d, T, dq + at_q, lq, false);
+    transpose(dqt, ld, d, T, dq + at_q, lq, false);
   });
 }
 
