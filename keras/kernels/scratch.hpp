@@ -15,7 +15,9 @@ class Scratch {
   /// Room for n floats (contents unspecified), for the thread that owns this Scratch: inside an OpenMP
   /// region each thread takes its own (a thread_local Scratch), or the region's threads share one taken before.
   float* floats(std::int64_t n) {
-    data_.resize(static_cast<std::size_t>(n));
+    // Grown only: shrunk and grown back, a vector zeroes the regrown floats (each ResNet stage after a
+    // smaller one, on every call).
+    if (static_cast<std::size_t>(n) > data_.size()) data_.resize(static_cast<std::size_t>(n));
     return data_.data();
   }
   /// floats(n), its first float on a 64-byte boundary (for the register tiles' aligned panel loads).

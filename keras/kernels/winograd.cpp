@@ -62,7 +62,7 @@ void correlate(const float* x, const float* panels, const float* bias, const flo
     // The transforms wait on memory, the products do not: while these run, the outputs the item will write
     // and the inputs of the next item (a thread's items follow each other) come into the cache.
     Prefetch next_input, outputs;
-#pragma omp for schedule(static)
+#pragma omp for schedule(static) nowait
     for (std::int64_t item = 0; item < items; ++item) {
       const std::int64_t first = item * run, count = std::min(run, blocks - first);
       for (std::int64_t b = 0; b < count; ++b) input_transform(x, p, first + b, zeros, tmp, v + b * C, kRun * C);
@@ -184,7 +184,7 @@ void winograd_backward_weights(const float* x, const float* dy, float* dkernel, 
     float* zeros = tmp + transform_room(C, O);
     std::fill(zeros, zeros + std::max(C, O), 0.0f);
     Prefetch next_input, next_gradient;  // as in correlate
-#pragma omp for schedule(static)
+#pragma omp for schedule(static) nowait
     for (std::int64_t item = 0; item < items; ++item) {
       const std::int64_t first = item * kGradientRun, count = std::min(kGradientRun, blocks - first);
       for (std::int64_t b = 0; b < count; ++b) {

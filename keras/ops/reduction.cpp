@@ -84,6 +84,22 @@ void reduce_into(const Tensor& x, const std::vector<std::size_t>& axes, Tensor& 
   T* po = out.data<T>();
   std::fill_n(po, out.size(), init);
   const T* px = x.data<T>();
+  std::vector<std::size_t> sorted = axes;
+  std::sort(sorted.begin(), sorted.end());
+  if (!sorted.empty() && sorted.back() - sorted.front() + 1 == sorted.size()) {
+    // Adjacent axes (a global pooling's rows and columns, a mean over the last axes): x is [outer, reduced,
+    // inner], each reduced row op'd into its outer slot's inner values at once, which vectorizes.
+    std::int64_t outer = 1, reduced = 1, inner = 1;
+    for (std::size_t d = 0; d < nd; ++d) (d < sorted.front() ? outer : d <= sorted.back() ? reduced : inner) *= s[d];
+    for (std::int64_t o = 0; o < outer; ++o) {
+      T* __restrict acc = po + o * inner;
+      for (std::int64_t r = 0; r < reduced; ++r) {
+        const T* __restrict row = px + (o * reduced + r) * inner;
+        for (std::int64_t i = 0; i < inner; ++i) acc[i] = op(acc[i], row[i]);
+      }
+    }
+    return;
+  }
   std::vector<std::int64_t> idx(nd, 0);
   std::int64_t o = 0;
   for (std::int64_t i = 0, n = x.size(); i < n; ++i) {
