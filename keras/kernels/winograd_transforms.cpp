@@ -6,131 +6,137 @@
 #include <cstdint>
 #include <vector>
 
+#include "keras/kernels/cpu_dispatch.hpp"
+
 namespace keras::kernels::winograd_detail {
 
-__attribute__((target("avx2,fma"))) void input_transform(const float* x, const Plane& p, std::int64_t id,
-                                                         const float* zeros, float* tmp, float* v, std::int64_t stride) {
-  const BlockAt at = block_at(p, id);
-  const std::int64_t C = p.ic;
-  for (int i = 0; i < 6; ++i) {  // along each row: tmp[i][j'] = (d B)[i][j']
-    const std::int64_t y = at.y - p.top + i;
-    const float* in[6];
-    for (int j = 0; j < 6; ++j) {
-      const std::int64_t xx = at.x - p.left + j;
-      in[j] = y >= 0 && y < p.ih && xx >= 0 && xx < p.iw ? x + ((at.image * p.ih + y) * p.iw + xx) * C : zeros;
-    }
-    float* r = tmp + i * 6 * C;
+void input_transform(const float* x, const Plane& p, std::int64_t id, const float* zeros, float* tmp, float* v,
+                     std::int64_t stride) {
+  with_best_cpu([&] {
+    const BlockAt at = block_at(p, id);
+    const std::int64_t C = p.ic;
+    for (int i = 0; i < 6; ++i) {  // along each row: tmp[i][j'] = (d B)[i][j']
+      const std::int64_t y = at.y - p.top + i;
+      const float* in[6];
+      for (int j = 0; j < 6; ++j) {
+        const std::int64_t xx = at.x - p.left + j;
+        in[j] = y >= 0 && y < p.ih && xx >= 0 && xx < p.iw ? x + ((at.image * p.ih + y) * p.iw + xx) * C : zeros;
+      }
+      float* r = tmp + i * 6 * C;
 #pragma omp simd
-    for (std::int64_t c = 0; c < C; ++c) {
-      const float d0 = in[0][c], d1 = in[1][c], d2 = in[2][c], d3 = in[3][c], d4 = in[4][c], d5 = in[5][c];
-      r[c] = 4 * d0 - 5 * d2 + d4;
-      r[C + c] = -4 * (d1 + d2) + d3 + d4;
-      r[2 * C + c] = 4 * (d1 - d2) - d3 + d4;
-      r[3 * C + c] = 2 * (d3 - d1) - d2 + d4;
-      r[4 * C + c] = 2 * (d1 - d3) - d2 + d4;
-      r[5 * C + c] = 4 * d1 - 5 * d3 + d5;
+      for (std::int64_t c = 0; c < C; ++c) {
+        const float d0 = in[0][c], d1 = in[1][c], d2 = in[2][c], d3 = in[3][c], d4 = in[4][c], d5 = in[5][c];
+        r[c] = 4 * d0 - 5 * d2 + d4;
+        r[C + c] = -4 * (d1 + d2) + d3 + d4;
+        r[2 * C + c] = 4 * (d1 - d2) - d3 + d4;
+        r[3 * C + c] = 2 * (d3 - d1) - d2 + d4;
+        r[4 * C + c] = 2 * (d1 - d3) - d2 + d4;
+        r[5 * C + c] = 4 * d1 - 5 * d3 + d5;
+      }
     }
-  }
-  for (int j = 0; j < 6; ++j) {  // down each column: Bᵀ (d B)
+    for (int j = 0; j < 6; ++j) {  // down each column: Bᵀ (d B)
 #pragma omp simd
-    for (std::int64_t c = 0; c < C; ++c) {
-      const float* s = tmp + j * C + c;
-      const float d0 = s[0], d1 = s[6 * C], d2 = s[12 * C], d3 = s[18 * C], d4 = s[24 * C], d5 = s[30 * C];
-      v[j * stride + c] = 4 * d0 - 5 * d2 + d4;
-      v[(6 + j) * stride + c] = -4 * (d1 + d2) + d3 + d4;
-      v[(12 + j) * stride + c] = 4 * (d1 - d2) - d3 + d4;
-      v[(18 + j) * stride + c] = 2 * (d3 - d1) - d2 + d4;
-      v[(24 + j) * stride + c] = 2 * (d1 - d3) - d2 + d4;
-      v[(30 + j) * stride + c] = 4 * d1 - 5 * d3 + d5;
+      for (std::int64_t c = 0; c < C; ++c) {
+        const float* s = tmp + j * C + c;
+        const float d0 = s[0], d1 = s[6 * C], d2 = s[12 * C], d3 = s[18 * C], d4 = s[24 * C], d5 = s[30 * C];
+        v[j * stride + c] = 4 * d0 - 5 * d2 + d4;
+        v[(6 + j) * stride + c] = -4 * (d1 + d2) + d3 + d4;
+        v[(12 + j) * stride + c] = 4 * (d1 - d2) - d3 + d4;
+        v[(18 + j) * stride + c] = 2 * (d3 - d1) - d2 + d4;
+        v[(24 + j) * stride + c] = 2 * (d1 - d3) - d2 + d4;
+        v[(30 + j) * stride + c] = 4 * d1 - 5 * d3 + d5;
+      }
     }
-  }
+  });
 }
 
 template <bool with_residual>
-__attribute__((target("avx2,fma"))) void output_transform(const float* m, std::int64_t stride, const Plane& p,
-                                                          std::int64_t id, const float* bias, const float* residual,
-                                                          const float* zeros, bool relu, float* tmp, float* y) {
-  const BlockAt at = block_at(p, id);
-  const std::int64_t O = p.oc;
-  for (int i = 0; i < 6; ++i) {  // along each row: tmp[i][j] = (m A)[i][j], j < 4
-    float* r = tmp + i * 4 * O;
+void output_transform(const float* m, std::int64_t stride, const Plane& p, std::int64_t id, const float* bias,
+                      const float* residual, const float* zeros, bool relu, float* tmp, float* y) {
+  with_best_cpu([&] {
+    const BlockAt at = block_at(p, id);
+    const std::int64_t O = p.oc;
+    for (int i = 0; i < 6; ++i) {  // along each row: tmp[i][j] = (m A)[i][j], j < 4
+      float* r = tmp + i * 4 * O;
 #pragma omp simd
-    for (std::int64_t o = 0; o < O; ++o) {
-      const float* s = m + i * 6 * stride + o;
-      const float m1 = s[stride], m2 = s[2 * stride], m3 = s[3 * stride], m4 = s[4 * stride];
-      const float a = m1 + m2, b = m1 - m2, c = m3 + m4, d = m3 - m4;
-      r[o] = s[0] + a + c;
-      r[O + o] = b + 2 * d;
-      r[2 * O + o] = a + 4 * c;
-      r[3 * O + o] = b + 8 * d + s[5 * stride];
-    }
-  }
-  const float zero = 0.0f, low = relu ? zero : -__builtin_inff();
-  for (int j = 0; j < 4 && at.x + j < p.ow; ++j) {  // down each column: Aᵀ (m A)
-    float* out[4];
-    const float* add[4];
-    for (int i = 0; i < 4; ++i) {
-      const bool inside = at.y + i < p.oh;
-      const std::int64_t at_out = ((at.image * p.oh + at.y + i) * p.ow + at.x + j) * O;
-      out[i] = inside ? y + at_out : tmp + 24 * O;  // (a sink)
-      add[i] = with_residual && inside ? residual + at_out : zeros;
-    }
-#pragma omp simd
-    for (std::int64_t o = 0; o < O; ++o) {
-      const float* s = tmp + j * O + o;
-      const float m1 = s[4 * O], m2 = s[8 * O], m3 = s[12 * O], m4 = s[16 * O];
-      const float a = m1 + m2, b = m1 - m2, c = m3 + m4, d = m3 - m4, shift = bias[o];
-      float r0 = s[0] + a + c + shift, r1 = b + 2 * d + shift, r2 = a + 4 * c + shift, r3 = b + 8 * d + s[20 * O] + shift;
-      if constexpr (with_residual) {
-        r0 += add[0][o];
-        r1 += add[1][o];
-        r2 += add[2][o];
-        r3 += add[3][o];
+      for (std::int64_t o = 0; o < O; ++o) {
+        const float* s = m + i * 6 * stride + o;
+        const float m1 = s[stride], m2 = s[2 * stride], m3 = s[3 * stride], m4 = s[4 * stride];
+        const float a = m1 + m2, b = m1 - m2, c = m3 + m4, d = m3 - m4;
+        r[o] = s[0] + a + c;
+        r[O + o] = b + 2 * d;
+        r[2 * O + o] = a + 4 * c;
+        r[3 * O + o] = b + 8 * d + s[5 * stride];
       }
-      out[0][o] = std::max(r0, low);
-      out[1][o] = std::max(r1, low);
-      out[2][o] = std::max(r2, low);
-      out[3][o] = std::max(r3, low);
     }
-  }
+    const float zero = 0.0f, low = relu ? zero : -__builtin_inff();
+    for (int j = 0; j < 4 && at.x + j < p.ow; ++j) {  // down each column: Aᵀ (m A)
+      float* out[4];
+      const float* add[4];
+      for (int i = 0; i < 4; ++i) {
+        const bool inside = at.y + i < p.oh;
+        const std::int64_t at_out = ((at.image * p.oh + at.y + i) * p.ow + at.x + j) * O;
+        out[i] = inside ? y + at_out : tmp + 24 * O;  // (a sink)
+        add[i] = with_residual && inside ? residual + at_out : zeros;
+      }
+#pragma omp simd
+      for (std::int64_t o = 0; o < O; ++o) {
+        const float* s = tmp + j * O + o;
+        const float m1 = s[4 * O], m2 = s[8 * O], m3 = s[12 * O], m4 = s[16 * O];
+        const float a = m1 + m2, b = m1 - m2, c = m3 + m4, d = m3 - m4, shift = bias[o];
+        float r0 = s[0] + a + c + shift, r1 = b + 2 * d + shift, r2 = a + 4 * c + shift, r3 = b + 8 * d + s[20 * O] + shift;
+        if constexpr (with_residual) {
+          r0 += add[0][o];
+          r1 += add[1][o];
+          r2 += add[2][o];
+          r3 += add[3][o];
+        }
+        out[0][o] = std::max(r0, low);
+        out[1][o] = std::max(r1, low);
+        out[2][o] = std::max(r2, low);
+        out[3][o] = std::max(r3, low);
+      }
+    }
+  });
 }
 
-__attribute__((target("avx2,fma"))) void gradient_transform(const float* dy, const Plane& p, std::int64_t id,
-                                                            const float* zeros, float* tmp, float* g,
-                                                            std::int64_t stride, float* db) {
-  const BlockAt at = block_at(p, id);
-  const std::int64_t O = p.oc;
-  for (int i = 0; i < 4; ++i) {  // along each row: tmp[i][j'] = (g Aᵀ)[i][j'], j' < 6
-    const bool row = at.y + i < p.oh;
-    const float* in[4];
-    for (int j = 0; j < 4; ++j)
-      in[j] = row && at.x + j < p.ow ? dy + ((at.image * p.oh + at.y + i) * p.ow + at.x + j) * O : zeros;
-    float* r = tmp + i * 6 * O;
+void gradient_transform(const float* dy, const Plane& p, std::int64_t id, const float* zeros, float* tmp, float* g,
+                        std::int64_t stride, float* db) {
+  with_best_cpu([&] {
+    const BlockAt at = block_at(p, id);
+    const std::int64_t O = p.oc;
+    for (int i = 0; i < 4; ++i) {  // along each row: tmp[i][j'] = (g Aᵀ)[i][j'], j' < 6
+      const bool row = at.y + i < p.oh;
+      const float* in[4];
+      for (int j = 0; j < 4; ++j)
+        in[j] = row && at.x + j < p.ow ? dy + ((at.image * p.oh + at.y + i) * p.ow + at.x + j) * O : zeros;
+      float* r = tmp + i * 6 * O;
 #pragma omp simd
-    for (std::int64_t o = 0; o < O; ++o) {
-      const float d0 = in[0][o], d1 = in[1][o], d2 = in[2][o], d3 = in[3][o];
-      r[o] = d0;
-      r[O + o] = d0 + d1 + d2 + d3;
-      r[2 * O + o] = d0 - d1 + d2 - d3;
-      r[3 * O + o] = d0 + 2 * d1 + 4 * d2 + 8 * d3;
-      r[4 * O + o] = d0 - 2 * d1 + 4 * d2 - 8 * d3;
-      r[5 * O + o] = d3;
-      db[o] += d0 + d1 + d2 + d3;
+      for (std::int64_t o = 0; o < O; ++o) {
+        const float d0 = in[0][o], d1 = in[1][o], d2 = in[2][o], d3 = in[3][o];
+        r[o] = d0;
+        r[O + o] = d0 + d1 + d2 + d3;
+        r[2 * O + o] = d0 - d1 + d2 - d3;
+        r[3 * O + o] = d0 + 2 * d1 + 4 * d2 + 8 * d3;
+        r[4 * O + o] = d0 - 2 * d1 + 4 * d2 - 8 * d3;
+        r[5 * O + o] = d3;
+        db[o] += d0 + d1 + d2 + d3;
+      }
     }
-  }
-  for (int j = 0; j < 6; ++j) {  // down each column: A (g Aᵀ)
+    for (int j = 0; j < 6; ++j) {  // down each column: A (g Aᵀ)
 #pragma omp simd
-    for (std::int64_t o = 0; o < O; ++o) {
-      const float* s = tmp + j * O + o;
-      const float d0 = s[0], d1 = s[6 * O], d2 = s[12 * O], d3 = s[18 * O];
-      g[j * stride + o] = d0;
-      g[(6 + j) * stride + o] = d0 + d1 + d2 + d3;
-      g[(12 + j) * stride + o] = d0 - d1 + d2 - d3;
-      g[(18 + j) * stride + o] = d0 + 2 * d1 + 4 * d2 + 8 * d3;
-      g[(24 + j) * stride + o] = d0 - 2 * d1 + 4 * d2 - 8 * d3;
-      g[(30 + j) * stride + o] = d3;
+      for (std::int64_t o = 0; o < O; ++o) {
+        const float* s = tmp + j * O + o;
+        const float d0 = s[0], d1 = s[6 * O], d2 = s[12 * O], d3 = s[18 * O];
+        g[j * stride + o] = d0;
+        g[(6 + j) * stride + o] = d0 + d1 + d2 + d3;
+        g[(12 + j) * stride + o] = d0 - d1 + d2 - d3;
+        g[(18 + j) * stride + o] = d0 + 2 * d1 + 4 * d2 + 8 * d3;
+        g[(24 + j) * stride + o] = d0 - 2 * d1 + 4 * d2 - 8 * d3;
+        g[(30 + j) * stride + o] = d3;
+      }
     }
-  }
+  });
 }
 
 __attribute__((target("avx2,fma"))) void kernel_transform(const float* w, std::int64_t ic, std::int64_t oc, bool turned,

@@ -2,7 +2,8 @@
 // Winograd F(4 x 4, 3 x 3)'s transforms for winograd.cpp (internal to the kernels floor), at the points 0,
 // 1, -1, 2, -2 and infinity (Lavin and Gray, 2016): per 4 x 4 block of outputs y = Aᵀ [(G k Gᵀ) ⊙ (Bᵀ d B)] A,
 // d the 6 x 6 inputs under the block, k the 3 x 3 kernel. Each transform is one of these matrices applied
-// along one axis, written out, vectorized over the channels (AVX2 + FMA).
+// along one axis, written out, vectorized over the channels: the blocks' for AVX-512 or AVX2 + FMA
+// (cpu_dispatch.hpp's with_best_cpu), the kernel's for AVX2 + FMA.
 #include <algorithm>
 #include <cstdint>
 
@@ -39,23 +40,21 @@ inline BlockAt block_at(const Plane& p, std::int64_t id) {
 
 // v[e * stride + c] = element e (6 i + j) of Bᵀ d B, d the 6 x 6 inputs of block `id` (zeros: ic zeros for
 // the positions outside the input; tmp: transform_room).
-__attribute__((target("avx2,fma"))) void input_transform(const float* x, const Plane& p, std::int64_t id,
-                                                         const float* zeros, float* tmp, float* v, std::int64_t stride);
+void input_transform(const float* x, const Plane& p, std::int64_t id, const float* zeros, float* tmp, float* v,
+                     std::int64_t stride);
 
 // Block `id`'s outputs = Aᵀ m A + bias (never null: a `bias ? bias[o] : 0` became a masked load, which
 // faults its way through a null pointer at many times a load's cost), + the residual's (shaped like y) when
 // `with_residual`, then relu; m's element e of channel o at m[e * stride + o]; outputs past the plane's edge
 // are dropped. tmp: transform_room (its sink at 24 x oc); zeros: oc of them.
 template <bool with_residual>
-__attribute__((target("avx2,fma"))) void output_transform(const float* m, std::int64_t stride, const Plane& p,
-                                                          std::int64_t id, const float* bias, const float* residual,
-                                                          const float* zeros, bool relu, float* tmp, float* y);
+void output_transform(const float* m, std::int64_t stride, const Plane& p, std::int64_t id, const float* bias,
+                      const float* residual, const float* zeros, bool relu, float* tmp, float* y);
 
 // g[e * stride + o] = element e of A g Aᵀ, g the 4 x 4 output gradients of block `id` (zeros outside the
 // plane); their sum over positions is added to db. tmp: transform_room.
-__attribute__((target("avx2,fma"))) void gradient_transform(const float* dy, const Plane& p, std::int64_t id,
-                                                            const float* zeros, float* tmp, float* g,
-                                                            std::int64_t stride, float* db);
+void gradient_transform(const float* dy, const Plane& p, std::int64_t id, const float* zeros, float* tmp, float* g,
+                        std::int64_t stride, float* db);
 
 // G k Gᵀ of the correlation's kernel k [3][3][ic][oc], as 36 packed B matrices [ic, oc] (element e's at
 // panels + e * ic * padded(oc)). `turned`: k[i][j][c][o] = w[2 - i][2 - j][o][c], w [3][3][oc][ic] (the
