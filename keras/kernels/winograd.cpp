@@ -13,6 +13,7 @@
 #include "keras/kernels/prefetch.hpp"
 #include "keras/kernels/row_dispatch.hpp"
 #include "keras/kernels/scratch.hpp"
+#include "keras/kernels/winograd_f2_transforms.hpp"
 #include "keras/kernels/winograd_transforms.hpp"
 
 namespace keras::kernels {
@@ -23,8 +24,26 @@ using namespace winograd_detail;
 constexpr std::int64_t kRun = 24;         // blocks per work item, forward and backward data
 constexpr std::int64_t kGradientRun = 32; // blocks per work item, weight gradient (the depth of its sums)
 
-Plane forward_plane(const ConvArgs& a) {
-  return {a.n, a.in[0], a.in[1], a.c, a.out[0], a.out[1], a.oc, a.pad_l[0], a.pad_l[1]};
+// F(4 x 4, 3 x 3) or F(2 x 2, 3 x 3), as correlate runs it.
+struct Algorithm {
+  int elements;       // transformed values per block and channel
+  std::int64_t side;  // a block's outputs down and across
+  void (*input)(const float*, const Plane&, std::int64_t, const float*, float*, float*, std::int64_t);
+  void (*output)(const float*, std::int64_t, const Plane&, std::int64_t, const float*, const float*, const float*,
+                 bool, float*, float*);
+  void (*output_adding)(const float*, std::int64_t, const Plane&, std::int64_t, const float*, const float*,
+                        const float*, bool, float*, float*);  // with a residual
+  void (*kernel)(const float*, std::int64_t, std::int64_t, float*);  // the forward kernel's transform
+};
+constexpr Algorithm kF4{kElements, 4, input_transform, output_transform<false>, output_transform<true>,
+                        [](const float* k, std::int64_t ic, std::int64_t oc, float* panels) {
+                          kernel_transform(k, ic, oc, false, panels);
+                        }};
+constexpr Algorithm kF2{kF2Elements, 2, f2_input_transform, f2_output_transform<false>, f2_output_transform<true>,
+                        f2_kernel_transform};
+
+Plane forward_plane(const ConvArgs& a, const Algorithm& alg = kF4) {
+  return {a.n, a.in[0], a.in[1], a.c, a.out[0], a.out[1], a.oc, a.pad_l[0], a.pad_l[1], alg.side};
 }
 
 // Fetches, over `steps` calls of prefetch.step(), the rows (lo to hi from each block's top output row,
@@ -40,10 +59,10 @@ void fetch_rows(Prefetch& prefetch, const float* t, const Plane& p, std::int64_t
   prefetch.start(t + begin * w * channels, std::min((end - begin) * w * channels, Prefetch::kLargestImage), steps);
 }
 
-// The correlation over the plane, with the kernel transformed into `panels` (kernel_transform), + bias and
-// the residual (either may be null), then relu.
+// The correlation over the plane (its blocks alg.side outputs across), with the kernel transformed into
+// `panels` (alg's kernel transform), + bias and the residual (either may be null), then relu.
 void correlate(const float* x, const float* panels, const float* bias, const float* residual, float* y, const Plane& p,
-               bool relu) {
+               bool relu, const Algorithm& alg = kF4) {
   // Items of at most kRun blocks, as many for each thread (a small image's inference has fewer blocks
   // than threads x kRun); each element's rows stay kRun * channels apart.
   const std::int64_t blocks = p.blocks(), threads = omp_get_max_threads();
@@ -53,9 +72,10 @@ void correlate(const float* x, const float* panels, const float* bias, const flo
 #pragma omp parallel num_threads(static_cast<int>(std::min(items, threads)))
   {
     thread_local Scratch scratch;
-    float* v = scratch.aligned_floats(kElements * kRun * (C + O) + transform_room(C, O) + std::max(C, O));
-    float* m = v + kElements * kRun * C;
-    float* tmp = m + kElements * kRun * O;
+    const int elements = alg.elements;
+    float* v = scratch.aligned_floats(elements * kRun * (C + O) + transform_room(C, O) + std::max(C, O));
+    float* m = v + elements * kRun * C;
+    float* tmp = m + elements * kRun * O;
     float* zeros = tmp + transform_room(C, O);
     std::fill(zeros, zeros + std::max(C, O), 0.0f);
     const float* shift = bias ? bias : zeros;
@@ -65,47 +85,50 @@ void correlate(const float* x, const float* panels, const float* bias, const flo
 #pragma omp for schedule(static) nowait
     for (std::int64_t item = 0; item < items; ++item) {
       const std::int64_t first = item * run, count = std::min(run, blocks - first);
-      for (std::int64_t b = 0; b < count; ++b) input_transform(x, p, first + b, zeros, tmp, v + b * C, kRun * C);
+      for (std::int64_t b = 0; b < count; ++b) alg.input(x, p, first + b, zeros, tmp, v + b * C, kRun * C);
       const std::int64_t next = std::min(run, blocks - first - count);
-      fetch_rows(next_input, x, p, first + count, next, p.ih, p.iw, C, -p.top, 5 - p.top, kElements);
-      fetch_rows(outputs, y, p, first, count, p.oh, p.ow, O, 0, 3, kElements);
-      for (int e = 0; e < kElements; ++e) {
+      fetch_rows(next_input, x, p, first + count, next, p.ih, p.iw, C, -p.top, p.side + 1 - p.top, elements);
+      fetch_rows(outputs, y, p, first, count, p.oh, p.ow, O, 0, p.side - 1, elements);
+      for (int e = 0; e < elements; ++e) {
         next_input.step();
         outputs.step();
         packed_tiles::multiply(v + e * kRun * C, C, count, panels + e * C * P, C, O, m + e * kRun * O, O);
       }
-      for (std::int64_t b = 0; b < count; ++b) {
-        if (residual) output_transform<true>(m + b * O, kRun * O, p, first + b, shift, residual, zeros, relu, tmp, y);
-        else output_transform<false>(m + b * O, kRun * O, p, first + b, shift, nullptr, zeros, relu, tmp, y);
-      }
+      const auto output = residual ? alg.output_adding : alg.output;
+      for (std::int64_t b = 0; b < count; ++b)
+        output(m + b * O, kRun * O, p, first + b, shift, residual, zeros, relu, tmp, y);
     }
     scratch.release();
   }
 }
 
-float* kernel_panels(std::int64_t ic, std::int64_t oc) {
+float* kernel_panels(std::int64_t ic, std::int64_t oc, int elements = kElements) {
   thread_local Scratch scratch;
-  return scratch.aligned_floats(kElements * ic * padded(oc));
+  return scratch.aligned_floats(elements * ic * padded(oc));
 }
 
+
 // Inference's kernel transforms, kept under (kernel, version) as packed_weights.cpp keeps its packs: 4 x
-// the kernel's floats each, at most 512 MiB of them per thread (VGG16's 3 x 3 layers take 235 MB).
+// the kernel's floats each (F(2 x 2): 16 / 9), at most 512 MiB of them per thread (VGG16's 3 x 3 layers
+// take 235 MB).
 struct KeptPanels {
   std::uint64_t version = 0;
-  std::int64_t ic = 0, oc = 0;
+  std::int64_t ic = 0, oc = 0, side = 0;
   AlignedFloats panels;
 };
 
-const float* kept_panels(const float* kernel, std::uint64_t version, std::int64_t ic, std::int64_t oc) {
+const float* kept_panels(const float* kernel, std::uint64_t version, std::int64_t ic, std::int64_t oc,
+                         const Algorithm& alg) {
   thread_local KeptCopies<KeptPanels> kept(std::size_t{512} << 20);
-  const std::size_t floats = static_cast<std::size_t>(kElements * ic * padded(oc));
+  const std::size_t floats = static_cast<std::size_t>(alg.elements * ic * padded(oc));
   return kept
       .get(
-          kernel, [&](const KeptPanels& e) { return e.version == version && e.ic == ic && e.oc == oc; },
+          kernel,
+          [&](const KeptPanels& e) { return e.version == version && e.ic == ic && e.oc == oc && e.side == alg.side; },
           floats * sizeof(float),
           [&] {
-            KeptPanels e{.version = version, .ic = ic, .oc = oc, .panels = aligned_floats(floats)};
-            kernel_transform(kernel, ic, oc, false, e.panels.get());
+            KeptPanels e{.version = version, .ic = ic, .oc = oc, .side = alg.side, .panels = aligned_floats(floats)};
+            alg.kernel(kernel, ic, oc, e.panels.get());
             return e;
           })
       .panels.get();
@@ -136,6 +159,17 @@ bool own_winograd_fits(const ConvArgs& a, bool inference) {
   return inference && blocks >= 2 * threads && kElements * a.c * padded(a.oc) <= kStreamedFloats;
 }
 
+bool winograd_f2_fits(const ConvArgs& a) {
+  // Fewer than 8 F(4 x 4) blocks for each thread (one small image) stream the transformed kernel for little
+  // work: F(2 x 2)'s is 16 / 9 of the kernel's size where F(4 x 4)'s is 4 x, for 2.25 x the multiply-adds.
+  // ResNet-20's last 4 layers (64 -> 64 channels over 8 x 8: 4 blocks), one image, AVX-512 on a Zen 5,
+  // F(2 x 2) against F(4 x 4): 63-67 against 84-102 us on 2 threads, 72-75 against 78 on one; its middle
+  // ones (32 -> 32 over 16 x 16: 16 blocks) 0.8x on 2 threads. Held to AVX2, whose products do not outrun
+  // the stream, the last 4 took 118 against 86 us on one thread and 89 against 90 on 2: AVX-512's only.
+  const std::int64_t blocks = forward_plane(a).blocks();
+  return cpu_level() == CpuLevel::avx512 && blocks < 8 * omp_get_max_threads();
+}
+
 void winograd_forward(const float* x, const float* kernel, const float* bias, float* y, const ConvArgs& a, bool relu) {
   float* panels = kernel_panels(a.c, a.oc);
   kernel_transform(kernel, a.c, a.oc, false, panels);
@@ -144,12 +178,13 @@ void winograd_forward(const float* x, const float* kernel, const float* bias, fl
 
 void winograd_inference(const float* x, const float* kernel, std::uint64_t version, const float* bias,
                         const float* residual, float* y, const ConvArgs& a, bool relu) {
+  const Algorithm& alg = winograd_f2_fits(a) ? kF2 : kF4;
   if (version == 0) {
-    float* panels = kernel_panels(a.c, a.oc);
-    kernel_transform(kernel, a.c, a.oc, false, panels);
-    return correlate(x, panels, bias, residual, y, forward_plane(a), relu);
+    float* panels = kernel_panels(a.c, a.oc, alg.elements);
+    alg.kernel(kernel, a.c, a.oc, panels);
+    return correlate(x, panels, bias, residual, y, forward_plane(a, alg), relu, alg);
   }
-  correlate(x, kept_panels(kernel, version, a.c, a.oc), bias, residual, y, forward_plane(a), relu);
+  correlate(x, kept_panels(kernel, version, a.c, a.oc, alg), bias, residual, y, forward_plane(a, alg), relu, alg);
 }
 
 void winograd_backward_data(const float* dy, const float* kernel, float* dx, const ConvArgs& a) {

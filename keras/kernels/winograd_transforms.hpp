@@ -19,8 +19,9 @@ constexpr int kElements = 36;  // 6 x 6 transformed values per block and channel
 // backward-data pass.
 struct Plane {
   std::int64_t n, ih, iw, ic, oh, ow, oc, top, left;
-  std::int64_t block_rows() const { return (oh + 3) / 4; }
-  std::int64_t block_cols() const { return (ow + 3) / 4; }
+  std::int64_t side = 4;  // a block's outputs down and across: 4 for F(4 x 4, 3 x 3), 2 for F(2 x 2, 3 x 3)
+  std::int64_t block_rows() const { return (oh + side - 1) / side; }
+  std::int64_t block_cols() const { return (ow + side - 1) / side; }
   std::int64_t blocks() const { return n * block_rows() * block_cols(); }
 };
 
@@ -35,7 +36,8 @@ struct BlockAt {
   std::int64_t image, y, x;
 };
 inline BlockAt block_at(const Plane& p, std::int64_t id) {
-  return {id / (p.block_rows() * p.block_cols()), id / p.block_cols() % p.block_rows() * 4, id % p.block_cols() * 4};
+  return {id / (p.block_rows() * p.block_cols()), id / p.block_cols() % p.block_rows() * p.side,
+          id % p.block_cols() * p.side};
 }
 
 // v[e * stride + c] = element e (6 i + j) of Bᵀ d B, d the 6 x 6 inputs of block `id` (zeros: ic zeros for

@@ -129,6 +129,8 @@ def winograd_case(name, x_shape, k_shape, **options):
 conv += [
     winograd_case("winograd_same", (8, 5, 5, 32), (3, 3, 32, 32), padding="same"),
     winograd_case("winograd_valid_relu", (4, 5, 5, 32), (3, 3, 32, 32), use_bias=False, activation="relu"),
+    # channels that are no multiple of a vector's 8 or 16 floats, in and out
+    winograd_case("winograd_same_odd_channels", (2, 6, 6, 20), (3, 3, 20, 24), padding="same"),
 ]
 
 with open(os.path.join(OUT, "conv.json"), "w") as f:

@@ -108,9 +108,20 @@ TEST_CASE("Our Winograd F(4x4, 3x3) kernels give PyTorch's convolution and gradi
       CHECK(normwise_error(dx, c["dx"].get<std::vector<double>>()) <= 2e-5);
       CHECK(normwise_error(dk, c["dkernel"].get<std::vector<double>>()) <= 2e-5);
       if (!bias.empty()) CHECK(normwise_error(db, c["dbias"].get<std::vector<double>>()) <= 1e-6);
+
+      // Inference one image at a time: at most 4 blocks each, so F(2 x 2, 3 x 3) on AVX-512.
+      kernels::ConvArgs image = a;
+      image.n = 1;
+      CHECK(kernels::winograd_f2_fits(image) == (kernels::cpu_level() == kernels::CpuLevel::avx512));
+      const std::int64_t in_floats = xs[1] * xs[2] * xs[3], out_floats = ys[1] * ys[2] * ys[3];
+      std::vector<float> inferred(want_y.size());
+      for (std::int64_t n = 0; n < a.n; ++n)
+        kernels::winograd_inference(x.data() + n * in_floats, kernel.data(), 0, bias.empty() ? nullptr : bias.data(),
+                                    nullptr, inferred.data() + n * out_floats, image, relu);
+      CHECK(normwise_error(inferred, want_y) <= 2e-5);
     }
   }
-  CHECK(cases == 2);
+  CHECK(cases == 3);
 }
 
 TEST_CASE("Conv2D trains on our Winograd kernels, within their rounding of oneDNN's direct ones") {
@@ -156,7 +167,8 @@ TEST_CASE("Conv2D trains on our Winograd kernels, within their rounding of oneDN
 
 TEST_CASE("predict runs Conv2D + BatchNormalization + Add + relu on our Winograd kernels, its kernel's transform kept until the kernel changes") {
   // One 8 x 8 image: 4 blocks of outputs, two for each thread, which only inference's rule takes (its kernel
-  // transform is kept between calls). The direct kernels (oneDNN's, our own kernels off) are the reference.
+  // transform is kept between calls; F(2 x 2, 3 x 3) on AVX-512). The direct kernels (oneDNN's, our own
+  // kernels off) are the reference.
   TwoThreads two;
   const kernels::ConvArgs one{.n = 1, .c = 32, .oc = 32, .in = {8, 8, 1}, .k = {3, 3, 1}, .out = {8, 8, 1},
                               .pad_l = {1, 1, 0}, .pad_r = {1, 1, 0}};
@@ -166,6 +178,7 @@ TEST_CASE("predict runs Conv2D + BatchNormalization + Add + relu on our Winograd
   }
   CHECK(kernels::winograd_fits(one, true));
   CHECK_FALSE(kernels::winograd_fits(one));  // training's rule: too few blocks
+  CHECK(kernels::winograd_f2_fits(one) == (kernels::cpu_level() == kernels::CpuLevel::avx512));
   kernels::ConvArgs one_block = one;  // 4 x 4 outputs: one block, for two threads
   one_block.in = one_block.out = {4, 4, 1};
   CHECK_FALSE(kernels::winograd_fits(one_block, true));
