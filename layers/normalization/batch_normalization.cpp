@@ -1,6 +1,9 @@
 #include "layers/normalization/batch_normalization.hpp"
 
 #include <algorithm>
+#include <array>
+#include <cstdint>
+#include <mutex>
 
 #include "keras/autodiff/gradient_tape.hpp"
 #include "keras/config/fields.hpp"
@@ -18,7 +21,7 @@ KERAS_FIELDS(BatchNormalizationOptions, momentum, epsilon, center, scale, beta_i
              beta_constraint, gamma_constraint)
 
 BatchNormalization::BatchNormalization(BatchNormalizationOptions options)
-    : Layer(options, "batch_normalization"), options_(std::move(options)) {
+    : Layer(options, "batch_normalization"), options_(std::move(options)), folded_(std::make_shared<Folded>()) {
   if (!(options_.epsilon > 0))
     throw ValueError("BatchNormalization: epsilon must be positive, got " + std::to_string(options_.epsilon));
   if (!(options_.momentum >= 0 && options_.momentum <= 1))
@@ -149,14 +152,27 @@ Tensor BatchNormalization::train_with_epilogue(const Tensor& inputs, const Epilo
   return relu ? ops::relu(y) : y;
 }
 
+struct BatchNormalization::Folded {
+  std::mutex lock;  // predict may run on several threads at once
+  std::array<std::uint64_t, 4> versions{};
+  std::vector<float> scale, shift;
+};
+
 EpilogueStep BatchNormalization::epilogue_step() const {
   const auto& shape = built_input_shape();
   if (!built_axis_ || !shape || *built_axis_ != static_cast<int>(shape->size()) - 1) return {};
-  EpilogueStep step{.kind = EpilogueStep::Kind::affine};
-  ops::batch_norm_scale_shift(moving_mean_->value(), moving_variance_->value(), gamma_ ? gamma_->value() : Tensor(),
-                              beta_ ? beta_->value() : Tensor(), static_cast<float>(options_.epsilon), step.scale,
-                              step.shift);
-  return step;
+  // Folded again only when a weight changes (a fit, set_weights, a load): predict calls this on every batch.
+  const std::array<std::uint64_t, 4> versions{moving_mean_->value().version(), moving_variance_->value().version(),
+                                              gamma_ ? gamma_->value().version() : 0,
+                                              beta_ ? beta_->value().version() : 0};
+  std::lock_guard<std::mutex> hold(folded_->lock);
+  if (folded_->scale.empty() || folded_->versions != versions) {
+    ops::batch_norm_scale_shift(moving_mean_->value(), moving_variance_->value(), gamma_ ? gamma_->value() : Tensor(),
+                                beta_ ? beta_->value() : Tensor(), static_cast<float>(options_.epsilon),
+                                folded_->scale, folded_->shift);
+    folded_->versions = versions;
+  }
+  return {.kind = EpilogueStep::Kind::affine, .scale = folded_->scale, .shift = folded_->shift};
 }
 
 json BatchNormalization::get_config() const {

@@ -1,6 +1,7 @@
 #pragma once
 // BatchNormalization: normalizes each channel with the batch's statistics in training and with
 // moving averages of them in inference (tf.keras 2.x semantics, channel axis last by default).
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -68,6 +69,8 @@ class BatchNormalization : public Layer {
   std::vector<int> built_axes_;     // non-negative and sorted, once built
   std::vector<int> reduction_axes_; // the others, with several axes
   std::shared_ptr<Variable> gamma_, beta_, moving_mean_, moving_variance_;
+  struct Folded;  // epilogue_step's scale and shift, kept under the versions of the weights they came from
+  std::shared_ptr<Folded> folded_;
 
   KERAS_LAYER(BatchNormalization)
 };

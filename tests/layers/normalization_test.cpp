@@ -215,6 +215,34 @@ TEST_CASE("BatchNormalization uses moving statistics in inference and when froze
   }
 }
 
+TEST_CASE("predict folds BatchNormalization into the convolution before it, again whenever a weight changes") {
+  // predict runs Conv2D + BatchNormalization as one convolution, the normalization's scale and shift kept
+  // between calls; calling the layers one by one (no fusion) is the reference.
+  auto in = Input({6, 6, 4});
+  Model model(in, layers::BatchNormalization()(layers::Conv2D(8, {3, 3}, {.padding = "same"})(in)));
+  model.compile({.optimizer = "sgd", .loss = "mse"});
+  const LayerPtr conv = model.layers().at(1), bn = model.layers().at(2);
+  REQUIRE(conv->class_name() == "Conv2D");
+  REQUIRE(bn->class_name() == "BatchNormalization");
+  const Tensor x = random_tensor({2, 6, 6, 4}, -1, 1, 61);
+  auto check = [&] {
+    const Tensor want = (*bn)((*conv)(x), false);
+    const Tensor got = model.predict(x);
+    REQUIRE(got.shape() == want.shape());
+    const auto g = got.to_vector<float>(), w = want.to_vector<float>();
+    for (std::size_t i = 0; i < g.size(); ++i) CHECK(g[i] == Approx(w[i]).margin(1e-5));
+    return g;
+  };
+  bn->set_weights({random_tensor({8}, 0.5f, 1.5f, 62), random_tensor({8}, -0.2f, 0.2f, 63),
+                   random_tensor({8}, -0.1f, 0.1f, 64), random_tensor({8}, 0.5f, 2.0f, 65)});
+  const auto first = check();
+  bn->set_weights({random_tensor({8}, 0.5f, 1.5f, 66), random_tensor({8}, -0.2f, 0.2f, 67),
+                   random_tensor({8}, -0.1f, 0.1f, 68), random_tensor({8}, 0.5f, 2.0f, 69)});
+  CHECK(check() != first);
+  model.fit(x, random_tensor({2, 6, 6, 8}, -1, 1, 70), {.epochs = 1, .verbose = 0});  // moves every weight
+  check();
+}
+
 TEST_CASE("normalization configs carry Keras's keys and round-trip") {
   backend::clear_session();
   layers::BatchNormalization bn({.axis = 1, .momentum = 0.9, .epsilon = 1e-5, .center = false});
