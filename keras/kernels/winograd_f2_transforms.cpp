@@ -14,12 +14,8 @@ void f2_input_transform(const float* x, const Plane& p, std::int64_t id, const f
     const BlockAt at = block_at(p, id);
     const std::int64_t C = p.ic;
     for (int i = 0; i < 4; ++i) {  // along each row: tmp[i][j'] = (d B)[i][j']
-      const std::int64_t y = at.y - p.top + i;
       const float* in[4];
-      for (int j = 0; j < 4; ++j) {
-        const std::int64_t xx = at.x - p.left + j;
-        in[j] = y >= 0 && y < p.ih && xx >= 0 && xx < p.iw ? x + ((at.image * p.ih + y) * p.iw + xx) * C : zeros;
-      }
+      window_row(x, p, at, i, 4, zeros, in);
       float* r = tmp + i * 4 * C;
 #pragma omp simd
       for (std::int64_t c = 0; c < C; ++c) {
@@ -64,12 +60,7 @@ void f2_output_transform(const float* m, std::int64_t stride, const Plane& p, st
     for (int j = 0; j < 2 && at.x + j < p.ow; ++j) {  // down each column: Aᵀ (m A)
       float* out[2];
       const float* add[2];
-      for (int i = 0; i < 2; ++i) {
-        const bool inside = at.y + i < p.oh;
-        const std::int64_t at_out = ((at.image * p.oh + at.y + i) * p.ow + at.x + j) * O;
-        out[i] = inside ? y + at_out : tmp + 8 * O;  // (a sink)
-        add[i] = with_residual && inside ? residual + at_out : zeros;
-      }
+      output_column<with_residual>(y, residual, p, at, j, tmp + 8 * O, zeros, out, add);
 #pragma omp simd
       for (std::int64_t o = 0; o < O; ++o) {
         const float* s = tmp + j * O + o;

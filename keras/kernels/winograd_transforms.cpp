@@ -16,12 +16,8 @@ void input_transform(const float* x, const Plane& p, std::int64_t id, const floa
     const BlockAt at = block_at(p, id);
     const std::int64_t C = p.ic;
     for (int i = 0; i < 6; ++i) {  // along each row: tmp[i][j'] = (d B)[i][j']
-      const std::int64_t y = at.y - p.top + i;
       const float* in[6];
-      for (int j = 0; j < 6; ++j) {
-        const std::int64_t xx = at.x - p.left + j;
-        in[j] = y >= 0 && y < p.ih && xx >= 0 && xx < p.iw ? x + ((at.image * p.ih + y) * p.iw + xx) * C : zeros;
-      }
+      window_row(x, p, at, i, 6, zeros, in);
       float* r = tmp + i * 6 * C;
 #pragma omp simd
       for (std::int64_t c = 0; c < C; ++c) {
@@ -73,12 +69,7 @@ void output_transform(const float* m, std::int64_t stride, const Plane& p, std::
     for (int j = 0; j < 4 && at.x + j < p.ow; ++j) {  // down each column: Aᵀ (m A)
       float* out[4];
       const float* add[4];
-      for (int i = 0; i < 4; ++i) {
-        const bool inside = at.y + i < p.oh;
-        const std::int64_t at_out = ((at.image * p.oh + at.y + i) * p.ow + at.x + j) * O;
-        out[i] = inside ? y + at_out : tmp + 24 * O;  // (a sink)
-        add[i] = with_residual && inside ? residual + at_out : zeros;
-      }
+      output_column<with_residual>(y, residual, p, at, j, tmp + 24 * O, zeros, out, add);
 #pragma omp simd
       for (std::int64_t o = 0; o < O; ++o) {
         const float* s = tmp + j * O + o;

@@ -40,6 +40,29 @@ inline BlockAt block_at(const Plane& p, std::int64_t id) {
           id % p.block_cols() * p.side};
 }
 
+// in[j] = the input under position j (j < n) of row i of block `at`'s window, or `zeros` outside the input.
+inline void window_row(const float* x, const Plane& p, const BlockAt& at, int i, int n, const float* zeros,
+                       const float** in) {
+  const std::int64_t y = at.y - p.top + i;
+  for (int j = 0; j < n; ++j) {
+    const std::int64_t xx = at.x - p.left + j;
+    in[j] = y >= 0 && y < p.ih && xx >= 0 && xx < p.iw ? x + ((at.image * p.ih + y) * p.iw + xx) * p.ic : zeros;
+  }
+}
+
+// Where output column j of block `at` goes, row i < p.side: out[i] into y (or `sink` past the plane's edge),
+// add[i] the residual's there (`zeros` past the edge, or without one).
+template <bool with_residual>
+inline void output_column(float* y, const float* residual, const Plane& p, const BlockAt& at, int j, float* sink,
+                          const float* zeros, float** out, const float** add) {
+  for (int i = 0; i < p.side; ++i) {
+    const bool inside = at.y + i < p.oh;
+    const std::int64_t at_out = ((at.image * p.oh + at.y + i) * p.ow + at.x + j) * p.oc;
+    out[i] = inside ? y + at_out : sink;
+    add[i] = with_residual && inside ? residual + at_out : zeros;
+  }
+}
+
 // v[e * stride + c] = element e (6 i + j) of Bᵀ d B, d the 6 x 6 inputs of block `id` (zeros: ic zeros for
 // the positions outside the input; tmp: transform_room).
 void input_transform(const float* x, const Plane& p, std::int64_t id, const float* zeros, float* tmp, float* v,
