@@ -4,16 +4,17 @@
 // median/p99 latency of one sample over 1,000 calls, in ONNX Runtime from npm (tools/onnx_runtime,
 // onnxruntime-node), all graph optimizations on, intra-op threads as given, sequential execution.
 //   node bench/predict_latency_ort.js MODEL.onnx --shape 28,28,1 [--vocabulary V] --batch-size 32 --threads 2 --samples N
+//        [--runtime DIR]   (DIR/node_modules holds another copy of ONNX Runtime: bench/onnxruntime_held_to_avx2.sh's)
 // Prints the same "name: value" lines as predict_latency. Each call goes through Node's binding
 // (an async call into the same libonnxruntime.so a C++ program would link); `binding_overhead_us` is the
 // median latency of a one-node Identity graph in the same session options, the part of
 // latency_median_us that is not ONNX Runtime's work.
 'use strict';
 const path = require('path');
-const ort = require(path.join(__dirname, '..', 'tools', 'onnx_runtime', 'node_modules', 'onnxruntime-node'));
 
 function flags(argv) {
-  const a = {model: argv[0], shape: [28, 28, 1], vocabulary: 0, batchSize: 32, threads: 2, samples: 10000};
+  const a = {model: argv[0], shape: [28, 28, 1], vocabulary: 0, batchSize: 32, threads: 2, samples: 10000,
+             runtime: path.join(__dirname, '..', 'tools', 'onnx_runtime')};
   for (let i = 1; i < argv.length; i += 2) {
     const [flag, value] = [argv[i], argv[i + 1]];
     if (value === undefined) throw new Error(`flag ${flag} needs a value`);
@@ -22,7 +23,8 @@ function flags(argv) {
     else if (flag === '--batch-size') a.batchSize = Number(value);
     else if (flag === '--threads') a.threads = Number(value);
     else if (flag === '--samples') a.samples = Number(value);
-    else throw new Error(`unknown flag ${flag} (use --shape, --vocabulary, --batch-size, --threads, --samples)`);
+    else if (flag === '--runtime') a.runtime = path.resolve(value);
+    else throw new Error(`unknown flag ${flag} (use --shape, --vocabulary, --batch-size, --threads, --samples, --runtime)`);
   }
   if (!a.model) throw new Error('usage: predict_latency_ort.js MODEL.onnx --shape D1,D2,... [--vocabulary V] ...');
   return a;
@@ -70,6 +72,7 @@ function identityModel() {
 
 async function main() {
   const a = flags(process.argv.slice(2));
+  const ort = require(path.join(a.runtime, 'node_modules', 'onnxruntime-node'));
   const options = {intraOpNumThreads: a.threads, interOpNumThreads: 1, executionMode: 'sequential',
                    graphOptimizationLevel: 'all'};
   const session = await ort.InferenceSession.create(a.model, options);

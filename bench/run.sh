@@ -3,7 +3,8 @@
 # Runtime (inference) — in alternation, several times, on the machine's native ISA and again with oneDNN
 # held to AVX2 (so an AVX-512 machine measures the AVX2 kernels too), and prints medians and ratios.
 # Installs libtorch-dev (and OpenBLAS's OpenMP build, so libtorch does not fall back to the slow
-# reference BLAS) when missing; ONNX Runtime comes from npm as for the ONNX tests (scripts/install_deps.sh).
+# reference BLAS) when missing; ONNX Runtime comes from npm as for the ONNX tests (scripts/install_deps.sh),
+# and bench/onnxruntime_held_to_avx2.sh holds a copy of it to AVX2 for the AVX2 column.
 #   bench/run.sh [runs] [isa...]        (default 3 runs; ISAs: native AVX2)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -53,10 +54,13 @@ declare -A shape=([cnn]=28,28,1 [resnet20]=32,32,3 [transformer]=128,256 [lstm]=
 declare -A vocabulary=([cnn]=0 [resnet20]=0 [transformer]=0 [lstm]=10000)
 
 for isa in "${isas[@]}"; do
+  onnxruntime=tools/onnx_runtime
   if [ "$isa" = native ]; then
     unset ONEDNN_MAX_CPU_ISA DNNL_MAX_CPU_ISA ATEN_CPU_CAPABILITY OPENBLAS_CORETYPE
-  else  # oneDNN (ours and libtorch's), ATen's own kernels and OpenBLAS all held to AVX2
+  else  # oneDNN (ours and libtorch's), ATen's own kernels, OpenBLAS and ONNX Runtime all held to AVX2
     export ONEDNN_MAX_CPU_ISA=$isa DNNL_MAX_CPU_ISA=$isa ATEN_CPU_CAPABILITY=avx2 OPENBLAS_CORETYPE=Haswell
+    onnxruntime=$onnx_dir/onnxruntime_avx2
+    bench/onnxruntime_held_to_avx2.sh "$onnxruntime"
   fi
   echo "=== ISA: $isa ==="
   ceiling=$(for ((i = 0; i < runs; i++)); do
@@ -79,7 +83,7 @@ for isa in "${isas[@]}"; do
   done
 
   # Inference, batch 32 and one sample, 1 and 2 threads: libtorch and ONNX Runtime (the same graph, exported
-  # by kerascpp; ONNX Runtime's own kernels pick their ISA themselves, so its AVX2 run uses the native ones).
+  # by kerascpp; for the AVX2 column, a copy of ONNX Runtime that sees no AVX-512, as on an AVX2-only CPU).
   for model in cnn resnet20 transformer lstm; do
     build/bin/predict_latency --model "$model" --threads 1 --samples 64 --onnx "$onnx_dir/$model.onnx" > /dev/null
     samples=$([ "$model" = cnn ] && echo 10000 || echo 1024)
@@ -88,7 +92,7 @@ for isa in "${isas[@]}"; do
       compare libtorch "build/bin/predict_latency $args" "build/bin/predict_latency_torch $args" \
         predict_samples_per_sec:higher latency_median_us:lower latency_p99_us:lower
       compare onnxruntime "build/bin/predict_latency $args" \
-        "node bench/predict_latency_ort.js $onnx_dir/$model.onnx --shape ${shape[$model]} --vocabulary ${vocabulary[$model]} --batch-size 32 --threads $threads --samples $samples" \
+        "node bench/predict_latency_ort.js $onnx_dir/$model.onnx --shape ${shape[$model]} --vocabulary ${vocabulary[$model]} --batch-size 32 --threads $threads --samples $samples --runtime $onnxruntime" \
         predict_samples_per_sec:higher latency_median_us:lower latency_p99_us:lower
     done
   done
