@@ -3,7 +3,10 @@
 #include <immintrin.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
+#include <utility>
+#include <vector>
 
 #include "keras/kernels/cpu_dispatch.hpp"
 #include "keras/kernels/packed_weights.hpp"
@@ -106,6 +109,102 @@ void split_units(std::int64_t N, std::int64_t T, std::int64_t U, const float* gx
   for (std::int64_t n = 0; n < N; ++n) std::copy_n(y + (n * T + T - 1) * U, U, h + n * U);
 }
 
+// One step of `rows` sequences from row n0: the recurrent product into g, then the gates (zx: the step's
+// input projection of row n0, its rows zx_stride apart).
+void run_step(std::int64_t n0, std::int64_t rows, std::int64_t T, std::int64_t U, std::int64_t t, const float* zx,
+          std::int64_t zx_stride, const float* r, std::uint64_t r_version, float* g, float* y, float* h, float* c) {
+  const std::int64_t G = 4 * U;
+  packed_matmul_columns(h + n0 * U, r, r_version, g + n0 * G, {.m = rows, .n = G, .k = U}, 0, 0, G);
+  gates(rows, U, 0, U, zx, zx_stride, g + n0 * G, h + n0 * U, c + n0 * U, y + (n0 * T + t) * U, T * U);
+}
+
+// The sequences [n0, n0 + rows) of `team` threads' even shares of n.
+std::pair<std::int64_t, std::int64_t> share(std::int64_t n, std::int64_t team, std::int64_t thread) {
+  const std::int64_t each = (n + team - 1) / team, n0 = std::min(n, thread * each);
+  return {n0, std::min(n, n0 + each) - n0};
+}
+
+// Every step's input projection made before (gx [N, T, 4U]): each thread runs the whole time loop for its
+// share of the sequences, with no barrier per step (under load, two per step cost more than they saved).
+void own_sequences(std::int64_t N, std::int64_t T, std::int64_t U, const float* gx, float* g, const float* r,
+                   std::uint64_t r_version, float* y, float* h, float* c) {
+  const std::int64_t G = 4 * U;
+  const int threads = N * G * U < 8 * kParallelGrain ? 1 : static_cast<int>(std::min<std::int64_t>(N, omp_get_max_threads()));
+#pragma omp parallel num_threads(threads)
+  {
+    const auto [n0, rows] = share(N, omp_get_num_threads(), omp_get_thread_num());
+    for (std::int64_t t = 0; rows > 0 && t < T; ++t) run_step(n0, rows, T, U, t, gx + (n0 * T + t) * G, T * G, r, r_version, g, y, h, c);
+  }
+}
+
+// Pieces of one block of steps' input projection (one step of one thread's sequences, half of the gates'
+// columns each), claimed through one counter per thread: a thread takes its own sequences' pieces first,
+// then what is left of the others', so a faster core takes over part of a slower one's share.
+class ProjectionPieces {
+ public:
+  ProjectionPieces(std::int64_t blocks, std::int64_t threads) : next_(static_cast<std::size_t>(blocks * threads)), threads_(threads) {}
+
+  // piece(owner, index) for every piece of `block` this thread claims; `count` pieces per owner.
+  template <class Piece>
+  void run(std::int64_t block, std::int64_t self, std::int64_t team, std::int64_t count, Piece&& piece) {
+    for (std::int64_t k = 0; k < team; ++k) {
+      const std::int64_t owner = (self + k) % team;
+      auto& next = next_[static_cast<std::size_t>(block * threads_ + owner)].value;
+      for (std::int64_t i; (i = next.fetch_add(1, std::memory_order_relaxed)) < count;) piece(owner, i);
+    }
+  }
+
+ private:
+  struct alignas(64) Counter {
+    std::atomic<std::int64_t> value{0};
+  };
+  std::vector<Counter> next_;
+  std::int64_t threads_;
+};
+
+// Projections made 8 steps at a time, into two halves of gx [2][8][N, 4U] by turns: the threads project a
+// block's steps (their own sequences' pieces first, then the rest), then each runs the block's steps for
+// its share of the sequences while the faster ones go on to project the next block. One barrier per block.
+// The whole projection (6.5 MB at batch 32, length 100, 128 units) left the cache and ran at 42-65 GFLOP/s
+// against 88 for a step's. With each thread projecting only its own sequences, the slower of a VM's two
+// cores (0.7-0.8x the other's speed at times) held up the whole batch: LSTM(128) at batch 32 on 2 threads
+// predicted 7,400 samples/s against 9,200 now (AVX2: 4,230 against 4,980).
+void shared_projections(std::int64_t N, std::int64_t T, std::int64_t I, std::int64_t U, const float* x, const float* w,
+                        std::uint64_t w_version, const float* b, float* gx, const float* r, std::uint64_t r_version,
+                        float* g, float* y, float* h, float* c) {
+  const std::int64_t G = 4 * U, S = kBlockSteps, blocks = (T + S - 1) / S;
+  const std::int64_t step_work = N * G * (U + I);  // multiply-adds per step
+  const int threads = step_work < 8 * kParallelGrain ? 1 : static_cast<int>(std::min<std::int64_t>(N, omp_get_max_threads()));
+  const std::int64_t halves = threads > 1 && G >= 256 ? 2 : 1, columns = (G / halves + 15) / 16 * 16;  // of a piece
+  ProjectionPieces pieces(blocks, threads);
+#pragma omp parallel num_threads(threads)
+  {
+    const std::int64_t team = omp_get_num_threads(), self = omp_get_thread_num();
+    const auto [n0, rows] = share(N, team, self);
+    auto project = [&](std::int64_t block) {
+      const std::int64_t t0 = block * S, steps = std::min(S, T - t0);
+      float* out = gx + block % 2 * S * N * G;
+      pieces.run(block, self, team, steps * halves, [&](std::int64_t owner, std::int64_t i) {
+        const auto [m0, m] = share(N, team, owner);
+        const std::int64_t s = i / halves, j0 = i % halves * columns;
+        if (m > 0)
+          packed_matmul_columns(x + (m0 * T + t0 + s) * I, w, w_version, out + (s * N + m0) * G,
+                                {.m = m, .n = G, .k = I, .bias = b}, T * I, j0, j0 + columns);
+      });
+    };
+    project(0);
+#pragma omp barrier
+    for (std::int64_t block = 0; block < blocks; ++block) {
+      const std::int64_t t0 = block * S, steps = std::min(S, T - t0);
+      const float* in = gx + block % 2 * S * N * G;
+      for (std::int64_t s = 0; rows > 0 && s < steps; ++s)
+        run_step(n0, rows, T, U, t0 + s, in + (s * N + n0) * G, G, r, r_version, g, y, h, c);
+      if (block + 1 < blocks) project(block + 1);
+#pragma omp barrier
+    }
+  }
+}
+
 }  // namespace
 
 bool lstm_inference_fits(const RnnArgs& a) {
@@ -123,46 +222,21 @@ void lstm_inference(const RnnArgs& a, const float* x, const float* h0, const flo
   if (c0) std::copy(c0, c0 + state, c); else std::fill(c, c + state, 0.0f);
   if (N * T == 0) return;
   // The input projection gx = x W + b (gates i, f, c, o). When every step's projection fits in 2 MiB (short
-  // batches: one sequence is 200 KiB) it is one product before the loop, [N, T, 4U]. Otherwise each thread
-  // projects its sequences 8 steps at a time inside the loop, into [8, N, 4U] (rows of x T * I floats apart):
-  // the whole of it (6.5 MB at batch 32, length 100, 128 units) left the cache, and that product ran at
-  // 42-65 GFLOP/s against 88 for a step's. The buffers stay with the thread from call to call.
+  // batches: one sequence is 200 KiB) it is one product before the loop, [N, T, 4U]; otherwise it is made
+  // 8 steps at a time inside the loop (shared_projections). The buffers stay with the thread from call to call.
   thread_local Scratch gx_buffer, g_buffer;
   const std::int64_t I = a.input;
   const bool per_step = T * N * G > kWholeProjection;
-  constexpr std::int64_t S = kBlockSteps;
-  float* gx = gx_buffer.floats((per_step ? S : T) * N * G);
+  float* gx = gx_buffer.floats((per_step ? 2 * kBlockSteps : T) * N * G);
   float* g = g_buffer.floats(N * G);
-  if (!per_step) packed_matmul(x, w, w_version, gx, {.m = N * T, .n = G, .k = I, .bias = b});
-  if (!per_step && N < omp_get_max_threads() && U % 16 == 0 && N * G * U >= kSplitUnitsWork) {
-    split_units(N, T, U, gx, g, r, r_version, y, h, c);
-    gx_buffer.release();
-    g_buffer.release();
-    return;
-  }
-  // The sequences are independent: each thread runs the whole time loop for its share of them, with no
-  // barrier per step (under load, two per step cost more than they saved). Its products run on it alone:
-  // 8 steps' projections, then those 8 steps (W's and R's packs take the cache in turn; a step's projection
-  // before each step was 7-15% slower at 2 threads).
-  const std::int64_t step_work = N * G * (U + (per_step ? I : 0));  // multiply-adds per step
-  const int threads = step_work < 8 * kParallelGrain ? 1 : static_cast<int>(std::min<std::int64_t>(N, omp_get_max_threads()));
-#pragma omp parallel num_threads(threads)
-  {
-    const std::int64_t team = omp_get_num_threads(), share = (N + team - 1) / team;
-    const std::int64_t n0 = std::min(N, omp_get_thread_num() * share), rows = std::min(N, n0 + share) - n0;
-    for (std::int64_t t0 = 0; rows > 0 && t0 < T; t0 += S) {
-      const std::int64_t sn = std::min(S, T - t0);
-      if (per_step)
-        for (std::int64_t s = 0; s < sn; ++s)
-          packed_matmul(x + (n0 * T + t0 + s) * I, w, w_version, gx + (s * N + n0) * G,
-                        {.m = rows, .n = G, .k = I, .bias = b}, T * I);
-      for (std::int64_t s = 0; s < sn; ++s) {
-        const std::int64_t t = t0 + s;
-        const float* zx = per_step ? gx + (s * N + n0) * G : gx + (n0 * T + t) * G;
-        packed_matmul(h + n0 * U, r, r_version, g + n0 * G, {.m = rows, .n = G, .k = U});
-        gates(rows, U, 0, U, zx, per_step ? G : T * G, g + n0 * G, h + n0 * U, c + n0 * U, y + (n0 * T + t) * U, T * U);
-      }
-    }
+  if (per_step) {
+    shared_projections(N, T, I, U, x, w, w_version, b, gx, r, r_version, g, y, h, c);
+  } else {
+    packed_matmul(x, w, w_version, gx, {.m = N * T, .n = G, .k = I, .bias = b});
+    if (N < omp_get_max_threads() && U % 16 == 0 && N * G * U >= kSplitUnitsWork)
+      split_units(N, T, U, gx, g, r, r_version, y, h, c);
+    else
+      own_sequences(N, T, U, gx, g, r, r_version, y, h, c);
   }
   gx_buffer.release();
   g_buffer.release();

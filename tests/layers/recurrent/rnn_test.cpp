@@ -11,6 +11,7 @@
 #include "keras/keras.hpp"
 #include "keras/hdf5/file.hpp"
 #include "keras/kernels/cpu_dispatch.hpp"
+#include "keras/kernels/lstm_inference.hpp"
 #include "keras/kernels/lstm_training.hpp"
 
 namespace k = keras;
@@ -148,6 +149,36 @@ TEST_CASE("an LSTM trains on our own kernels: finite differences, and oneDNN's R
       worst = std::max(worst, double(std::abs(got[j] - want[j])));
     }
     CHECK(worst <= 1e-5 * largest);
+  }
+  k::utils::set_num_threads(threads_before);
+}
+
+TEST_CASE("an LSTM predicts on our own kernels as on oneDNN's RNN, on 1 to 3 threads", "[rnn]") {
+  // Inference multiplies by packed copies of the weights (kernels::lstm_inference). Three sizes take its three
+  // paths: one sequence (the threads split the units), 5 sequences (every step's input projection made first),
+  // and 25 sequences of 90 steps (past 2 MiB of projections: made 8 steps at a time, pieces shared among the
+  // threads; 25 rows give 2 and 3 threads uneven shares). The reference is oneDNN's RNN (our kernels off).
+  namespace kk = k::kernels;
+  if (!kk::lstm_inference_fits({.batch = 1, .time = 1, .input = 16, .units = 64, .cell = kk::RnnCell::lstm})) {
+    WARN("our LSTM inference kernels need AVX2 and our own kernels on");
+    return;
+  }
+  const int threads_before = k::utils::get_num_threads();
+  k::layers::LSTM lstm(64, {.return_sequences = true});
+  lstm.ensure_built({-1, 90, 16});
+  auto weights = lstm.get_weights();
+  weights[2] = random_tensor({256}, -0.5, 0.5, 33);  // a bias that is not Keras's zeros and ones
+  lstm.set_weights(weights);
+  for (const std::int64_t batch : {1, 5, 25}) {
+    const k::Tensor x = random_tensor({batch, 90, 16}, -1, 1, 31);
+    kk::set_own_kernels(false);
+    const k::Tensor want = lstm(x, false);
+    kk::set_own_kernels(true);
+    for (const int threads : {1, 2, 3}) {
+      INFO(batch << " sequences, " << threads << " threads");
+      k::utils::set_num_threads(threads);
+      check_same(lstm(x, false), want);
+    }
   }
   k::utils::set_num_threads(threads_before);
 }
