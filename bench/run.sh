@@ -20,15 +20,22 @@ trap 'rm -rf "$onnx_dir"' EXIT
 
 source bench/lib.sh
 
-# compare ANCHOR "OUR COMMAND" "THEIR COMMAND" FIGURE:higher|lower...: runs both commands in alternation, then
-# for each figure prints both medians and how many times better kerascpp is (their value over ours for
-# figures where lower is better). Leaves our median of the first figure in $ours_median.
+# One-thread runs go to one core, the same for both sides: unpinned, each run lands on whichever core the
+# scheduler picks, and a virtual machine's cores can differ by 1.3x from minute to minute.
+first_cpu=$(awk '/^Cpus_allowed_list/ {split($2, a, "[-,]"); print a[1]}' /proc/self/status)
+pinned_to_one_core() { if [ "$1" = 1 ]; then echo "taskset -c $first_cpu"; fi; }
+
+# compare ANCHOR "OUR COMMAND" "THEIR COMMAND" FIGURE:higher|lower...: runs both commands in alternation (with
+# $pin before each, when set), then for each figure prints both medians and how many times better kerascpp is
+# (their value over ours for figures where lower is better). Leaves our median of the first figure in
+# $ours_median.
+pin=
 compare() {
   local anchor=$1 our_command=$2 their_command=$3 ours=() theirs=()
   shift 3
   for ((i = 0; i < runs; i++)); do
-    ours+=("$($our_command)")
-    theirs+=("$($their_command)")
+    ours+=("$($pin $our_command)")
+    theirs+=("$($pin $their_command)")
   done
   echo "${our_command#build/bin/}"
   local spec name better k t ks ts first=1
@@ -88,6 +95,7 @@ for isa in "${isas[@]}"; do
     build/bin/predict_latency --model "$model" --threads 1 --samples 64 --onnx "$onnx_dir/$model.onnx" > /dev/null
     samples=$([ "$model" = cnn ] && echo 10000 || echo 1024)
     for threads in 1 2; do
+      pin=$(pinned_to_one_core $threads)
       args="--model $model --batch-size 32 --threads $threads"
       compare libtorch "build/bin/predict_latency $args" "build/bin/predict_latency_torch $args" \
         predict_samples_per_sec:higher latency_median_us:lower latency_p99_us:lower
@@ -96,5 +104,7 @@ for isa in "${isas[@]}"; do
         predict_samples_per_sec:higher latency_median_us:lower latency_p99_us:lower
     done
   done
+  pin=$(pinned_to_one_core 1)
   compare libtorch "build/bin/step_overhead --threads 1" "build/bin/step_overhead_torch --threads 1" us_per_step:lower
+  pin=
 done
