@@ -112,7 +112,8 @@ void split_units(std::int64_t N, std::int64_t T, std::int64_t U, const float* gx
 // One step of `rows` sequences from row n0: the recurrent product into g, then the gates (zx: the step's
 // input projection of row n0, its rows zx_stride apart).
 void run_step(std::int64_t n0, std::int64_t rows, std::int64_t T, std::int64_t U, std::int64_t t, const float* zx,
-          std::int64_t zx_stride, const float* r, std::uint64_t r_version, float* g, float* y, float* h, float* c) {
+              std::int64_t zx_stride, const float* r, std::uint64_t r_version, float* g, float* y, float* h,
+              float* c) {
   const std::int64_t G = 4 * U;
   packed_matmul_columns(h + n0 * U, r, r_version, g + n0 * G, {.m = rows, .n = G, .k = U}, 0, 0, G);
   gates(rows, U, 0, U, zx, zx_stride, g + n0 * G, h + n0 * U, c + n0 * U, y + (n0 * T + t) * U, T * U);
@@ -133,16 +134,18 @@ void own_sequences(std::int64_t N, std::int64_t T, std::int64_t U, const float* 
 #pragma omp parallel num_threads(threads)
   {
     const auto [n0, rows] = share(N, omp_get_num_threads(), omp_get_thread_num());
-    for (std::int64_t t = 0; rows > 0 && t < T; ++t) run_step(n0, rows, T, U, t, gx + (n0 * T + t) * G, T * G, r, r_version, g, y, h, c);
+    for (std::int64_t t = 0; rows > 0 && t < T; ++t)
+      run_step(n0, rows, T, U, t, gx + (n0 * T + t) * G, T * G, r, r_version, g, y, h, c);
   }
 }
 
-// Pieces of one block of steps' input projection (one step of one thread's sequences, half of the gates'
-// columns each), claimed through one counter per thread: a thread takes its own sequences' pieces first,
+// Pieces of one block of steps' input projection (one step of one thread's sequences, over half of the
+// gates' columns when there are several threads), claimed through one counter per thread: a thread takes its own sequences' pieces first,
 // then what is left of the others', so a faster core takes over part of a slower one's share.
 class ProjectionPieces {
  public:
-  ProjectionPieces(std::int64_t blocks, std::int64_t threads) : next_(static_cast<std::size_t>(blocks * threads)), threads_(threads) {}
+  ProjectionPieces(std::int64_t blocks, std::int64_t threads)
+      : next_(static_cast<std::size_t>(blocks * threads)), threads_(threads) {}
 
   // piece(owner, index) for every piece of `block` this thread claims; `count` pieces per owner.
   template <class Piece>
