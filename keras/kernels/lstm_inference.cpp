@@ -82,6 +82,18 @@ constexpr std::int64_t kBlockSteps = 8;
 // Multiply-adds of a step's recurrent product from which fewer sequences than threads split it by units.
 constexpr std::int64_t kSplitUnitsWork = std::int64_t{1} << 15;
 
+// Items [begin, begin + count) of `team` threads' even shares of n.
+std::pair<std::int64_t, std::int64_t> share(std::int64_t n, std::int64_t team, std::int64_t thread) {
+  const std::int64_t each = (n + team - 1) / team, begin = std::min(n, thread * each);
+  return {begin, std::min(n, begin + each) - begin};
+}
+
+// Threads for N sequences whose steps take `step_work` multiply-adds each: one when waking the pool costs
+// about as much, else one per sequence at most.
+int sequence_threads(std::int64_t N, std::int64_t step_work) {
+  return step_work < 8 * kParallelGrain ? 1 : static_cast<int>(std::min<std::int64_t>(N, omp_get_max_threads()));
+}
+
 // Fewer sequences than threads (one sequence: a model's latency): the threads split the units, 16 at a
 // time, and each computes its units' four gates of every step (its columns of R, which then stay in its
 // core's cache: 128 of 256 KiB for 128 units), one barrier per step. A step reads the state from y's
@@ -92,9 +104,8 @@ void split_units(std::int64_t N, std::int64_t T, std::int64_t U, const float* gx
   const int threads = static_cast<int>(std::min<std::int64_t>(blocks, omp_get_max_threads()));
 #pragma omp parallel num_threads(threads)
   {
-    const std::int64_t team = omp_get_num_threads(), share = (blocks + team - 1) / team;
-    const std::int64_t u0 = std::min(blocks, omp_get_thread_num() * share) * 16;
-    const std::int64_t u1 = std::min(blocks * 16, u0 + share * 16);
+    const auto [first_block, own_blocks] = share(blocks, omp_get_num_threads(), omp_get_thread_num());
+    const std::int64_t u0 = first_block * 16, u1 = u0 + own_blocks * 16;
     for (std::int64_t t = 0; t < T; ++t) {
       const float* state = t == 0 ? h : y + (t - 1) * U;
       const MatmulArgs step{.m = N, .n = G, .k = U};
@@ -119,19 +130,12 @@ void run_step(std::int64_t n0, std::int64_t rows, std::int64_t T, std::int64_t U
   gates(rows, U, 0, U, zx, zx_stride, g + n0 * G, h + n0 * U, c + n0 * U, y + (n0 * T + t) * U, T * U);
 }
 
-// The sequences [n0, n0 + rows) of `team` threads' even shares of n.
-std::pair<std::int64_t, std::int64_t> share(std::int64_t n, std::int64_t team, std::int64_t thread) {
-  const std::int64_t each = (n + team - 1) / team, n0 = std::min(n, thread * each);
-  return {n0, std::min(n, n0 + each) - n0};
-}
-
 // Every step's input projection made before (gx [N, T, 4U]): each thread runs the whole time loop for its
 // share of the sequences, with no barrier per step (under load, two per step cost more than they saved).
 void own_sequences(std::int64_t N, std::int64_t T, std::int64_t U, const float* gx, float* g, const float* r,
                    std::uint64_t r_version, float* y, float* h, float* c) {
   const std::int64_t G = 4 * U;
-  const int threads = N * G * U < 8 * kParallelGrain ? 1 : static_cast<int>(std::min<std::int64_t>(N, omp_get_max_threads()));
-#pragma omp parallel num_threads(threads)
+#pragma omp parallel num_threads(sequence_threads(N, N * G * U))
   {
     const auto [n0, rows] = share(N, omp_get_num_threads(), omp_get_thread_num());
     for (std::int64_t t = 0; rows > 0 && t < T; ++t)
@@ -176,8 +180,7 @@ void shared_projections(std::int64_t N, std::int64_t T, std::int64_t I, std::int
                         std::uint64_t w_version, const float* b, float* gx, const float* r, std::uint64_t r_version,
                         float* g, float* y, float* h, float* c) {
   const std::int64_t G = 4 * U, S = kBlockSteps, blocks = (T + S - 1) / S;
-  const std::int64_t step_work = N * G * (U + I);  // multiply-adds per step
-  const int threads = step_work < 8 * kParallelGrain ? 1 : static_cast<int>(std::min<std::int64_t>(N, omp_get_max_threads()));
+  const int threads = sequence_threads(N, N * G * (U + I));
   const std::int64_t halves = threads > 1 && G >= 256 ? 2 : 1, columns = (G / halves + 15) / 16 * 16;  // of a piece
   ProjectionPieces pieces(blocks, threads);
 #pragma omp parallel num_threads(threads)
