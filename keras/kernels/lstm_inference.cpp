@@ -17,25 +17,28 @@
 namespace keras::kernels {
 namespace {
 
-using vector_math::sigmoid16;  // (keras/kernels/vector_math.hpp)
-using vector_math::sigmoid8;
+using vector_math::rational_sigmoid16;  // (keras/kernels/vector_math.hpp)
+using vector_math::rational_sigmoid8;
+using vector_math::rational_tanh16;
+using vector_math::rational_tanh8;
 using vector_math::sum8;
-using vector_math::tanh16;
-using vector_math::tanh8;
 
 __attribute__((target("avx512f"), always_inline)) inline __m512 sum16(const float* a, const float* b, std::int64_t at) {
   return _mm512_add_ps(_mm512_loadu_ps(a + at), _mm512_loadu_ps(b + at));
 }
 
 // One row's units [j, j + 8) (or 16) of a step: z = gx + g (gates i, f, c, o of `units` each), then
-// c = sigmoid(f) c + sigmoid(i) tanh(cand), h = sigmoid(o) tanh(c) into y, and into h unless it is null.
+// c = sigmoid(f) c + sigmoid(i) tanh(cand), h = sigmoid(o) tanh(c) into y, and into h unless it is null
+// (vector_math's rational forms).
 __attribute__((target("avx2,fma"), always_inline)) inline void units8(const float* zx, const float* zh,
                                                                        std::int64_t units, std::int64_t j, float* c,
                                                                        float* h, float* y) {
-  const __m256 i = sigmoid8(sum8(zx, zh, 0 * units + j)), f = sigmoid8(sum8(zx, zh, 1 * units + j));
-  const __m256 cand = tanh8(sum8(zx, zh, 2 * units + j)), o = sigmoid8(sum8(zx, zh, 3 * units + j));
+  const __m256 i = rational_sigmoid8(sum8(zx, zh, 0 * units + j));
+  const __m256 f = rational_sigmoid8(sum8(zx, zh, 1 * units + j));
+  const __m256 cand = rational_tanh8(sum8(zx, zh, 2 * units + j));
+  const __m256 o = rational_sigmoid8(sum8(zx, zh, 3 * units + j));
   const __m256 cell = _mm256_fmadd_ps(f, _mm256_loadu_ps(c + j), _mm256_mul_ps(i, cand));
-  const __m256 out = _mm256_mul_ps(o, tanh8(cell));
+  const __m256 out = _mm256_mul_ps(o, rational_tanh8(cell));
   _mm256_storeu_ps(c + j, cell);
   if (h) _mm256_storeu_ps(h + j, out);
   _mm256_storeu_ps(y + j, out);
@@ -44,10 +47,12 @@ __attribute__((target("avx2,fma"), always_inline)) inline void units8(const floa
 __attribute__((target("avx512f"), always_inline)) inline void units16(const float* zx, const float* zh,
                                                                       std::int64_t units, std::int64_t j, float* c,
                                                                       float* h, float* y) {
-  const __m512 i = sigmoid16(sum16(zx, zh, 0 * units + j)), f = sigmoid16(sum16(zx, zh, 1 * units + j));
-  const __m512 cand = tanh16(sum16(zx, zh, 2 * units + j)), o = sigmoid16(sum16(zx, zh, 3 * units + j));
+  const __m512 i = rational_sigmoid16(sum16(zx, zh, 0 * units + j));
+  const __m512 f = rational_sigmoid16(sum16(zx, zh, 1 * units + j));
+  const __m512 cand = rational_tanh16(sum16(zx, zh, 2 * units + j));
+  const __m512 o = rational_sigmoid16(sum16(zx, zh, 3 * units + j));
   const __m512 cell = _mm512_fmadd_ps(f, _mm512_loadu_ps(c + j), _mm512_mul_ps(i, cand));
-  const __m512 out = _mm512_mul_ps(o, tanh16(cell));
+  const __m512 out = _mm512_mul_ps(o, rational_tanh16(cell));
   _mm512_storeu_ps(c + j, cell);
   if (h) _mm512_storeu_ps(h + j, out);
   _mm512_storeu_ps(y + j, out);
