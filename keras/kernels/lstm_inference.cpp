@@ -3,12 +3,13 @@
 #include <immintrin.h>
 
 #include <algorithm>
-#include <atomic>
 #include <cstring>
 #include <utility>
 #include <vector>
 
 #include "keras/kernels/cpu_dispatch.hpp"
+#include "keras/kernels/kept_copies.hpp"
+#include "keras/kernels/packed_tiles.hpp"
 #include "keras/kernels/packed_weights.hpp"
 #include "keras/kernels/parallel.hpp"
 #include "keras/kernels/scratch.hpp"
@@ -74,16 +75,16 @@ __attribute__((target("avx512f,avx2,fma"))) void row16(const float* zx, const fl
 
 // One step for `rows` sequences over units [u0, u1): row8 or row16 for each row.
 void gates(std::int64_t rows, std::int64_t units, std::int64_t u0, std::int64_t u1, const float* gx,
-           std::int64_t gx_stride, const float* g, float* h, float* c, float* y, std::int64_t y_stride) {
+           std::int64_t gx_stride, const float* g, float* h, std::int64_t h_stride, float* c, float* y,
+           std::int64_t y_stride) {
   const auto row = cpu_level() == CpuLevel::avx512 ? row16 : row8;
   for (std::int64_t n = 0; n < rows; ++n)
-    row(gx + n * gx_stride, g + n * 4 * units, units, u0, u1, c + n * units, h ? h + n * units : nullptr,
+    row(gx + n * gx_stride, g + n * 4 * units, units, u0, u1, c + n * units, h ? h + n * h_stride : nullptr,
         y + n * y_stride);
 }
 
-// Floats of input projection made for every step before the loop (2 MiB); beyond, 8 steps at a time.
+// Floats of input projection made for every step before the loop (2 MiB); beyond, stacked_runs.
 constexpr std::int64_t kWholeProjection = std::int64_t{512} << 10;
-constexpr std::int64_t kBlockSteps = 8;
 // Multiply-adds of a step's recurrent product from which fewer sequences than threads split it by units.
 constexpr std::int64_t kSplitUnitsWork = std::int64_t{1} << 15;
 
@@ -117,7 +118,7 @@ void split_units(std::int64_t N, std::int64_t T, std::int64_t U, const float* gx
       if (u1 > u0) {
         for (std::int64_t q = 0; q < 4; ++q)
           packed_matmul_columns(state, r, r_version, g, step, t == 0 ? U : T * U, q * U + u0, q * U + u1);
-        gates(N, U, u0, u1, gx + t * G, T * G, g, nullptr, c, y + t * U, T * U);
+        gates(N, U, u0, u1, gx + t * G, T * G, g, nullptr, 0, c, y + t * U, T * U);
       }
 #pragma omp barrier
     }
@@ -132,7 +133,7 @@ void run_step(std::int64_t n0, std::int64_t rows, std::int64_t T, std::int64_t U
               float* c) {
   const std::int64_t G = 4 * U;
   packed_matmul_columns(h + n0 * U, r, r_version, g + n0 * G, {.m = rows, .n = G, .k = U}, 0, 0, G);
-  gates(rows, U, 0, U, zx, zx_stride, g + n0 * G, h + n0 * U, c + n0 * U, y + (n0 * T + t) * U, T * U);
+  gates(rows, U, 0, U, zx, zx_stride, g + n0 * G, h + n0 * U, U, c + n0 * U, y + (n0 * T + t) * U, T * U);
 }
 
 // Every step's input projection made before (gx [N, T, 4U]): each thread runs the whole time loop for its
@@ -148,70 +149,77 @@ void own_sequences(std::int64_t N, std::int64_t T, std::int64_t U, const float* 
   }
 }
 
-// Pieces of one block of steps' input projection (one step of one thread's sequences, over half of the
-// gates' columns when there are several threads), claimed through one counter per thread: a thread takes its own sequences' pieces first,
-// then what is left of the others', so a faster core takes over part of a slower one's share.
-class ProjectionPieces {
- public:
-  ProjectionPieces(std::int64_t blocks, std::int64_t threads)
-      : next_(static_cast<std::size_t>(blocks * threads)), threads_(threads) {}
-
-  // piece(owner, index) for every piece of `block` this thread claims; `count` pieces per owner.
-  template <class Piece>
-  void run(std::int64_t block, std::int64_t self, std::int64_t team, std::int64_t count, Piece&& piece) {
-    for (std::int64_t k = 0; k < team; ++k) {
-      const std::int64_t owner = (self + k) % team;
-      auto& next = next_[static_cast<std::size_t>(block * threads_ + owner)].value;
-      for (std::int64_t i; (i = next.fetch_add(1, std::memory_order_relaxed)) < count;) piece(owner, i);
-    }
-  }
-
- private:
-  struct alignas(64) Counter {
-    std::atomic<std::int64_t> value{0};
-  };
-  std::vector<Counter> next_;
-  std::int64_t threads_;
+// [W; R] stacked into one (I + U) x 4U matrix, packed in 16-column panels (packed_tiles::pack_panel), kept
+// per thread under (w, w_version, r, r_version).
+struct StackedPack {
+  const float* r = nullptr;
+  std::uint64_t w_version = 0, r_version = 0;
+  std::int64_t input = 0, units = 0;
+  AlignedFloats panels;
 };
 
-// Projections made 8 steps at a time, into two halves of gx [2][8][N, 4U] by turns: the threads project a
-// block's steps (their own sequences' pieces first, then the rest), then each runs the block's steps for
-// its share of the sequences while the faster ones go on to project the next block. One barrier per block.
-// The whole projection (6.5 MB at batch 32, length 100, 128 units) left the cache and ran at 42-65 GFLOP/s
-// against 88 for a step's. With each thread projecting only its own sequences, the slower of a VM's two
-// cores (0.7-0.8x the other's speed at times) held up the whole batch: LSTM(128) at batch 32 on 2 threads
-// predicted 7,400 samples/s against 9,200 now (AVX2: 4,230 against 4,980).
-void shared_projections(std::int64_t N, std::int64_t T, std::int64_t I, std::int64_t U, const float* x, const float* w,
-                        std::uint64_t w_version, const float* b, float* gx, const float* r, std::uint64_t r_version,
-                        float* g, float* y, float* h, float* c) {
-  const std::int64_t G = 4 * U, S = kBlockSteps, blocks = (T + S - 1) / S;
-  const int threads = sequence_threads(N, N * G * (U + I));
-  const std::int64_t halves = threads > 1 && G >= 256 ? 2 : 1, columns = (G / halves + 15) / 16 * 16;  // of a piece
-  ProjectionPieces pieces(blocks, threads);
+const float* stacked_pack(const float* w, std::uint64_t w_version, const float* r, std::uint64_t r_version,
+                          std::int64_t I, std::int64_t U) {
+  thread_local KeptCopies<StackedPack> cache(std::size_t{256} << 20);
+  const std::int64_t G = 4 * U, K = I + U, panels = (G + packed_tiles::kPanel - 1) / packed_tiles::kPanel;
+  const std::size_t floats = static_cast<std::size_t>(panels * K * packed_tiles::kPanel);
+  auto current = [&](const StackedPack& e) {
+    return e.r == r && e.w_version == w_version && e.r_version == r_version && e.input == I && e.units == U;
+  };
+  return cache
+      .get(w, current, floats * sizeof(float),
+           [&] {
+             StackedPack e{.r = r, .w_version = w_version, .r_version = r_version, .input = I, .units = U,
+                           .panels = aligned_floats(floats)};
+             for (std::int64_t p = 0; p < panels; ++p) {
+               float* out = e.panels.get() + p * K * packed_tiles::kPanel;
+               packed_tiles::pack_panel(w, G, I, G, p * packed_tiles::kPanel, false, out);
+               packed_tiles::pack_panel(r, G, U, G, p * packed_tiles::kPanel, false, out + I * packed_tiles::kPanel);
+             }
+             return e;
+           })
+      .panels.get();
+}
+
+// A large batch: the sequences in runs of up to one register tile's rows, which the threads take one at a
+// time; a run's steps each multiply [x_t h] by the stacked [W; R] (one product over I + U, its rows and
+// the gate sums staying in L1) and then apply the gates, writing h where the next step's product reads it.
+void stacked_runs(std::int64_t N, std::int64_t T, std::int64_t I, std::int64_t U, const float* x, const float* w,
+                  std::uint64_t w_version, const float* b, const float* r, std::uint64_t r_version, float* y,
+                  float* h, float* c) {
+  const std::int64_t G = 4 * U, K = I + U;
+  const int threads = sequence_threads(N, N * G * K);
+  // Runs of at most a tile's rows, as even as the same number of runs for each thread makes them (32 rows, 2
+  // threads: 8, 8, 8, 8 with AVX-512's 12-row tiles rather than 12, 12, 8).
+  const std::int64_t tile = packed_tiles::tile_rows(), per_thread = (N + threads * tile - 1) / (threads * tile);
+  const std::int64_t most = (N + threads * per_thread - 1) / (threads * per_thread);  // rows of a run
+  std::vector<std::pair<std::int64_t, std::int64_t>> runs;  // first row, rows
+  for (std::int64_t n = 0; n < N; n += most) runs.emplace_back(n, std::min(most, N - n));
+  thread_local Scratch no_bias;
+  const float* bias = b;
+  if (!bias) {
+    float* zeros = no_bias.floats(G);
+    std::fill(zeros, zeros + G, 0.0f);
+    bias = zeros;
+  }
 #pragma omp parallel num_threads(threads)
   {
-    const std::int64_t team = omp_get_num_threads(), self = omp_get_thread_num();
-    const auto [n0, rows] = share(N, team, self);
-    auto project = [&](std::int64_t block) {
-      const std::int64_t t0 = block * S, steps = std::min(S, T - t0);
-      float* out = gx + block % 2 * S * N * G;
-      pieces.run(block, self, team, steps * halves, [&](std::int64_t owner, std::int64_t i) {
-        const auto [m0, m] = share(N, team, owner);
-        const std::int64_t s = i / halves, j0 = i % halves * columns;
-        if (m > 0)
-          packed_matmul_columns(x + (m0 * T + t0 + s) * I, w, w_version, out + (s * N + m0) * G,
-                                {.m = m, .n = G, .k = I, .bias = b}, T * I, j0, j0 + columns);
-      });
-    };
-    project(0);
-#pragma omp barrier
-    for (std::int64_t block = 0; block < blocks; ++block) {
-      const std::int64_t t0 = block * S, steps = std::min(S, T - t0);
-      const float* in = gx + block % 2 * S * N * G;
-      for (std::int64_t s = 0; rows > 0 && s < steps; ++s)
-        run_step(n0, rows, T, U, t0 + s, in + (s * N + n0) * G, G, r, r_version, g, y, h, c);
-      if (block + 1 < blocks) project(block + 1);
-#pragma omp barrier
+    const float* pack = stacked_pack(w, w_version, r, r_version, I, U);
+    thread_local Scratch rows_buffer, sums_buffer;
+    float* xh = rows_buffer.floats(2 * most * K);  // [2][most][I + U]: this step's rows and the next's
+    float* g = sums_buffer.floats(most * G);
+#pragma omp for schedule(dynamic, 1)
+    for (std::size_t run = 0; run < runs.size(); ++run) {
+      const auto [n0, rows] = runs[run];
+      for (std::int64_t n = 0; n < rows; ++n) std::copy_n(h + (n0 + n) * U, U, xh + n * K + I);
+      for (std::int64_t t = 0; t < T; ++t) {
+        float* now = xh + t % 2 * most * K;
+        float* next = xh + (t + 1) % 2 * most * K;
+        for (std::int64_t n = 0; n < rows; ++n) std::copy_n(x + ((n0 + n) * T + t) * I, I, now + n * K);
+        packed_tiles::multiply(now, K, rows, pack, K, G, g, G);
+        gates(rows, U, 0, U, bias, 0, g, next + I, K, c + n0 * U, y + (n0 * T + t) * U, T * U);
+      }
+      for (std::int64_t n = 0; n < rows; ++n) std::copy_n(y + ((n0 + n) * T + T - 1) * U, U, h + (n0 + n) * U);
     }
   }
 }
@@ -227,28 +235,23 @@ bool lstm_inference_fits(const RnnArgs& a) {
 void lstm_inference(const RnnArgs& a, const float* x, const float* h0, const float* c0, const float* w,
                     std::uint64_t w_version, const float* r, std::uint64_t r_version, const float* b, float* y,
                     float* h, float* c) {
-  const std::int64_t N = a.batch, T = a.time, U = a.units, G = 4 * U;
+  const std::int64_t N = a.batch, T = a.time, U = a.units, G = 4 * U, I = a.input;
   const std::size_t state = static_cast<std::size_t>(N * U);
   if (h0) std::copy(h0, h0 + state, h); else std::fill(h, h + state, 0.0f);
   if (c0) std::copy(c0, c0 + state, c); else std::fill(c, c + state, 0.0f);
   if (N * T == 0) return;
-  // The input projection gx = x W + b (gates i, f, c, o). When every step's projection fits in 2 MiB (short
-  // batches: one sequence is 200 KiB) it is one product before the loop, [N, T, 4U]; otherwise it is made
-  // 8 steps at a time inside the loop (shared_projections). The buffers stay with the thread from call to call.
+  if (T * N * G > kWholeProjection) return stacked_runs(N, T, I, U, x, w, w_version, b, r, r_version, y, h, c);
+  // Short batches (one sequence's projection is 200 KiB): the input projection gx = x W + b (gates i, f, c,
+  // o) of every step as one product before the loop, [N, T, 4U]. The buffers stay with the thread from call
+  // to call.
   thread_local Scratch gx_buffer, g_buffer;
-  const std::int64_t I = a.input;
-  const bool per_step = T * N * G > kWholeProjection;
-  float* gx = gx_buffer.floats((per_step ? 2 * kBlockSteps : T) * N * G);
+  float* gx = gx_buffer.floats(T * N * G);
   float* g = g_buffer.floats(N * G);
-  if (per_step) {
-    shared_projections(N, T, I, U, x, w, w_version, b, gx, r, r_version, g, y, h, c);
-  } else {
-    packed_matmul(x, w, w_version, gx, {.m = N * T, .n = G, .k = I, .bias = b});
-    if (N < omp_get_max_threads() && U % 16 == 0 && N * G * U >= kSplitUnitsWork)
-      split_units(N, T, U, gx, g, r, r_version, y, h, c);
-    else
-      own_sequences(N, T, U, gx, g, r, r_version, y, h, c);
-  }
+  packed_matmul(x, w, w_version, gx, {.m = N * T, .n = G, .k = I, .bias = b});
+  if (N < omp_get_max_threads() && U % 16 == 0 && N * G * U >= kSplitUnitsWork)
+    split_units(N, T, U, gx, g, r, r_version, y, h, c);
+  else
+    own_sequences(N, T, U, gx, g, r, r_version, y, h, c);
   gx_buffer.release();
   g_buffer.release();
 }

@@ -1,9 +1,10 @@
 #pragma once
-// Inference's LSTM on the packed products (keras/kernels/packed_weights.hpp): the input projection of
-// every step as one product (for a large batch 8 steps at a time, in pieces any thread may take), then per
-// step one product of the state by the recurrent kernel and the gates in AVX2 or AVX-512 registers. oneDNN
-// 2.6's RNN primitive ran a 128-unit LSTM at about 14 us per step for one sequence and reordered both weight
-// matrices on every call.
+// Inference's LSTM on the packed products (keras/kernels/packed_weights.hpp, packed_tiles.hpp). A short batch:
+// the input projection of every step as one product, then per step one product of the state by the recurrent
+// kernel and the gates in AVX2 or AVX-512 registers. A large batch (past 2 MiB of projections): runs of
+// sequences, each step one product of [x_t h] by the stacked [W; R] and then the gates. oneDNN 2.6's RNN
+// primitive ran a 128-unit LSTM at about 14 us per step for one sequence and reordered both weight matrices
+// on every call.
 #include <cstdint>
 
 #include "keras/kernels/rnn.hpp"

@@ -156,8 +156,9 @@ TEST_CASE("an LSTM trains on our own kernels: finite differences, and oneDNN's R
 TEST_CASE("an LSTM predicts on our own kernels as on oneDNN's RNN, on 1 to 3 threads", "[rnn]") {
   // Inference multiplies by packed copies of the weights (kernels::lstm_inference). Three sizes take its three
   // paths: one sequence (the threads split the units), 5 sequences (every step's input projection made first),
-  // and 25 sequences of 90 steps (past 2 MiB of projections: made 8 steps at a time, pieces shared among the
-  // threads; 25 rows give 2 and 3 threads uneven shares). The reference is oneDNN's RNN (our kernels off).
+  // and 25 sequences of 90 steps (past 2 MiB of projections: runs of sequences, each step one product of
+  // [x h] by the stacked weights, in runs the threads take in turn: 25 rows make 5 runs of 5 on one AVX2
+  // thread and uneven shares for 2 and 3 threads). The reference is oneDNN's RNN (our kernels off).
   namespace kk = k::kernels;
   if (!kk::lstm_inference_fits({.batch = 1, .time = 1, .input = 16, .units = 64, .cell = kk::RnnCell::lstm})) {
     WARN("our LSTM inference kernels need AVX2 and our own kernels on");
