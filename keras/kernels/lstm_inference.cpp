@@ -189,12 +189,17 @@ void stacked_runs(std::int64_t N, std::int64_t T, std::int64_t I, std::int64_t U
                   float* h, float* c) {
   const std::int64_t G = 4 * U, K = I + U;
   const int threads = sequence_threads(N, N * G * K);
-  // Runs of at most a tile's rows, as even as the same number of runs for each thread makes them (32 rows, 2
-  // threads: 8, 8, 8, 8 with AVX-512's 12-row tiles rather than 12, 12, 8).
-  const std::int64_t tile = packed_tiles::tile_rows(), per_thread = (N + threads * tile - 1) / (threads * tile);
-  const std::int64_t most = (N + threads * per_thread - 1) / (threads * per_thread);  // rows of a run
+  // The same number of runs for each thread, of at most a tile's rows each and as even as can be (32 rows on
+  // AVX2's 6-row tiles: 6, 6, 5, 5, 5, 5 rather than 6, 6, 6, 6, 6, 2; on AVX-512's 12-row tiles and 2 threads:
+  // 8, 8, 8, 8 rather than 12, 12, 8).
+  const std::int64_t tile = packed_tiles::tile_rows(), count = threads * ((N + threads * tile - 1) / (threads * tile));
   std::vector<std::pair<std::int64_t, std::int64_t>> runs;  // first row, rows
-  for (std::int64_t n = 0; n < N; n += most) runs.emplace_back(n, std::min(most, N - n));
+  for (std::int64_t i = 0, n = 0; i < count && n < N; ++i) {
+    const std::int64_t rows = N / count + (i < N % count ? 1 : 0);
+    runs.emplace_back(n, rows);
+    n += rows;
+  }
+  const std::int64_t most = runs.front().second;  // rows of the largest run
   thread_local Scratch no_bias;
   const float* bias = b;
   if (!bias) {

@@ -59,14 +59,15 @@ __attribute__((target("avx2,fma"), always_inline)) inline __m256 tanh8(__m256 x)
 // coefficients are tests/golden/fit_rational_tanh.py's fit (the exact function is within 6.6e-9). The
 // sigmoid from it, (1 + tanh(x / 2)) / 2, is within 1.9e-7 of the true value: relative for x >= 0,
 // absolute below. LSTM inference's gates use both (AVX2, LSTM(128) at batch 32: 2-4% faster than with
-// sigmoid8 and tanh8). tests/keras/vector_math_test.cpp checks these bounds.
+// sigmoid8 and tanh8). A NaN gives NaN. tests/keras/vector_math_test.cpp checks these bounds.
 constexpr float kRationalTanhLimit = 9.0f;
 constexpr float kRationalTanhP[] = {-8.48814555915e-14f, 5.27776009182e-11f, -2.0224896591e-8f, 1.11542396484e-5f,
                                     0.00310395039632f,   0.130840051244f,    0.999999993424f};  // highest power first
 constexpr float kRationalTanhQ[] = {0.000254613630199f, 0.0244951559475f, 0.464173322354f, 1.0f};
 
 __attribute__((target("avx2,fma"), always_inline)) inline __m256 rational_tanh8(__m256 x) {
-  x = _mm256_min_ps(_mm256_max_ps(x, _mm256_set1_ps(-kRationalTanhLimit)), _mm256_set1_ps(kRationalTanhLimit));
+  // (max and min return their second operand when either is NaN: a NaN stays NaN.)
+  x = _mm256_min_ps(_mm256_set1_ps(kRationalTanhLimit), _mm256_max_ps(_mm256_set1_ps(-kRationalTanhLimit), x));
   const __m256 t = _mm256_mul_ps(x, x);
   __m256 p = _mm256_set1_ps(kRationalTanhP[0]), q = _mm256_set1_ps(kRationalTanhQ[0]);
 #pragma GCC unroll 8
@@ -113,8 +114,8 @@ __attribute__((target("avx512f"), always_inline)) inline __m512 tanh16(__m512 x)
 }
 
 __attribute__((target("avx512f"), always_inline)) inline __m512 rational_tanh16(__m512 x) {
-  x = _mm512_mask_min_ps(x, kAll, _mm512_mask_max_ps(x, kAll, x, _mm512_set1_ps(-kRationalTanhLimit)),
-                         _mm512_set1_ps(kRationalTanhLimit));
+  x = _mm512_mask_min_ps(x, kAll, _mm512_set1_ps(kRationalTanhLimit),
+                         _mm512_mask_max_ps(x, kAll, _mm512_set1_ps(-kRationalTanhLimit), x));
   const __m512 t = _mm512_mul_ps(x, x);
   __m512 p = _mm512_set1_ps(kRationalTanhP[0]), q = _mm512_set1_ps(kRationalTanhQ[0]);
 #pragma GCC unroll 8

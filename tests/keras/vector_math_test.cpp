@@ -78,4 +78,15 @@ TEST_CASE("vector_math's rational tanh and sigmoid stay within their stated boun
   CHECK(worst.differing_wide_lanes == 0);
   // Not vacuous: the bounds are within a factor of two of what the sweep meets.
   CHECK(worst.tanh_relative > 1.6e-7);
+  // A NaN stays NaN (an LSTM fed a NaN predicts NaN, as Keras does); infinities saturate within the bounds,
+  // tanh never past +-1; 0 gives 0 and 1/2 exactly.
+  const float in[8] = {NAN, -NAN, INFINITY, -INFINITY, 0.0f, -0.0f, 100.0f, -100.0f};
+  float t[8], s[8];
+  narrow(in, t, s);
+  CHECK((std::isnan(t[0]) && std::isnan(t[1]) && std::isnan(s[0]) && std::isnan(s[1])));
+  for (const int j : {2, 6}) {
+    CHECK((t[j] <= 1.0f && t[j] >= 1.0f - 3.3e-7f && t[j + 1] == -t[j]));
+    CHECK((s[j] <= 1.0f && s[j] >= 1.0f - 1.9e-7f && s[j + 1] >= 0.0f && s[j + 1] <= 1.9e-7f));
+  }
+  CHECK((t[4] == 0.0f && t[5] == 0.0f && s[4] == 0.5f && s[5] == 0.5f));
 }
