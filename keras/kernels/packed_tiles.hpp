@@ -264,14 +264,9 @@ void tile_on(bool wide, const float* const* row, const TileArgs& t) {
   else if constexpr (rows <= 6) avx2::tile<rows>(row, t);
 }
 
-/// Rows of the next tile of at most `most` when `left` rows remain: one or two rows past a full tile make
-/// two tiles of half as many rather than a full one and a slow 1 or 2.
-inline std::int64_t next_tile_rows(std::int64_t left, std::int64_t most) {
-  return left > most && left <= most + 2 ? (left + 1) / 2 : std::min(most, left);
-}
-
 /// Tiles of up to tile_rows() rows over `count` rows of C (stride ldc, as the residual's); next_row() gives
-/// the rows of A in order, in tiles of next_tile_rows.
+/// the rows of A in order. One or two rows past a full tile: two tiles of half as many rather than a full
+/// one and a slow 1 or 2.
 template <class NextRow>
 void tiles(NextRow&& next_row, TileArgs t, std::int64_t count) {
   const bool wide = cpu_level() == CpuLevel::avx512;
@@ -282,7 +277,8 @@ void tiles(NextRow&& next_row, TileArgs t, std::int64_t count) {
   float* c = t.c;
   const float* row[kMaxRows];
   for (std::int64_t i = 0, rows = 0; i < count; i += rows) {
-    rows = next_tile_rows(count - i, most);
+    const std::int64_t left = count - i;
+    rows = left > most && left <= most + 2 ? (left + 1) / 2 : std::min(most, left);
     for (std::int64_t r = 0; r < rows; ++r) row[r] = next_row();
     t.c = c + i * t.ldc;
     if (residual) finish.residual = residual + i * t.ldc;
