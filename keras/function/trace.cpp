@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "keras/kernels/parallel.hpp"
 #include "keras/ops/math.hpp"
 
 namespace keras::jit {
@@ -172,6 +173,17 @@ bool Trace::current() const {
                      [](const auto& e) { return e.first.is_trainable_variable() == e.second; });
 }
 
+namespace {
+// A batch of images is hundreds of KB: on two threads its copy into the input buffer takes half the time.
+void copy_bytes(void* to, const void* from, std::size_t bytes) {
+  constexpr std::int64_t kWord = sizeof(float);
+  kernels::parallel_ranges(static_cast<std::int64_t>((bytes + kWord - 1) / kWord), [=](std::int64_t b, std::int64_t e) {
+    const auto begin = static_cast<std::size_t>(b * kWord), end = std::min(bytes, static_cast<std::size_t>(e * kWord));
+    std::memcpy(static_cast<char*>(to) + begin, static_cast<const char*>(from) + begin, end - begin);
+  });
+}
+}  // namespace
+
 const std::vector<Tensor>& Trace::replay(const std::vector<Tensor>& inputs) {
   for (std::size_t i = 0; i < inputs_.size(); ++i) {
     const Tensor& buffer = inputs_[i];
@@ -179,7 +191,7 @@ const std::vector<Tensor>& Trace::replay(const std::vector<Tensor>& inputs) {
     if (buffer.dtype() == DType::string)
       std::copy_n(inputs[i].data<std::string>(), buffer.size(), buffer.data<std::string>());
     else
-      std::memcpy(buffer.raw_data(), inputs[i].raw_data(), buffer.nbytes());
+      copy_bytes(buffer.raw_data(), inputs[i].raw_data(), buffer.nbytes());
   }
   for (const Step& s : steps_)
     if (s.replay) s.replay();

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include <omp.h>
+
 #include "keras/errors.hpp"
 #include "keras/kernels/cpu_dispatch.hpp"
 #include "keras/kernels/dnnl_context.hpp"
@@ -112,6 +114,63 @@ void fused_activation_backward(Eltwise f, const float* y0, const float* g0, floa
       }
     });
   });
+}
+
+void fused_activation_backward_with_column_sums(Eltwise f, const float* y0, const float* g0, float* d0, float* sums0,
+                                                std::int64_t rows, std::int64_t cols) {
+  if (f != Eltwise::linear && f != Eltwise::relu && f != Eltwise::logistic && f != Eltwise::tanh)
+    throw ValueError("Only linear, relu, sigmoid and tanh fuse into a matrix product or convolution");
+  // Columns [begin, end) of every row; the sums stay in L1 while the rows stream by.
+  auto columns = [=](std::int64_t begin, std::int64_t end) {
+    with_best_cpu([=] {  // cpu_dispatch.hpp
+      const float* __restrict y = y0;
+      const float* __restrict g = g0;
+      float* __restrict d = d0;
+      float* __restrict sums = sums0;
+      std::fill(sums + begin, sums + end, 0.f);
+      for (std::int64_t r = 0; r < rows; ++r) {
+        const std::int64_t row = r * cols;
+        switch (f) {
+          case Eltwise::linear:
+            for (auto c = begin; c < end; ++c) sums[c] += g[row + c];
+            break;
+          case Eltwise::relu:
+            for (auto c = begin; c < end; ++c) {
+              const float v = y[row + c] > 0.f ? g[row + c] : 0.f;
+              d[row + c] = v;
+              sums[c] += v;
+            }
+            break;
+          case Eltwise::logistic:
+            for (auto c = begin; c < end; ++c) {
+              const float v = g[row + c] * y[row + c] * (1.f - y[row + c]);
+              d[row + c] = v;
+              sums[c] += v;
+            }
+            break;
+          default:
+            for (auto c = begin; c < end; ++c) {
+              const float v = g[row + c] * (1.f - y[row + c] * y[row + c]);
+              d[row + c] = v;
+              sums[c] += v;
+            }
+        }
+      }
+    });
+  };
+  // Pieces of whole 16-column vectors, one per thread, when there are enough of them.
+  const std::int64_t vectors = (cols + 15) / 16;
+  if (rows * cols < kParallelGrain || vectors < 2 || omp_get_max_threads() == 1) {
+    columns(0, cols);
+    return;
+  }
+#pragma omp parallel
+  {
+    const std::int64_t threads = omp_get_num_threads(), t = omp_get_thread_num();
+    const std::int64_t begin = std::min(cols, vectors * t / threads * 16),
+                       end = std::min(cols, vectors * (t + 1) / threads * 16);
+    if (begin < end) columns(begin, end);
+  }
 }
 
 }  // namespace keras::kernels

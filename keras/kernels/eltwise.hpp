@@ -32,4 +32,11 @@ void eltwise_backward(Eltwise f, float alpha, float beta, const float* src, cons
 /// diff_src[i] = f'(.) * diff_dst[i] for f in {linear, relu, logistic, tanh} (others throw).
 void fused_activation_backward(Eltwise f, const float* y, const float* diff_dst, float* diff_src, std::int64_t n);
 
+/// A dense layer's gradient behind its product, in one pass over [rows, cols]: diff_src as
+/// fused_activation_backward gives it (not written when f is linear: it is diff_dst), and the bias's
+/// gradient, column_sums[c] = the sum over rows of diff_src[r][c]. Split over the threads by columns, so
+/// each sum is one thread's, added row by row.
+void fused_activation_backward_with_column_sums(Eltwise f, const float* y, const float* diff_dst, float* diff_src,
+                                                float* column_sums, std::int64_t rows, std::int64_t cols);
+
 }  // namespace keras::kernels

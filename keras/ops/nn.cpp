@@ -36,33 +36,32 @@ void check_last_axis(const Tensor& x, int axis, const char* op) {
                      " for shape " + shape_str(x.shape()));
 }
 
-// dz = g * act'(z), from the activation's output y.
+// The gradients behind a dense layer's product, from g and the activation's output y: dz = g * act'(z) (g itself
+// when linear) and, when `bias` is asked, db = the column sums of dz, in one pass.
 // (Each raw-kernel helper below registers its replay when a compiled function traces a gradient pass.)
-Tensor activation_grad_from_output(const Tensor& g, const Tensor& y, Eltwise act) {
-  if (act == Eltwise::linear) return g;
-  Tensor dz = Tensor::empty(g.shape());
-  auto compute = [](const Tensor& g, const Tensor& y, const Tensor& dz, Eltwise act) {
-    kernels::fused_activation_backward(act, y.data<float>(), g.data<float>(), dz.data<float>(), g.size());
+std::pair<Tensor, Tensor> activation_and_bias_grads(const Tensor& g, const Tensor& y, Eltwise act, bool bias) {
+  const Tensor dz = act == Eltwise::linear ? g : Tensor::empty(g.shape());
+  if (!bias) {
+    if (act == Eltwise::linear) return {g, Tensor()};
+    auto compute = [](const Tensor& g, const Tensor& y, const Tensor& dz, Eltwise act) {
+      kernels::fused_activation_backward(act, y.data<float>(), g.data<float>(), dz.data<float>(), g.size());
+    };
+    compute(g, y, dz, act);
+    if (jit::tracing()) jit::capture("activation gradient", {g, y}, {dz}, [=] { compute(g, y, dz, act); });
+    return {dz, Tensor()};
+  }
+  const Tensor db = Tensor::empty({g.dim(-1)});
+  auto compute = [](const Tensor& g, const Tensor& y, const Tensor& dz, const Tensor& db, Eltwise act) {
+    kernels::fused_activation_backward_with_column_sums(act, y.data<float>(), g.data<float>(), dz.data<float>(),
+                                                        db.data<float>(), rows_of(g), g.dim(-1));
   };
-  compute(g, y, dz, act);
-  if (jit::tracing()) jit::capture("activation gradient", {g, y}, {dz}, [=] { compute(g, y, dz, act); });
-  return dz;
-}
-
-Tensor column_sums(const Tensor& m) {
-  Tensor out = Tensor::empty({m.dim(-1)});
-  auto compute = [](const Tensor& m, const Tensor& out) {
-    const auto rows = rows_of(m), cols = m.dim(-1);
-    const float* p = m.data<float>();
-    float* o = out.data<float>();
-    std::fill_n(o, cols, 0.f);
-    for (std::int64_t r = 0; r < rows; ++r)
-#pragma omp simd
-      for (std::int64_t c = 0; c < cols; ++c) o[c] += p[r * cols + c];
-  };
-  compute(m, out);
-  if (jit::tracing()) jit::capture("column sums", {m}, {out}, [=] { compute(m, out); });
-  return out;
+  compute(g, y, dz, db, act);
+  if (jit::tracing()) {
+    auto replay = [=] { compute(g, y, dz, db, act); };
+    if (act == Eltwise::linear) jit::capture("bias gradient", {g}, {db}, replay);  // dz is g
+    else jit::capture("activation and bias gradients", {g, y}, {dz, db}, replay);
+  }
+  return {dz, db};
 }
 
 // grads = a b (with the transposes asked), a new tensor of `shape` (the raw backward of dense).
@@ -138,10 +137,11 @@ Tensor dense(const Tensor& x0, const Tensor& kernel, const Tensor& bias, Eltwise
         if (needs.size() > 2 && needs[2]) grads[2] = sum(dz, {0});
         return grads;
       }
-      Tensor dz = activation_grad_from_output(g, y, act);
+      const bool bias = needs.size() > 2 && needs[2];
+      auto [dz, db] = activation_and_bias_grads(g, y, act, bias);
       if (needs[0]) grads[0] = matmul_into_new(dz, kernel, x.shape(), {.m = m, .n = k, .k = n, .trans_b = true});
       if (needs[1]) grads[1] = matmul_into_new(x, dz, kernel.shape(), {.m = k, .n = n, .k = m, .trans_a = true});
-      if (needs.size() > 2 && needs[2]) grads[2] = column_sums(dz);
+      if (bias) grads[2] = db;
       return grads;
     }, {.name = "dense", .differentiable_backward = true});
   }

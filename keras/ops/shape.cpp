@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "keras/autodiff/gradient_tape.hpp"
+#include "keras/kernels/parallel.hpp"
 
 namespace keras::ops {
 
@@ -56,12 +57,17 @@ Tensor take_rows(const Tensor& x, const std::vector<std::int64_t>& idx) {
   const std::size_t row_bytes = rows ? x.nbytes() / static_cast<std::size_t>(rows) : 0;
   const char* src = static_cast<const char*>(x.raw_data());
   char* dst = static_cast<char*>(out.raw_data());
-  for (std::size_t i = 0; i < idx.size(); ++i) {
-    if (idx[i] < 0 || idx[i] >= rows)
-      throw ValueError("take_rows: index " + std::to_string(idx[i]) + " is out of range for " +
-                       std::to_string(rows) + " rows");
-    std::memcpy(dst + i * row_bytes, src + static_cast<std::size_t>(idx[i]) * row_bytes, row_bytes);
-  }
+  for (const std::int64_t i : idx)
+    if (i < 0 || i >= rows)
+      throw ValueError("take_rows: index " + std::to_string(i) + " is out of range for " + std::to_string(rows) +
+                       " rows");
+  // A shuffled batch's rows come from all over the data, mostly from memory: two threads keep twice the
+  // loads in flight (fit's batches of Fashion-MNIST: 128 rows of 3 KB, about 100 us on one thread).
+  const auto n = static_cast<std::int64_t>(idx.size());
+  kernels::parallel_row_ranges(n, static_cast<std::int64_t>(row_bytes / sizeof(float)), [&](std::int64_t b, std::int64_t e) {
+    for (std::int64_t i = b; i < e; ++i)
+      std::memcpy(dst + i * row_bytes, src + static_cast<std::size_t>(idx[i]) * row_bytes, row_bytes);
+  });
   if (x.dtype() == DType::float32 && autodiff::recording()) {
     Shape in_shape = x.shape();
     autodiff::record(out, {x}, [in_shape, idx](const Tensor& g, const std::vector<bool>&) {

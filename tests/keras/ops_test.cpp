@@ -158,6 +158,45 @@ TEST_CASE("dense, matmul and softmax ops match their gradients") {
   CHECK_THROWS_AS(ops::sparse_softmax_cross_entropy(Tensor::from_vector<std::int32_t>({0, 4, 1}), x), ValueError);
 }
 
+TEST_CASE("dense's activation and bias gradients over many rows equal double sums, on 1 to 3 threads") {
+  // One pass gives the activation's gradient dz and the bias's (dz's column sums), split over the threads by
+  // columns: 300 rows, 129 columns (not a multiple of the vector width).
+  const std::int64_t rows = 300, k = 7, cols = 129;
+  const Tensor x = random_tensor({rows, k}, -1, 1, 16), w = random_tensor({k, cols}, -1, 1, 17),
+               b = random_tensor({cols}, -1, 1, 18), g = random_tensor({rows, cols}, -1, 1, 19);
+  using kernels::Eltwise;
+  for (Eltwise act : {Eltwise::linear, Eltwise::relu, Eltwise::logistic, Eltwise::tanh})
+    for (int threads : {1, 2, 3}) {
+      utils::set_num_threads(threads);
+      GradientTape tape;
+      tape.watch(w);
+      tape.watch(b);
+      const Tensor y = ops::dense(x, w, b, act);
+      const auto grads = tape.gradient(ops::sum(ops::multiply(y, g)), std::vector<Tensor>{w, b});
+      utils::set_num_threads(2);
+      const auto yv = y.to_vector<float>(), gv = g.to_vector<float>(), xv = x.to_vector<float>();
+      const auto dw = grads[0].to_vector<float>(), db = grads[1].to_vector<float>();
+      std::vector<double> dz(yv.size());
+      for (std::size_t i = 0; i < dz.size(); ++i) {
+        const double yi = yv[i];
+        dz[i] = gv[i] * (act == Eltwise::linear ? 1.0 : act == Eltwise::relu ? (yi > 0 ? 1.0 : 0.0)
+                         : act == Eltwise::logistic ? yi * (1 - yi) : 1 - yi * yi);
+      }
+      INFO("activation " << int(act) << ", " << threads << " threads");
+      for (std::int64_t c = 0; c < cols; ++c) {
+        double sum = 0;
+        for (std::int64_t r = 0; r < rows; ++r) sum += dz[static_cast<std::size_t>(r * cols + c)];
+        REQUIRE(db[static_cast<std::size_t>(c)] == Approx(sum).margin(1e-4));
+        for (std::int64_t i = 0; i < k; ++i) {
+          double dot = 0;
+          for (std::int64_t r = 0; r < rows; ++r)
+            dot += double(xv[static_cast<std::size_t>(r * k + i)]) * dz[static_cast<std::size_t>(r * cols + c)];
+          REQUIRE(dw[static_cast<std::size_t>(i * cols + c)] == Approx(dot).margin(1e-4));
+        }
+      }
+    }
+}
+
 TEST_CASE("softmax's gradient over many long rows equals y (dy - sum(dy y)) in double") {
   const std::int64_t rows = 300, cols = 129;  // split over the threads, a row not a multiple of the vector width
   const Tensor x = random_tensor({rows, cols}, -4, 4, 14), g = random_tensor({rows, cols}, -1, 1, 15);
