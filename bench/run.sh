@@ -98,18 +98,19 @@ for isa in "${isas[@]}"; do
     beside=
     ceilings+=" $beside_runs"
     echo "  sgemm_ceiling_gflops: $beside_runs  (each just before the kerascpp run below it)"
+    flops=$(bench/flops_per_sample.py "$1")
     fractions=$(paste -d' ' <(tr ' ' '\n' <<< "$ours_runs") <(tr -s ' ' '\n' <<< "$beside_runs" | grep .) |
-      awk -v f="$(bench/flops_per_sample.py "$1")" '{print 100 * $1 * f / 1e9 / $2}')
-    awk -v s="$ours_median" -v f="$(bench/flops_per_sample.py "$1")" -v p="$(median <<< "$fractions")" \
+      awk -v f="$flops" '{print 100 * $1 * f / 1e9 / $2}')
+    awk -v s="$ours_median" -v f="$flops" -v p="$(median <<< "$fractions")" \
       -v runs="$(printf '%.0f%% ' $fractions)" \
       'BEGIN {printf "  kerascpp_gflops: %.1f (%.0f%% of the sgemm ceiling; runs: %s)\n", s * f / 1e9, p, runs}'
-    training+=("$1 $2 $ours_median")
+    training+=("$1 $2 $ours_median $flops")
   done
   best=$(tr -s ' ' '\n' <<< "$ceilings" | grep . | sort -n | tail -1)
   echo "sgemm ceiling, 2 threads (best of oneDNN and OpenBLAS), best of the $isa runs: $best GFLOP/s"
   for t in "${training[@]}"; do
     set -- $t
-    awk -v m="$1 $2" -v s="$3" -v f="$(bench/flops_per_sample.py "$1")" -v c="$best" \
+    awk -v m="$1 $2" -v s="$3" -v f="$4" -v c="$best" \
       'BEGIN {printf "  %s: %.0f%% of the best ceiling\n", m, 100 * s * f / 1e9 / c}'
   done
 

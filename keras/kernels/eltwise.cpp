@@ -1,6 +1,7 @@
 #include "keras/kernels/eltwise.hpp"
 
 #include <algorithm>
+#include <type_traits>
 
 #include <omp.h>
 
@@ -98,64 +99,60 @@ void eltwise_backward(Eltwise f, float alpha, float beta, const float* src, cons
   stream().wait();
 }
 
+namespace {
+// A linear activation's gradient: g itself (a named type, so that a loop can skip storing it).
+struct LinearGradient {
+  float operator()(float, float g) const { return g; }
+};
+
+// Calls body(grad) with grad(y, g) = g * f'(z), from the output y of an activation f fused as a post-op: the
+// activation is chosen once, outside the caller's loops.
+
+template <class Body>
+inline void with_fused_activation_gradient(Eltwise f, const Body& body) {
+  switch (f) {
+    case Eltwise::linear: body(LinearGradient{}); break;
+    case Eltwise::relu: body([](float y, float g) { return y > 0.f ? g : 0.f; }); break;
+    case Eltwise::logistic: body([](float y, float g) { return g * y * (1.f - y); }); break;
+    case Eltwise::tanh: body([](float y, float g) { return g * (1.f - y * y); }); break;
+    default: throw ValueError("Only linear, relu, sigmoid and tanh fuse into a matrix product or convolution");
+  }
+}
+}  // namespace
+
 void fused_activation_backward(Eltwise f, const float* y0, const float* g0, float* d0, std::int64_t n) {
-  if (f != Eltwise::linear && f != Eltwise::relu && f != Eltwise::logistic && f != Eltwise::tanh)
-    throw ValueError("Only linear, relu, sigmoid and tanh fuse into a matrix product or convolution");
-  parallel_ranges(n, [=](std::int64_t begin, std::int64_t end) {
-    with_best_cpu([=] {  // cpu_dispatch.hpp
-      const float* __restrict y = y0;
-      const float* __restrict g = g0;
-      float* __restrict d = d0;
-      switch (f) {
-        case Eltwise::linear: std::copy(g + begin, g + end, d + begin); break;
-        case Eltwise::relu: for (auto i = begin; i < end; ++i) d[i] = y[i] > 0.f ? g[i] : 0.f; break;
-        case Eltwise::logistic: for (auto i = begin; i < end; ++i) d[i] = g[i] * y[i] * (1.f - y[i]); break;
-        default: for (auto i = begin; i < end; ++i) d[i] = g[i] * (1.f - y[i] * y[i]); break;
-      }
+  with_fused_activation_gradient(f, [=](auto grad) {
+    parallel_ranges(n, [=](std::int64_t begin, std::int64_t end) {
+      with_best_cpu([=] {  // cpu_dispatch.hpp
+        const float* __restrict y = y0;
+        const float* __restrict g = g0;
+        float* __restrict d = d0;
+        for (auto i = begin; i < end; ++i) d[i] = grad(y[i], g[i]);
+      });
     });
   });
 }
 
 void fused_activation_backward_with_column_sums(Eltwise f, const float* y0, const float* g0, float* d0, float* sums0,
                                                 std::int64_t rows, std::int64_t cols) {
-  if (f != Eltwise::linear && f != Eltwise::relu && f != Eltwise::logistic && f != Eltwise::tanh)
-    throw ValueError("Only linear, relu, sigmoid and tanh fuse into a matrix product or convolution");
   // Columns [begin, end) of every row; the sums stay in L1 while the rows stream by.
   auto columns = [=](std::int64_t begin, std::int64_t end) {
-    with_best_cpu([=] {  // cpu_dispatch.hpp
-      const float* __restrict y = y0;
-      const float* __restrict g = g0;
-      float* __restrict d = d0;
-      float* __restrict sums = sums0;
-      std::fill(sums + begin, sums + end, 0.f);
-      for (std::int64_t r = 0; r < rows; ++r) {
-        const std::int64_t row = r * cols;
-        switch (f) {
-          case Eltwise::linear:
-            for (auto c = begin; c < end; ++c) sums[c] += g[row + c];
-            break;
-          case Eltwise::relu:
-            for (auto c = begin; c < end; ++c) {
-              const float v = y[row + c] > 0.f ? g[row + c] : 0.f;
-              d[row + c] = v;
-              sums[c] += v;
-            }
-            break;
-          case Eltwise::logistic:
-            for (auto c = begin; c < end; ++c) {
-              const float v = g[row + c] * y[row + c] * (1.f - y[row + c]);
-              d[row + c] = v;
-              sums[c] += v;
-            }
-            break;
-          default:
-            for (auto c = begin; c < end; ++c) {
-              const float v = g[row + c] * (1.f - y[row + c] * y[row + c]);
-              d[row + c] = v;
-              sums[c] += v;
-            }
+    with_fused_activation_gradient(f, [=](auto grad) {
+      with_best_cpu([=] {  // cpu_dispatch.hpp
+        const float* __restrict y = y0;
+        const float* __restrict g = g0;
+        float* __restrict d = d0;
+        float* __restrict sums = sums0;
+        std::fill(sums + begin, sums + end, 0.f);
+        for (std::int64_t r = 0; r < rows; ++r) {
+          const std::int64_t row = r * cols;
+          for (auto c = begin; c < end; ++c) {
+            const float v = grad(y[row + c], g[row + c]);
+            if constexpr (!std::is_same_v<decltype(grad), LinearGradient>) d[row + c] = v;  // else d is g
+            sums[c] += v;
+          }
         }
-      }
+      });
     });
   };
   // Pieces of whole 16-column vectors, one per thread, when there are enough of them.

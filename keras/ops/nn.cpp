@@ -40,9 +40,9 @@ void check_last_axis(const Tensor& x, int axis, const char* op) {
 // when linear) and, when `bias` is asked, db = the column sums of dz, in one pass.
 // (Each raw-kernel helper below registers its replay when a compiled function traces a gradient pass.)
 std::pair<Tensor, Tensor> activation_and_bias_grads(const Tensor& g, const Tensor& y, Eltwise act, bool bias) {
+  if (act == Eltwise::linear && !bias) return {g, Tensor()};
   const Tensor dz = act == Eltwise::linear ? g : Tensor::empty(g.shape());
   if (!bias) {
-    if (act == Eltwise::linear) return {g, Tensor()};
     auto compute = [](const Tensor& g, const Tensor& y, const Tensor& dz, Eltwise act) {
       kernels::fused_activation_backward(act, y.data<float>(), g.data<float>(), dz.data<float>(), g.size());
     };
