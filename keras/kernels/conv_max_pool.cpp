@@ -236,22 +236,27 @@ void conv_max_pool(const float* x, const float* kernel, const float* bias, float
   padded.release();
 }
 
+void unpooled_rows(const float* g, const float* y, const std::uint8_t* which, float* dz, const ConvArgs& a, bool relu,
+                   std::int64_t image, std::int64_t first_row, std::int64_t rows) {
+  const std::int64_t cols = a.out[1], oc = a.oc, out_rows = a.out[0] / 2, out_cols = cols / 2;
+  const bool avx512 = cpu_level() == CpuLevel::avx512;
+  for (std::int64_t i = first_row; i < first_row + rows; ++i, dz += cols * oc) {
+    if (i >= 2 * out_rows) {  // the row the pooling's floor left out
+      std::fill(dz, dz + cols * oc, 0.f);
+      continue;
+    }
+    const std::int64_t at = (image * out_rows + i / 2) * out_cols * oc;
+    const Unpool u{g + at, y + at, which + at, oc, out_cols, static_cast<int>(2 * (i & 1)), relu};
+    avx512 ? unpool_row16(u, dz) : unpool_row8(u, dz);
+    std::fill(dz + 2 * out_cols * oc, dz + cols * oc, 0.f);  // the column the floor left out
+  }
+}
+
 void max_pool_2x2_unpool(const float* g, const float* y, const std::uint8_t* which, float* dz, const ConvArgs& a,
                          bool relu) {
-  const std::int64_t rows = a.out[0], cols = a.out[1], oc = a.oc, out_rows = rows / 2, out_cols = cols / 2;
-  const bool avx512 = cpu_level() == CpuLevel::avx512;
-  parallel_rows(a.n * rows, cols * oc, [&](std::int64_t r) {
-    const std::int64_t n = r / rows, i = r % rows;
-    float* d = dz + r * cols * oc;
-    if (i >= 2 * out_rows) {  // the row the pooling's floor left out
-      std::fill(d, d + cols * oc, 0.f);
-      return;
-    }
-    const std::int64_t at = (n * out_rows + i / 2) * out_cols * oc;
-    const Unpool u{g + at, y + at, which + at, oc, out_cols, static_cast<int>(2 * (i & 1)), relu};
-    avx512 ? unpool_row16(u, d) : unpool_row8(u, d);
-    d += 2 * out_cols * oc;
-    std::fill(d, d + (cols - 2 * out_cols) * oc, 0.f);  // the column the floor left out
+  const std::int64_t rows = a.out[0], row_floats = a.out[1] * a.oc;
+  parallel_rows(a.n * rows, row_floats, [&](std::int64_t r) {
+    unpooled_rows(g, y, which, dz + r * row_floats, a, relu, r / rows, r % rows, 1);
   });
 }
 

@@ -29,4 +29,9 @@ void conv_max_pool(const float* x, const float* kernel, const float* bias, float
 void max_pool_2x2_unpool(const float* g, const float* y, const std::uint8_t* which, float* dz, const ConvArgs& args,
                          bool relu);
 
+/// Rows [first_row, first_row + rows) of image `image` of max_pool_2x2_unpool's dz, at `dz` (rows x out[1] x
+/// oc floats), on the calling thread: for a weight gradient that makes dz a band at a time.
+void unpooled_rows(const float* g, const float* y, const std::uint8_t* which, float* dz, const ConvArgs& args,
+                   bool relu, std::int64_t image, std::int64_t first_row, std::int64_t rows);
+
 }  // namespace keras::kernels

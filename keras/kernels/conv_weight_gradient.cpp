@@ -28,24 +28,37 @@ constexpr std::int64_t kBandPositions = 96;  // output positions per work item: 
 // Multiply-adds below which the gradient runs on the calling thread.
 constexpr std::int64_t kSerialWork = std::int64_t{1} << 18;
 
-}  // namespace
-
-bool conv_weight_gradient_fits(const ConvArgs& a) {
-  if (!own_kernels() || cpu_level() < CpuLevel::avx2 || a.groups != 1 || a.rank > 2 || a.c == 0 || a.oc == 0) return false;
-  for (std::int64_t i = 0; i < a.rank; ++i)
-    if (a.dilation[i] != 1 || a.pad_l[i] < 0 || a.pad_r[i] < 0) return false;
-  if (cpu_level() == CpuLevel::avx512) {
-    // oneDNN's AVX-512 kernel is 1.1-1.5x faster than our tiles on unit strides with windows of 32 floats
-    // or more, and on fewer than 32 output channels (half a tile); ours win on strided layers (1.1x) and on
-    // narrow windows (5 x 5 over one channel: 1.3x) (bench/kernel_shapes, 2 threads).
-    const std::int64_t window = a.k[a.rank - 1] * a.c;
-    const bool strided = a.stride[0] > 1 || (a.rank == 2 && a.stride[1] > 1);
-    return a.oc >= 32 && (strided || window < 32);
-  }
-  return true;
+// db[o] += the sum over `positions` rows (oc floats apart) of dy[p][o]: up to 4 x 8 columns held in registers
+// while the rows stream past (a loop adding into db row by row waited on its own stores: a third of the seed
+// CNN's first weight gradient).
+template <int groups>
+__attribute__((target("avx2"))) inline void add_column_sums(const float* dy, std::int64_t positions, std::int64_t oc,
+                                                            float* db) {
+  __m256 sums[2][groups];  // even and odd rows: two independent chains of additions per register
+  for (int k = 0; k < groups; ++k) sums[0][k] = sums[1][k] = _mm256_setzero_ps();
+  std::int64_t p = 0;
+  for (; p + 2 <= positions; p += 2, dy += 2 * oc)
+    for (int k = 0; k < groups; ++k) {
+      sums[0][k] = _mm256_add_ps(sums[0][k], _mm256_loadu_ps(dy + 8 * k));
+      sums[1][k] = _mm256_add_ps(sums[1][k], _mm256_loadu_ps(dy + oc + 8 * k));
+    }
+  if (p < positions)
+    for (int k = 0; k < groups; ++k) sums[0][k] = _mm256_add_ps(sums[0][k], _mm256_loadu_ps(dy + 8 * k));
+  for (int k = 0; k < groups; ++k)
+    _mm256_storeu_ps(db + 8 * k, _mm256_add_ps(_mm256_loadu_ps(db + 8 * k), _mm256_add_ps(sums[0][k], sums[1][k])));
 }
 
-void conv_weight_gradient(const float* x, const float* dy, float* dkernel, float* dbias, const ConvArgs& a) {
+void add_column_sums(const float* dy, std::int64_t positions, std::int64_t oc, float* db) {
+  std::int64_t o = 0;
+  for (; oc - o >= 32; o += 32) add_column_sums<4>(dy + o, positions, oc, db + o);
+  for (; oc - o >= 8; o += 8) add_column_sums<1>(dy + o, positions, oc, db + o);
+  for (; o < oc; ++o)
+    for (std::int64_t p = 0; p < positions; ++p) db[o] += dy[p * oc + o];
+}
+
+// The weight gradient from dy in memory, or (dy null) from the bands dy_rows makes into a buffer of each thread.
+void weight_gradient(const float* x, const float* dy, const OutputGradientRows* dy_rows, float* dkernel, float* dbias,
+                     const ConvArgs& a) {
   const ConvGeometry g = conv_geometry(a);
   const std::int64_t c = g.c, oc = g.oc, window = g.KW * c, size = g.KH * window * oc;
   const bool padded = g.padded();
@@ -74,9 +87,10 @@ void conv_weight_gradient(const float* x, const float* dy, float* dkernel, float
     team = omp_get_num_threads();
     const std::int64_t chunk = (items + team - 1) / team;
     float* dw = partial.data() + t * (size + oc);
-    float* __restrict db = dw + size;
-    thread_local Scratch image;
+    float* db = dw + size;
+    thread_local Scratch image, made;
     float* copy = padded ? image.floats(g.HP * g.WP * c) : nullptr;
+    float* made_band = dy ? nullptr : made.floats(band * g.OW * oc);
     std::int64_t copied = -1;  // the image in `copy`
     const std::int64_t row = (padded ? g.WP : g.W) * c;
     // Each item's tiles fetch the next item's rows of dy, and the first item of an image the next image.
@@ -87,8 +101,10 @@ void conv_weight_gradient(const float* x, const float* dy, float* dkernel, float
       const std::int64_t b = item / bands, oh0 = item % bands * band, out_rows = std::min(band, g.OH - oh0);
       if (padded && copied != b) copy_padded_image(x, b, g, copy), copied = b;
       const float* src = (padded ? copy : x + b * image_floats) + oh0 * g.SH * row;
-      const float* d = dy + (b * g.OH + oh0) * g.OW * oc;
-      if (item + 1 < last) {
+      const float* d = made_band;
+      if (dy) d = dy + (b * g.OH + oh0) * g.OW * oc;
+      else (*dy_rows)(b, oh0, out_rows, made_band);
+      if (dy && item + 1 < last) {
         const std::int64_t next_rows = std::min(band, g.OH - (item + 1) % bands * band);
         next_dy.start(d + out_rows * g.OW * oc, next_rows * g.OW * oc, tiles);
       }
@@ -120,13 +136,10 @@ void conv_weight_gradient(const float* x, const float* dy, float* dkernel, float
             }
           }
         }
-      if (dbias)
-        for (std::int64_t p = 0; p < out_rows * g.OW; ++p) {
-          const float* __restrict dp = d + p * oc;
-          for (std::int64_t o = 0; o < oc; ++o) db[o] += dp[o];
-        }
+      if (dbias) add_column_sums(d, out_rows * g.OW, oc, db);
     }
     image.release();
+    made.release();
   }
   const float* first = partial.data();
   std::copy(first, first + size, dkernel);
@@ -137,6 +150,32 @@ void conv_weight_gradient(const float* x, const float* dy, float* dkernel, float
     if (dbias)
       for (std::int64_t o = 0; o < oc; ++o) dbias[o] += p[size + o];
   }
+}
+
+}  // namespace
+
+bool conv_weight_gradient_fits(const ConvArgs& a) {
+  if (!own_kernels() || cpu_level() < CpuLevel::avx2 || a.groups != 1 || a.rank > 2 || a.c == 0 || a.oc == 0) return false;
+  for (std::int64_t i = 0; i < a.rank; ++i)
+    if (a.dilation[i] != 1 || a.pad_l[i] < 0 || a.pad_r[i] < 0) return false;
+  if (cpu_level() == CpuLevel::avx512) {
+    // oneDNN's AVX-512 kernel is 1.1-1.5x faster than our tiles on unit strides with windows of 32 floats
+    // or more, and on fewer than 32 output channels (half a tile); ours win on strided layers (1.1x) and on
+    // narrow windows (5 x 5 over one channel: 1.3x) (bench/kernel_shapes, 2 threads).
+    const std::int64_t window = a.k[a.rank - 1] * a.c;
+    const bool strided = a.stride[0] > 1 || (a.rank == 2 && a.stride[1] > 1);
+    return a.oc >= 32 && (strided || window < 32);
+  }
+  return true;
+}
+
+void conv_weight_gradient(const float* x, const float* dy, float* dkernel, float* dbias, const ConvArgs& a) {
+  weight_gradient(x, dy, nullptr, dkernel, dbias, a);
+}
+
+void conv_weight_gradient(const float* x, const OutputGradientRows& dy_rows, float* dkernel, float* dbias,
+                          const ConvArgs& a) {
+  weight_gradient(x, nullptr, &dy_rows, dkernel, dbias, a);
 }
 
 }  // namespace keras::kernels

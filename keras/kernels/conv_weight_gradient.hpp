@@ -3,6 +3,9 @@
 // reading the channels_last input and output gradient where they are. oneDNN 2.6's AVX2 backward-weights
 // kernels ran ResNet-20's 3x3 layers at 69-75 GFLOP/s on two cores (about half the sgemm ceiling) and the
 // seed CNN's 5x5 over one channel at 31; its AVX-512 kernels are faster than ours on most shapes.
+#include <cstdint>
+#include <functional>
+
 #include "keras/kernels/convolution.hpp"
 
 namespace keras::kernels {
@@ -15,5 +18,16 @@ bool conv_weight_gradient_fits(const ConvArgs& args);
 /// dkernel [k..., c, oc] = the gradient of the convolution's kernel from x and dy (both channels_last),
 /// and dbias [oc] (when not null) = dy summed over every position.
 void conv_weight_gradient(const float* x, const float* dy, float* dkernel, float* dbias, const ConvArgs& args);
+
+/// Writes rows [first_row, first_row + rows) of image `image` of a convolution's output gradient (rows x
+/// output width x oc floats) to `out`. Called from any of the OpenMP team's threads.
+using OutputGradientRows =
+    std::function<void(std::int64_t image, std::int64_t first_row, std::int64_t rows, float* out)>;
+
+/// The same, with dy never stored whole: each thread has dy_rows make the band of rows it works on next into
+/// a buffer of its own that stays in cache (max pooling's backward pass, keras/ops/conv_max_pool.cpp, which
+/// would otherwise write the whole unpooled gradient and read it back).
+void conv_weight_gradient(const float* x, const OutputGradientRows& dy_rows, float* dkernel, float* dbias,
+                          const ConvArgs& args);
 
 }  // namespace keras::kernels

@@ -5,6 +5,8 @@
 #include "keras/autodiff/gradient_tape.hpp"
 #include "keras/function/capture.hpp"
 #include "keras/kernels/conv_max_pool.hpp"
+#include "keras/kernels/conv_weight_gradient.hpp"
+#include "keras/kernels/convolution.hpp"
 #include "keras/ops/conv_checks.hpp"
 
 namespace keras::ops {
@@ -13,10 +15,10 @@ namespace {
 std::uint8_t* bytes(const Tensor& t) { return reinterpret_cast<std::uint8_t*>(t.data<float>()); }
 
 // d loss / d (x, kernel, bias) from g = d loss / d y: the sums' gradient dz, then the convolution's backward
-// data and weights kernels (which also sum the bias gradient).
+// data and weights kernels (which also sum the bias gradient). Without dx (an image's first layer, the usual
+// case) and on our weights kernel, dz is never stored: that kernel unpools each band of rows as it goes.
 std::vector<Tensor> backward(const Tensor& g, const std::vector<bool>& needs, const Tensor& x, const Tensor& kernel,
                              const Tensor& y, const Tensor& which, const kernels::ConvArgs& a, bool relu) {
-  const Tensor dz = Tensor::empty({a.n, a.out[0], a.out[1], a.oc});
   std::vector<Tensor> grads(needs.size());
   if (needs[0]) grads[0] = Tensor::empty(x.shape());
   if (needs[1]) grads[1] = Tensor::empty(kernel.shape());
@@ -24,12 +26,21 @@ std::vector<Tensor> backward(const Tensor& g, const std::vector<bool>& needs, co
   const Tensor dx = grads[0], db = needs.size() > 2 ? grads[2] : Tensor();
   // The weights kernel writes the kernel's gradient too, into scratch where only the bias's is asked for.
   const Tensor dk = grads[1].defined() || !db.defined() ? grads[1] : Tensor::empty(kernel.shape());
+  const bool banded = !dx.defined() && dk.defined() && !kernels::winograd_fits(a) && kernels::conv_weight_gradient_fits(a);
+  const Tensor dz = banded ? Tensor() : Tensor::empty({a.n, a.out[0], a.out[1], a.oc});
   auto run = [=] {
+    float* const dk_out = dk.defined() ? dk.data<float>() : nullptr;
+    float* const db_out = db.defined() ? db.data<float>() : nullptr;
+    if (banded) {
+      const kernels::OutputGradientRows unpooled = [&](std::int64_t image, std::int64_t first_row, std::int64_t rows,
+                                                       float* out) {
+        kernels::unpooled_rows(g.data<float>(), y.data<float>(), bytes(which), out, a, relu, image, first_row, rows);
+      };
+      return kernels::conv_weight_gradient(x.data<float>(), unpooled, dk_out, db_out, a);
+    }
     kernels::max_pool_2x2_unpool(g.data<float>(), y.data<float>(), bytes(which), dz.data<float>(), a, relu);
     if (dx.defined()) kernels::conv_backward_data(dz.data<float>(), kernel.data<float>(), dx.data<float>(), a);
-    if (dk.defined())
-      kernels::conv_backward_weights(x.data<float>(), dz.data<float>(), dk.data<float>(),
-                                     db.defined() ? db.data<float>() : nullptr, a);
+    if (dk_out) kernels::conv_backward_weights(x.data<float>(), dz.data<float>(), dk_out, db_out, a);
   };
   run();
   if (jit::tracing())  // a compiled function tracing the gradient pass

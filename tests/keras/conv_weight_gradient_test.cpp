@@ -2,7 +2,9 @@
 // keras/kernels/conv_weight_gradient.cpp called directly: AVX2's, or AVX-512's at the CPU's best) against a double-precision loop over every kernel entry and
 // output position, over shapes that reach each edge of the tiles: output channels past a 16-column panel,
 // windows of fewer or more than 6 floats, strides, asymmetric padding, 1-D, bias, and enough work to split
-// over the threads at image and row boundaries.
+// over the threads at image and row boundaries; and the same tiles with dy made a band of rows at a time.
+#include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <sstream>
 
@@ -63,13 +65,22 @@ TEST_CASE("a convolution's kernel and bias gradients equal double loops over til
     const Tensor x = random::normal({s.n, s.h, s.w, s.c}, 0, 1, DType::float32, 1);
     const Tensor dy = random::normal({s.n, OH, OW, s.oc}, 0, 1, DType::float32, 2);
     const float *xp = x.data<float>(), *dyp = dy.data<float>();
-    // The path the library takes on this CPU, then our tiles whatever the rules choose (where the CPU has them).
-    for (const bool tiles : {false, true}) {
-      if (tiles && kernels::cpu_level() < kernels::CpuLevel::avx2) continue;
-      INFO((tiles ? "our tiles" : "conv_backward_weights"));
+    // The path the library takes on this CPU, then our tiles whatever the rules choose (where the CPU has them),
+    // reading dy in memory and making it a band of rows at a time (each row asked for exactly once).
+    for (const int path : {0, 1, 2}) {
+      if (path > 0 && kernels::cpu_level() < kernels::CpuLevel::avx2) continue;
+      INFO((path == 0 ? "conv_backward_weights" : path == 1 ? "our tiles" : "our tiles, dy made in bands"));
       std::vector<float> dkernel(static_cast<std::size_t>(s.kh * s.kw * s.c * s.oc), -7.0f), dbias(s.oc, -7.0f);
-      if (tiles) kernels::conv_weight_gradient(xp, dyp, dkernel.data(), dbias.data(), a);
+      std::vector<std::atomic<int>> asked(static_cast<std::size_t>(s.n * OH));
+      const kernels::OutputGradientRows rows_of_dy = [&](std::int64_t b, std::int64_t first, std::int64_t rows, float* out) {
+        std::copy(dyp + (b * OH + first) * OW * s.oc, dyp + (b * OH + first + rows) * OW * s.oc, out);
+        for (std::int64_t r = first; r < first + rows; ++r) ++asked[static_cast<std::size_t>(b * OH + r)];
+      };
+      if (path == 2) kernels::conv_weight_gradient(xp, rows_of_dy, dkernel.data(), dbias.data(), a);
+      else if (path == 1) kernels::conv_weight_gradient(xp, dyp, dkernel.data(), dbias.data(), a);
       else kernels::conv_backward_weights(xp, dyp, dkernel.data(), dbias.data(), a);
+      if (path == 2)
+        for (const auto& count : asked) REQUIRE(count == 1);
       for (std::int64_t i = 0; i < s.kh; ++i)
         for (std::int64_t j = 0; j < s.kw; ++j)
           for (std::int64_t ci = 0; ci < s.c; ++ci)

@@ -217,6 +217,25 @@ TEST_CASE("training pools before the relu (a convolution's own, or an Activation
   CHECK(max_relative_error(model.predict_on_batch(x), reference) < 1e-5);
 }
 
+TEST_CASE("an image's first Conv2D and its 2 x 2 max pooling train without storing the unpooled gradient") {
+  // 5 x 5 over one channel to 32, as the seed CNN's first layer: no input gradient, so on our weight-gradient
+  // tiles (either ISA) the pooling's gradient is unpooled a band of rows at a time inside them.
+  utils::set_random_seed(9);
+  auto conv = std::make_shared<layers::Conv2D>(32, Size2{5, 5}, layers::Conv2DOptions{.activation = "relu"});
+  auto pool = std::make_shared<layers::MaxPooling2D>(Size2{2, 2});
+  auto flatten = std::make_shared<layers::Flatten>();
+  auto dense = std::make_shared<layers::Dense>(3);
+  KerasTensor in = Input({15, 14, 1});
+  Model model(in, (*dense)((*flatten)((*pool)((*conv)(in)))));
+  conv->kernel()->assign(ops::round(conv->kernel()->value() * 6.f));  // whole numbers: ties as the layers break them
+  conv->bias()->assign(ops::round(random::normal({32}, 0.0, 1.0, DType::float32, 40)));
+  const Tensor x = ops::round(random::normal({5, 15, 14, 1}, 0.0, 1.5, DType::float32, 41));
+  const Tensor w = random_tensor({5, 3}, -1, 1, 42);
+  const bool served = kernels::own_kernels() && kernels::cpu_level() != kernels::CpuLevel::baseline;
+  check_pooled_before_relu(model, x, w, [&] { return (*dense)((*flatten)((*pool)((*conv)(x, true), true), true), true); },
+                           served ? std::vector<Shape>{} : std::vector<Shape>{{5, 5, 5, 32}});
+}
+
 TEST_CASE("training takes a global max pooling before a Conv1D's relu, with the same values and gradients") {
   utils::set_random_seed(7);
   auto conv = std::make_shared<layers::Conv1D>(6, 3, layers::Conv1DOptions{.activation = "relu"});
