@@ -214,7 +214,8 @@ int main(int argc, char** argv) try {
   // oneDNN's convolution and the library's pooling against kernels::conv_max_pool (GFLOP/s of the convolution).
   // Training (batch 32 and 128): forward and weight gradient, GFLOP/s of the two convolutions. The pair: the
   // convolution, pooling forward and backward, the weight gradient; the one pass: conv_max_pool keeping the
-  // windows' winners, max_pool_2x2_unpool, the same weight gradient.
+  // windows' winners, then the weight gradient unpooling band by band where our tiles serve it (else
+  // max_pool_2x2_unpool and the same weight gradient).
   for (const std::int64_t batch : {1, 32, 128})
     for (Conv s : std::vector<Conv>{{"cnn_conv1_pool_5x5_1to32", 0, 28, 28, 1, 32, 5, 1},
                                     {"conv_pool_3x3_3to32", 0, 32, 32, 3, 32, 3, 1}}) {
@@ -241,8 +242,15 @@ int main(int argc, char** argv) try {
       std::vector<std::uint8_t> winners(y.size());
       duel(std::string("train_") + s.name + "_b" + std::to_string(batch), 2 * flops, kk::conv_max_pool_fits(a),
            [&](bool own) {
-             if (own) {
+             if (own) {  // as keras/ops/conv_max_pool.cpp's backward pass does for a first layer
                kk::conv_max_pool(x.data(), kernel.data(), bias.data(), y.data(), winners.data(), a, false);
+               if (!kk::winograd_fits(a) && kk::conv_weight_gradient_fits(a)) {
+                 const kk::OutputGradientRows unpooled = [&](std::int64_t image, std::int64_t first, std::int64_t rows,
+                                                             float* out) {
+                   kk::unpooled_rows(y.data(), y.data(), winners.data(), out, a, false, image, first, rows);
+                 };
+                 return kk::conv_weight_gradient(x.data(), unpooled, dkernel.data(), dbias.data(), a);
+               }
                kk::max_pool_2x2_unpool(y.data(), y.data(), winners.data(), dz.data(), a, false);
              } else {
                kk::conv_forward(x.data(), kernel.data(), bias.data(), conv.data(), a, kk::Eltwise::linear);
