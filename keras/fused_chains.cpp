@@ -77,7 +77,19 @@ FusedChains find_fused_chains(const std::vector<std::shared_ptr<Node>>& nodes, c
     chains.conv_before_pool[n.get()] = conv;
     chains.pool_of_conv[conv] = n.get();
   }
-  if (!training) return chains;
+  if (!training) {
+    for (const auto& n : nodes) {
+      const Node* reader = n.get();
+      if (chains.member.count(reader) || chains.by_tail.count(reader) || chains.conv_before_pool.count(reader) ||
+          chains.pool_of_conv.count(reader))
+        continue;  // runs in a chain or a pair already
+      const Node* embedding = sole_input(reader);
+      if (!embedding || !embedding->layer->token_table() || chains.pool_of_conv.count(embedding)) continue;
+      chains.embedding_before[reader] = embedding;
+      chains.reader_of_embedding[embedding] = reader;
+    }
+    return chains;
+  }
   for (const auto& n : nodes) {
     const Node* relu = n->layer->commutes_with_relu() ? sole_input(n.get()) : nullptr;
     if (!relu) continue;

@@ -32,11 +32,16 @@ struct FusedChains {
   // node: the node before it.
   std::map<const Node*, const Node*> conv_before_pool;
   std::map<const Node*, const Node*> pool_of_conv;  // that node → its pooling node
+  // Predicting: a layer that is the only reader of an Embedding without mask_zero (Layer::token_table), which
+  // may look the ids up itself (Layer::call_on_tokens: an LSTM projecting each token once); where it does
+  // not, the two run one after the other. By the reading node: the Embedding's node.
+  std::map<const Node*, const Node*> embedding_before;
+  std::map<const Node*, const Node*> reader_of_embedding;  // that node → the reading node
 };
 
 /// The chains of `nodes` (in execution order, every layer built) whose intermediate outputs nothing else
 /// reads, `outputs` included: the steps in the order affine, add, activation, each at most once; and the
-/// 2 x 2 max poolings after a layer that is not in a chain.
+/// 2 x 2 max poolings after a layer that is not in a chain; the layers after an Embedding.
 /// `training`: the chains that train fused instead — a head that trains_with_epilogue() (a
 /// BatchNormalization), then an add and a relu, each optional; the 2 x 2 max poolings after a layer not in a
 /// chain; and the max poolings after a relu.

@@ -160,6 +160,12 @@ class Layer : public std::enable_shared_from_this<Layer> {
   /// The layer's output on one input, pooled so (max_pools_2x2), in one pass, its gradient recorded when a
   /// tape records; an undefined Tensor where it cannot, and the caller runs the two layers.
   virtual Tensor call_max_pooled(const Tensor&) { return Tensor(); }
+  /// Fusion (keras/fused_chains.hpp), predicting: the table whose rows this layer outputs for token ids (an
+  /// Embedding without mask_zero), which the layer after it may look up itself (call_on_tokens); else null.
+  virtual std::shared_ptr<Variable> token_table() const { return nullptr; }
+  /// The layer's output, predicting, on the rows of `table` at ids [batch, time] (the token_table of the
+  /// layer before it), in one pass; an undefined Tensor where it cannot, and the caller runs the two layers.
+  virtual Tensor call_on_tokens(const Tensor& /*ids*/, const Tensor& /*table*/) { return Tensor(); }
 
   /// Layers this one owns (a model's layers); their weights count as this layer's.
   virtual std::vector<std::shared_ptr<Layer>> sublayers() const { return {}; }

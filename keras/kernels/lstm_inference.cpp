@@ -249,15 +249,22 @@ void lstm_inference(const RnnArgs& a, const float* x, const float* h0, const flo
   // Short batches (one sequence's projection is 200 KiB): the input projection gx = x W + b (gates i, f, c,
   // o) of every step as one product before the loop, [N, T, 4U]. The buffers stay with the thread from call
   // to call.
-  thread_local Scratch gx_buffer, g_buffer;
+  thread_local Scratch gx_buffer;
   float* gx = gx_buffer.floats(T * N * G);
-  float* g = g_buffer.floats(N * G);
   packed_matmul(x, w, w_version, gx, {.m = N * T, .n = G, .k = I, .bias = b});
-  if (N < omp_get_max_threads() && U % 16 == 0 && N * G * U >= kSplitUnitsWork)
+  lstm_recurrence(a, gx, r, r_version, y, h, c);
+  gx_buffer.release();
+}
+
+void lstm_recurrence(const RnnArgs& a, const float* gx, const float* r, std::uint64_t r_version, float* y, float* h,
+                     float* c) {
+  const std::int64_t N = a.batch, T = a.time, U = a.units;
+  thread_local Scratch g_buffer;
+  float* g = g_buffer.floats(N * 4 * U);
+  if (N < omp_get_max_threads() && U % 16 == 0 && N * 4 * U * U >= kSplitUnitsWork)
     split_units(N, T, U, gx, g, r, r_version, y, h, c);
   else
     own_sequences(N, T, U, gx, g, r, r_version, y, h, c);
-  gx_buffer.release();
   g_buffer.release();
 }
 

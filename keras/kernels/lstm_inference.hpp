@@ -21,4 +21,10 @@ void lstm_inference(const RnnArgs& a, const float* x, const float* h0, const flo
                     std::uint64_t w_version, const float* r, std::uint64_t r_version, const float* b, float* y,
                     float* h, float* c);
 
+/// The time loop of lstm_inference from the input projections gx [batch, time, 4 units] (x w + b, gates i,
+/// f, c, o) made beforehand; h and c hold the initial states and receive the final ones, y [batch, time,
+/// units] the sequence.
+void lstm_recurrence(const RnnArgs& a, const float* gx, const float* r, std::uint64_t r_version, float* y, float* h,
+                     float* c);
+
 }  // namespace keras::kernels

@@ -6,6 +6,7 @@
 #include "keras/autodiff/gradient_tape.hpp"
 #include "keras/function/capture.hpp"
 #include "keras/kernels/lstm_inference.hpp"
+#include "keras/kernels/lstm_tokens.hpp"
 #include "keras/ops/sequence.hpp"
 
 namespace keras::ops {
@@ -158,6 +159,45 @@ RnnOutputs rnn(const Tensor& x0, const Tensor& h00, const Tensor& c00, const Ten
   out.h = unpack(packed, seq, {N, U});
   if (lstm) out.c = unpack(packed, seq + state, {N, U});
   return out;
+}
+
+Tensor lstm_over_tokens(const Tensor& ids, const Tensor& table, const Tensor& kernel, const Tensor& recurrent,
+                        const Tensor& bias, bool return_sequences) {
+  if (autodiff::recording() || jit::tracing() || ids.ndim() != 2 || table.ndim() != 2 || kernel.ndim() != 2 ||
+      recurrent.ndim() != 2)
+    return Tensor();
+  for (const Tensor* w : {&table, &kernel, &recurrent, &bias})
+    if (w->defined() && (!w->is_variable() || w->dtype() != DType::float32)) return Tensor();
+  const std::int64_t N = ids.dim(0), T = ids.dim(1), V = table.dim(0), U = recurrent.dim(0);
+  const kernels::RnnArgs a{N, T, table.dim(1), U, kernels::RnnCell::lstm};
+  if (T == 0 || kernel.shape() != Shape{a.input, 4 * U} || recurrent.dim(1) != 4 * U ||
+      (bias.defined() && bias.shape() != Shape{4 * U}))
+    return Tensor();
+  std::vector<std::int64_t> tokens(static_cast<std::size_t>(N * T));
+  switch (ids.dtype()) {
+    case DType::int32: std::copy_n(ids.data<std::int32_t>(), tokens.size(), tokens.begin()); break;
+    case DType::int64: std::copy_n(ids.data<std::int64_t>(), tokens.size(), tokens.begin()); break;
+    case DType::float32: {
+      const float* f = ids.data<float>();
+      for (std::size_t i = 0; i < tokens.size(); ++i) {
+        tokens[i] = static_cast<std::int64_t>(f[i]);
+        if (static_cast<float>(tokens[i]) != f[i]) return Tensor();  // the Embedding layer reports it
+      }
+      break;
+    }
+    default: return Tensor();
+  }
+  for (const std::int64_t t : tokens)
+    if (t < 0 || t >= V) return Tensor();  // the Embedding layer reports it
+  const Tensor packed = Tensor::empty({N * T * U + 2 * N * U});
+  float* p = packed.data<float>();
+  const auto version = [](const Tensor& t) {
+    return kernels::Versioned{t.defined() ? t.data<float>() : nullptr, t.defined() ? t.version() : 0};
+  };
+  if (!kernels::lstm_over_tokens(a, tokens.data(), version(table), V, version(kernel), version(recurrent), version(bias),
+                                 p, p + N * T * U, p + N * T * U + N * U))
+    return Tensor();
+  return return_sequences ? unpack(packed, 0, {N, T, U}) : unpack(packed, N * T * U, {N, U});
 }
 
 }  // namespace keras::ops

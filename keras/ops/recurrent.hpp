@@ -20,4 +20,13 @@ struct RnnOutputs {
 RnnOutputs rnn(const Tensor& x, const Tensor& h0, const Tensor& c0, const Tensor& kernel,
                const Tensor& recurrent_kernel, const Tensor& bias, kernels::RnnCell cell, bool go_backwards = false);
 
+/// Predicting an LSTM whose input is an embedding table's rows: the sequence [batch, time, units] (or,
+/// return_sequences false, the last output [batch, units]) of rnn(gather(table, ids), zeros, zeros, kernel,
+/// recurrent_kernel, bias, lstm) from ids [batch, time], each token's input projection made once and kept
+/// (keras/kernels/lstm_tokens.hpp). An undefined Tensor where it does not serve: under a tape or a trace,
+/// weights that are not float32 variables, ids that are not whole numbers in [0, vocabulary), sizes the
+/// kernels do not take; the caller then runs the two layers.
+Tensor lstm_over_tokens(const Tensor& ids, const Tensor& table, const Tensor& kernel, const Tensor& recurrent_kernel,
+                        const Tensor& bias, bool return_sequences);
+
 }  // namespace keras::ops

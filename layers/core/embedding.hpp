@@ -28,6 +28,7 @@ class Embedding : public Layer {
   static std::shared_ptr<Layer> from_config(const json& config);
 
   const std::shared_ptr<Variable>& embeddings() const { return embeddings_; }
+  std::shared_ptr<Variable> token_table() const override { return options_.mask_zero ? nullptr : embeddings_; }
 
  private:
   std::int64_t input_dim_, output_dim_;

@@ -2,6 +2,7 @@
 
 #include "keras/config/codec.hpp"
 #include "keras/json.hpp"
+#include "keras/ops/recurrent.hpp"
 
 namespace keras::layers {
 namespace {
@@ -30,6 +31,15 @@ std::shared_ptr<Layer> LSTM::from_config(const json& c) {
   auto layer = std::make_shared<LSTM>(config::required<std::int64_t>(c, "units"), cell_options, options_from_config(c));
   layer->read_base_config(c);
   return layer;
+}
+
+Tensor LSTM::call_on_tokens(const Tensor& ids, const Tensor& table) {
+  const RNNOptions& o = rnn_options();
+  const LSTMCell& c = cell();
+  if (o.stateful || o.go_backwards || o.return_state || !c.kernel() || c.fused_cell() != kernels::RnnCell::lstm)
+    return Tensor();
+  return ops::lstm_over_tokens(ids, table, c.kernel()->value(), c.recurrent_kernel()->value(),
+                               c.bias() ? c.bias()->value() : Tensor(), o.return_sequences);
 }
 
 KERAS_REGISTER_LAYER(LSTM)

@@ -20,6 +20,10 @@ class LSTM : public RNN {
   json get_config() const override;
   static std::shared_ptr<Layer> from_config(const json& config);
   const LSTMCell& cell() const { return static_cast<const LSTMCell&>(*cells().front()); }
+  /// Predicting on an Embedding's rows (Layer::call_on_tokens): each token's input projection made once and
+  /// kept (ops::lstm_over_tokens), where the layer runs its fused cell forward from zero states and returns
+  /// one output.
+  Tensor call_on_tokens(const Tensor& ids, const Tensor& table) override;
 
   KERAS_LAYER(LSTM)
 };

@@ -1,6 +1,7 @@
 // Inference-time fusion (keras/epilogue.hpp, keras/fused_chains.hpp): predict runs Conv + BatchNormalization +
-// Add + activation as one convolution, and must give what the layers give one by one (a recording tape
-// turns fusion off, so the same model under a GradientTape is the reference).
+// Add + activation as one convolution (and an LSTM after an Embedding on kept token projections), and must
+// give what the layers give one by one (a recording tape turns fusion off, so the same model under a
+// GradientTape is the reference).
 #include <algorithm>
 #include <cmath>
 #include <functional>
@@ -12,7 +13,9 @@
 #include "keras/fused_chains.hpp"
 #include "keras/kernels/cpu_dispatch.hpp"
 #include "keras/keras.hpp"
+#include "keras/kernels/lstm_inference.hpp"
 #include "keras/ops/conv_max_pool.hpp"
+#include "keras/ops/recurrent.hpp"
 
 using namespace keras;
 using keras::testing::max_relative_error;
@@ -192,4 +195,63 @@ TEST_CASE("predict runs a narrow Conv2D and the 2 x 2 max pooling after it in on
   CHECK(find_fused_chains(nodes_of(model.outputs()), model.outputs(), true).conv_before_pool == chains.conv_before_pool);
   const Tensor images = random::uniform({4, 28, 28, 1}, 0.0, 1.0, DType::float32, 43);
   CHECK(max_relative_error(model.predict(images), layer_by_layer(model, images)) < 1e-5);
+}
+
+TEST_CASE("predict runs an LSTM after an Embedding on each token's input projection, made once and kept") {
+  // The op (keras/kernels/lstm_tokens.hpp) against the two layers, where it serves this CPU; then after the
+  // weights change (the kept projections follow their version stamps); ids it leaves to the layers.
+  utils::set_random_seed(12);
+  auto embedding = std::make_shared<layers::Embedding>(37, 12);
+  auto lstm = std::make_shared<layers::LSTM>(16, layers::LSTMOptions{.return_sequences = true});
+  auto last = std::make_shared<layers::LSTM>(16);
+  Tensor ids = random::randint({5, 9}, 0, 37, DType::int64, 13);
+  (void)(*last)((*embedding)(ids, false), false);  // builds the three layers
+  (void)(*lstm)((*embedding)(ids, false), false);
+  const kernels::RnnArgs args{5, 9, 12, 16, kernels::RnnCell::lstm};
+  const bool served = kernels::lstm_inference_fits(args);
+  auto check = [&](const Tensor& token_ids, const std::string& what) {
+    INFO(what);
+    for (const auto& layer : {lstm, last}) {
+      const auto& cell = layer->cell();
+      const Tensor fused = ops::lstm_over_tokens(token_ids, embedding->embeddings()->value(), cell.kernel()->value(),
+                                                 cell.recurrent_kernel()->value(), cell.bias()->value(),
+                                                 layer->rnn_options().return_sequences);
+      CHECK(fused.defined() == served);
+      if (!fused.defined()) continue;
+      const Tensor reference = (*layer)((*embedding)(token_ids, false), false);
+      REQUIRE(fused.shape() == reference.shape());
+      CHECK(max_relative_error(fused, reference) < 1e-5);
+    }
+  };
+  check(ids, "int64 ids");
+  check(ids, "again, from the kept projections");
+  check(ids.astype(DType::float32), "whole float ids");
+  embedding->embeddings()->assign(random::normal({37, 12}, 0.0, 1.0, DType::float32, 14));
+  check(ids, "new embeddings");
+  lstm->cell().kernel()->assign(random::normal({12, 64}, 0.0, 0.3, DType::float32, 15));
+  lstm->cell().bias()->assign(random::normal({64}, 0.0, 0.3, DType::float32, 16));
+  check(ids.astype(DType::int32), "a new kernel and bias, int32 ids");
+  // Ids the Embedding layer reports: out of range, fractional.
+  const Tensor table = embedding->embeddings()->value();
+  const auto& cell = last->cell();
+  for (const Tensor& bad : {Tensor::full({1, 3}, 37.f), Tensor::full({1, 3}, -1.f), Tensor::full({1, 3}, 1.5f)})
+    CHECK_FALSE(ops::lstm_over_tokens(bad, table, cell.kernel()->value(), cell.recurrent_kernel()->value(),
+                                      cell.bias()->value(), false).defined());
+
+  // In a model: the LSTM reads the Embedding's rows itself, predict matches the layers one by one, and an id
+  // out of range still gets the Embedding's error. With mask_zero the two stay apart.
+  KerasTensor in = Input({9});
+  KerasTensor out = layers::Dense(3)((*lstm)((*embedding)(in)));
+  Model model(in, out);
+  const FusedChains chains = find_fused_chains(nodes_of(model.outputs()), model.outputs());
+  REQUIRE(chains.embedding_before.size() == 1);
+  CHECK(chains.embedding_before.begin()->second->layer.get() == embedding.get());
+  CHECK(find_fused_chains(nodes_of(model.outputs()), model.outputs(), true).embedding_before.empty());
+  const Tensor many = random::randint({40, 9}, 0, 37, DType::float32, 17);
+  CHECK(max_relative_error(model.predict(many, {.batch_size = 8}), layer_by_layer(model, many)) < 1e-5);
+  CHECK_THROWS_WITH(model.predict(Tensor::full({2, 9}, 40.f)), Catch::Contains("Embedding"));
+  KerasTensor masked_in = Input({9});
+  Model masked(masked_in, layers::LSTM(4)(layers::Embedding(37, 6, {.mask_zero = true})(masked_in)));
+  CHECK(find_fused_chains(nodes_of(masked.outputs()), masked.outputs()).embedding_before.empty());
+  CHECK(max_relative_error(masked.predict(many), layer_by_layer(masked, many)) < 1e-5);
 }
