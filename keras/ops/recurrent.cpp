@@ -179,9 +179,10 @@ Tensor lstm_over_tokens(const Tensor& ids, const Tensor& table, const Tensor& ke
     case DType::int64: std::copy_n(ids.data<std::int64_t>(), tokens.size(), tokens.begin()); break;
     case DType::float32: {
       const float* f = ids.data<float>();
-      for (std::size_t i = 0; i < tokens.size(); ++i) {
+      for (std::size_t i = 0; i < tokens.size(); ++i) {  // out of range, fractional: the Embedding layer reports it
+        if (!(f[i] >= 0.f && f[i] < static_cast<float>(V))) return Tensor();
         tokens[i] = static_cast<std::int64_t>(f[i]);
-        if (static_cast<float>(tokens[i]) != f[i]) return Tensor();  // the Embedding layer reports it
+        if (static_cast<float>(tokens[i]) != f[i]) return Tensor();
       }
       break;
     }

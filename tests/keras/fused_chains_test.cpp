@@ -231,10 +231,11 @@ TEST_CASE("predict runs an LSTM after an Embedding on each token's input project
   lstm->cell().kernel()->assign(random::normal({12, 64}, 0.0, 0.3, DType::float32, 15));
   lstm->cell().bias()->assign(random::normal({64}, 0.0, 0.3, DType::float32, 16));
   check(ids.astype(DType::int32), "a new kernel and bias, int32 ids");
-  // Ids the Embedding layer reports: out of range, fractional.
+  // Ids the Embedding layer reports: out of range, fractional, not a number.
   const Tensor table = embedding->embeddings()->value();
   const auto& cell = last->cell();
-  for (const Tensor& bad : {Tensor::full({1, 3}, 37.f), Tensor::full({1, 3}, -1.f), Tensor::full({1, 3}, 1.5f)})
+  for (const Tensor& bad : {Tensor::full({1, 3}, 37.f), Tensor::full({1, 3}, -1.f), Tensor::full({1, 3}, 1.5f),
+                            Tensor::full({1, 3}, std::nanf(""))})
     CHECK_FALSE(ops::lstm_over_tokens(bad, table, cell.kernel()->value(), cell.recurrent_kernel()->value(),
                                       cell.bias()->value(), false).defined());
 
