@@ -244,13 +244,9 @@ int main(int argc, char** argv) try {
            [&](bool own) {
              if (own) {  // as keras/ops/conv_max_pool.cpp's backward pass does for a first layer
                kk::conv_max_pool(x.data(), kernel.data(), bias.data(), y.data(), winners.data(), a, false);
-               if (!kk::winograd_fits(a) && kk::conv_weight_gradient_fits(a)) {
-                 const kk::OutputGradientRows unpooled = [&](std::int64_t image, std::int64_t first, std::int64_t rows,
-                                                             float* out) {
-                   kk::unpooled_rows(y.data(), y.data(), winners.data(), out, a, false, image, first, rows);
-                 };
-                 return kk::conv_weight_gradient(x.data(), unpooled, dkernel.data(), dbias.data(), a);
-               }
+               if (kk::unpooled_weight_gradient_fits(a))
+                 return kk::unpooled_weight_gradient(y.data(), y.data(), winners.data(), x.data(), dkernel.data(),
+                                                     dbias.data(), a, false);
                kk::max_pool_2x2_unpool(y.data(), y.data(), winners.data(), dz.data(), a, false);
              } else {
                kk::conv_forward(x.data(), kernel.data(), bias.data(), conv.data(), a, kk::Eltwise::linear);

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "keras/kernels/conv_weight_gradient.hpp"
 #include "keras/kernels/cpu_dispatch.hpp"
 #include "keras/kernels/parallel.hpp"
 #include "keras/kernels/scratch.hpp"
@@ -189,6 +190,24 @@ __attribute__((target("avx2,fma"))) void unpool_row8(const Unpool& u, float* d) 
     }
 }
 
+// Rows [first_row, first_row + rows) of image `image` of max_pool_2x2_unpool's dz, at `dz`, on the calling
+// thread.
+void unpooled_rows(const float* g, const float* y, const std::uint8_t* which, float* dz, const ConvArgs& a, bool relu,
+                   std::int64_t image, std::int64_t first_row, std::int64_t rows) {
+  const std::int64_t cols = a.out[1], oc = a.oc, out_rows = a.out[0] / 2, out_cols = cols / 2;
+  const bool avx512 = cpu_level() == CpuLevel::avx512;
+  for (std::int64_t i = first_row; i < first_row + rows; ++i, dz += cols * oc) {
+    if (i >= 2 * out_rows) {  // the row the pooling's floor left out
+      std::fill(dz, dz + cols * oc, 0.f);
+      continue;
+    }
+    const std::int64_t at = (image * out_rows + i / 2) * out_cols * oc;
+    const Unpool u{g + at, y + at, which + at, oc, out_cols, static_cast<int>(2 * (i & 1)), relu};
+    avx512 ? unpool_row16(u, dz) : unpool_row8(u, dz);
+    std::fill(dz + 2 * out_cols * oc, dz + cols * oc, 0.f);  // the column the floor left out
+  }
+}
+
 }  // namespace
 
 bool conv_max_pool_fits(const ConvArgs& a) {
@@ -236,28 +255,22 @@ void conv_max_pool(const float* x, const float* kernel, const float* bias, float
   padded.release();
 }
 
-void unpooled_rows(const float* g, const float* y, const std::uint8_t* which, float* dz, const ConvArgs& a, bool relu,
-                   std::int64_t image, std::int64_t first_row, std::int64_t rows) {
-  const std::int64_t cols = a.out[1], oc = a.oc, out_rows = a.out[0] / 2, out_cols = cols / 2;
-  const bool avx512 = cpu_level() == CpuLevel::avx512;
-  for (std::int64_t i = first_row; i < first_row + rows; ++i, dz += cols * oc) {
-    if (i >= 2 * out_rows) {  // the row the pooling's floor left out
-      std::fill(dz, dz + cols * oc, 0.f);
-      continue;
-    }
-    const std::int64_t at = (image * out_rows + i / 2) * out_cols * oc;
-    const Unpool u{g + at, y + at, which + at, oc, out_cols, static_cast<int>(2 * (i & 1)), relu};
-    avx512 ? unpool_row16(u, dz) : unpool_row8(u, dz);
-    std::fill(dz + 2 * out_cols * oc, dz + cols * oc, 0.f);  // the column the floor left out
-  }
-}
-
 void max_pool_2x2_unpool(const float* g, const float* y, const std::uint8_t* which, float* dz, const ConvArgs& a,
                          bool relu) {
   const std::int64_t rows = a.out[0], row_floats = a.out[1] * a.oc;
   parallel_rows(a.n * rows, row_floats, [&](std::int64_t r) {
     unpooled_rows(g, y, which, dz + r * row_floats, a, relu, r / rows, r % rows, 1);
   });
+}
+
+bool unpooled_weight_gradient_fits(const ConvArgs& a) { return !winograd_fits(a) && conv_weight_gradient_fits(a); }
+
+void unpooled_weight_gradient(const float* g, const float* y, const std::uint8_t* which, const float* x,
+                              float* dkernel, float* dbias, const ConvArgs& a, bool relu) {
+  const OutputGradientRows unpooled = [&](std::int64_t image, std::int64_t first_row, std::int64_t rows, float* out) {
+    unpooled_rows(g, y, which, out, a, relu, image, first_row, rows);
+  };
+  conv_weight_gradient(x, unpooled, dkernel, dbias, a);
 }
 
 }  // namespace keras::kernels

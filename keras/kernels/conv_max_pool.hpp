@@ -29,9 +29,15 @@ void conv_max_pool(const float* x, const float* kernel, const float* bias, float
 void max_pool_2x2_unpool(const float* g, const float* y, const std::uint8_t* which, float* dz, const ConvArgs& args,
                          bool relu);
 
-/// Rows [first_row, first_row + rows) of image `image` of max_pool_2x2_unpool's dz, at `dz` (rows x out[1] x
-/// oc floats), on the calling thread: for a weight gradient that makes dz a band at a time.
-void unpooled_rows(const float* g, const float* y, const std::uint8_t* which, float* dz, const ConvArgs& args,
-                   bool relu, std::int64_t image, std::int64_t first_row, std::int64_t rows);
+/// Whether unpooled_weight_gradient serves `args`: where conv_backward_weights would run our weight-gradient
+/// tiles (not Winograd, not oneDNN).
+bool unpooled_weight_gradient_fits(const ConvArgs& args);
+
+/// Training, when no input gradient is needed (an image's first layer): dkernel and dbias (may be null) as
+/// conv_backward_weights(x, dz) with dz = max_pool_2x2_unpool(g, y, which), dz never stored whole: each
+/// thread unpools the band of rows its tiles work on next into a buffer of its own. Only where
+/// unpooled_weight_gradient_fits(args).
+void unpooled_weight_gradient(const float* g, const float* y, const std::uint8_t* which, const float* x,
+                              float* dkernel, float* dbias, const ConvArgs& args, bool relu);
 
 }  // namespace keras::kernels

@@ -5,8 +5,6 @@
 #include "keras/autodiff/gradient_tape.hpp"
 #include "keras/function/capture.hpp"
 #include "keras/kernels/conv_max_pool.hpp"
-#include "keras/kernels/conv_weight_gradient.hpp"
-#include "keras/kernels/convolution.hpp"
 #include "keras/ops/conv_checks.hpp"
 
 namespace keras::ops {
@@ -26,18 +24,14 @@ std::vector<Tensor> backward(const Tensor& g, const std::vector<bool>& needs, co
   const Tensor dx = grads[0], db = needs.size() > 2 ? grads[2] : Tensor();
   // The weights kernel writes the kernel's gradient too, into scratch where only the bias's is asked for.
   const Tensor dk = grads[1].defined() || !db.defined() ? grads[1] : Tensor::empty(kernel.shape());
-  const bool banded = !dx.defined() && dk.defined() && !kernels::winograd_fits(a) && kernels::conv_weight_gradient_fits(a);
+  const bool banded = !dx.defined() && dk.defined() && kernels::unpooled_weight_gradient_fits(a);
   const Tensor dz = banded ? Tensor() : Tensor::empty({a.n, a.out[0], a.out[1], a.oc});
   auto run = [=] {
     float* const dk_out = dk.defined() ? dk.data<float>() : nullptr;
     float* const db_out = db.defined() ? db.data<float>() : nullptr;
-    if (banded) {
-      const kernels::OutputGradientRows unpooled = [&](std::int64_t image, std::int64_t first_row, std::int64_t rows,
-                                                       float* out) {
-        kernels::unpooled_rows(g.data<float>(), y.data<float>(), bytes(which), out, a, relu, image, first_row, rows);
-      };
-      return kernels::conv_weight_gradient(x.data<float>(), unpooled, dk_out, db_out, a);
-    }
+    if (banded)
+      return kernels::unpooled_weight_gradient(g.data<float>(), y.data<float>(), bytes(which), x.data<float>(), dk_out,
+                                               db_out, a, relu);
     kernels::max_pool_2x2_unpool(g.data<float>(), y.data<float>(), bytes(which), dz.data<float>(), a, relu);
     if (dx.defined()) kernels::conv_backward_data(dz.data<float>(), kernel.data<float>(), dx.data<float>(), a);
     if (dk_out) kernels::conv_backward_weights(x.data<float>(), dz.data<float>(), dk_out, db_out, a);
