@@ -8,6 +8,7 @@ set -euo pipefail
 packages=(
   g++ cmake ninja-build pkg-config ccache
   xtensor-dev libdnnl-dev libhdf5-dev nlohmann-json3-dev libfmt-dev catch2 zlib1g-dev
+  libomp-dev  # LLVM's OpenMP runtime, which runs our parallel regions and oneDNN's (CMakeLists.txt)
   libstb-dev
   libzip-dev  # .keras archives
   libfarmhash-dev  # the Hashing layer: TensorFlow's FarmHash Fingerprint64
