@@ -10,7 +10,7 @@ source bench/lib.sh
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 g++ -O2 -fopenmp bench/openmp/parallel_region_cost.cpp -o "$dir/parallel_region_cost"
-llvm=$(ldconfig -p | awk '/libomp\.so\.5 .*x86-64/ {print $NF; exit}')
+llvm=$(ldconfig -p | awk '/libomp\.so\.5 .*x86-64/ && !found {print $NF; found = 1}')
 [ -n "$llvm" ] || { echo "error: LLVM's OpenMP runtime (libomp.so.5, libomp-dev) is not installed" >&2; exit 1; }
 gcc_runs=() llvm_runs=()
 for ((i = 0; i < runs; i++)); do
