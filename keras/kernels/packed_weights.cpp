@@ -161,51 +161,47 @@ void packed_conv(const float* x, const float* kernel, std::uint64_t version, con
   // against one panel of output channels; items image-major, so that a thread's items share its copy.
   const std::int64_t columns = packed_tiles::tile_columns(), groups = (oc + columns - 1) / columns, span = 96;
   const std::int64_t runs = (positions + span - 1) / span, items = g.n * runs * groups;
-  struct ThreadState {
-    std::int64_t image = -1;  // the image this thread's items read last (its padded copy, when padded)
-    Prefetch next_image;
-  };
-  std::vector<ThreadState> state(static_cast<std::size_t>(omp_get_max_threads()));
   const std::int64_t depth = g.KH * g.KW * c;  // the pack's rows
-  parallel_rows(items, std::min(span, positions) * depth * columns, [&](std::int64_t item) {
-    const std::int64_t b = item / (runs * groups), q0 = item / groups % runs * span, j0 = item % groups * columns;
-    const std::int64_t count = std::min(span, positions - q0);
-    ThreadState& own = state[static_cast<std::size_t>(omp_get_thread_num())];
+  // Each thread's items in one range, so that it fetches the next image only when that is its own: pulling
+  // the next thread's across cores costs more than it saves.
+  parallel_row_ranges(items, std::min(span, positions) * depth * columns, [&](std::int64_t begin, std::int64_t end) {
+    std::int64_t copied = -1;  // the image this thread's items read last (its padded copy, when padded)
+    Prefetch next_image;
     thread_local Scratch image;
     float* copy = padded ? image.floats(g.HP * g.WP * c) : nullptr;
-    if (own.image != b) {
-      if (padded) copy_padded_image(x, b, g, copy);
-      own.image = b;
-      if (b + 1 < g.n && image_floats <= Prefetch::kLargestImage)
-        own.next_image.start(x + (b + 1) * image_floats, image_floats, positions * groups);
+    for (std::int64_t item = begin; item < end; ++item) {
+      const std::int64_t b = item / (runs * groups), q0 = item / groups % runs * span, j0 = item % groups * columns;
+      const std::int64_t count = std::min(span, positions - q0);
+      if (copied != b) {
+        if (padded) copy_padded_image(x, b, g, copy);
+        copied = b;
+        if ((b + 1) * runs * groups < end && image_floats <= Prefetch::kLargestImage)
+          next_image.start(x + (b + 1) * image_floats, image_floats, positions * groups);
+      }
+      const float* src = padded ? copy : x + b * image_floats;
+      const std::int64_t down = g.SH * row, across = g.SW * c;  // from a window to the next row's, column's
+      std::int64_t ow = q0 % g.OW;
+      const float* left_end = src + q0 / g.OW * down;  // the first window of the current output row
+      const float* corner = left_end + ow * across;
+      auto window = [&] {  // the corner of the next output position's window
+        const float* at = corner;
+        corner += across;
+        if (++ow == g.OW) ow = 0, left_end += down, corner = left_end;
+        next_image.step();
+        return at;
+      };
+      const std::int64_t first = b * positions + q0;  // in y's and the residual's rows
+      const Finish finish{.scale = scale ? scale + j0 : nullptr, .shift = shift ? shift + j0 : nullptr,
+                          .residual = residual ? residual + first * oc + j0 : nullptr, .residual_stride = oc,
+                          .relu = activation == Eltwise::relu};
+      packed_tiles::tiles(window,
+                          TileArgs{.taps = taps.data(), .tap_count = static_cast<std::int64_t>(taps.size()),
+                                   .panel = pk.panels.get() + j0 / kPanel * depth * kPanel, .next_panel = depth * kPanel,
+                                   .depth = g.KW * c, .c = y + first * oc + j0, .ldc = oc,
+                                   .width = std::min(columns, oc - j0), .add_to_c = false, .finish = &finish},
+                          count);
     }
-    const float* src = padded ? copy : x + b * image_floats;
-    const std::int64_t down = g.SH * row, across = g.SW * c;  // from a window to the next row's, column's
-    std::int64_t ow = q0 % g.OW;
-    const float* left_end = src + q0 / g.OW * down;  // the first window of the current output row
-    const float* corner = left_end + ow * across;
-    Prefetch& next_image = own.next_image;
-    auto window = [&] {  // the corner of the next output position's window
-      const float* at = corner;
-      corner += across;
-      if (++ow == g.OW) ow = 0, left_end += down, corner = left_end;
-      next_image.step();
-      return at;
-    };
-    const std::int64_t first = b * positions + q0;  // in y's and the residual's rows
-    const Finish finish{.scale = scale ? scale + j0 : nullptr, .shift = shift ? shift + j0 : nullptr,
-                        .residual = residual ? residual + first * oc + j0 : nullptr, .residual_stride = oc,
-                        .relu = activation == Eltwise::relu};
-    packed_tiles::tiles(window,
-                        TileArgs{.taps = taps.data(), .tap_count = static_cast<std::int64_t>(taps.size()),
-                                 .panel = pk.panels.get() + j0 / kPanel * depth * kPanel, .next_panel = depth * kPanel,
-                                 .depth = g.KW * c, .c = y + first * oc + j0, .ldc = oc, .width = std::min(columns, oc - j0),
-                                 .add_to_c = false, .finish = &finish},
-                        count);
-    if (padded && g.HP * g.WP * c > static_cast<std::int64_t>(Scratch::kKeptFloats)) {  // an image past 64 MiB
-      image.release();
-      own.image = -1;
-    }
+    if (padded) image.release();  // past 64 MiB (an image that large), given back after the call
   });
   finish_activation(activation, y, g.n * positions * oc);
 }

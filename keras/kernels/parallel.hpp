@@ -21,6 +21,19 @@ inline void parallel_for(std::int64_t n, Fn&& fn) {
   for (std::int64_t i = 0; i < n; ++i) fn(i);
 }
 
+/// The calling thread's contiguous piece [begin, end) of [0, n) inside a parallel region (the earlier
+/// threads' pieces one longer when the team does not divide n): what it may prefetch for its next item
+/// without pulling another thread's lines to its core.
+struct ThreadShare {
+  std::int64_t begin, end;
+};
+inline ThreadShare thread_share(std::int64_t n) {
+  const std::int64_t threads = omp_get_num_threads(), t = omp_get_thread_num();
+  const std::int64_t chunk = (n + threads - 1) / threads;
+  const std::int64_t begin = std::min(n, t * chunk);
+  return {begin, std::min(n, begin + chunk)};
+}
+
 namespace detail {
 // fn(begin, end) over one contiguous piece of [0, n) per OpenMP thread (or all of it on this one).
 template <class Fn>
@@ -31,10 +44,8 @@ inline void split_ranges(std::int64_t n, bool serial, Fn&& fn) {
   }
 #pragma omp parallel
   {
-    const std::int64_t threads = omp_get_num_threads(), t = omp_get_thread_num();
-    const std::int64_t chunk = (n + threads - 1) / threads;
-    const std::int64_t begin = std::min(n, t * chunk), end = std::min(n, begin + chunk);
-    if (begin < end) fn(begin, end);
+    const ThreadShare share = thread_share(n);
+    if (share.begin < share.end) fn(share.begin, share.end);
   }
 }
 }  // namespace detail
