@@ -21,9 +21,9 @@ inline void parallel_for(std::int64_t n, Fn&& fn) {
   for (std::int64_t i = 0; i < n; ++i) fn(i);
 }
 
-/// The calling thread's contiguous piece [begin, end) of [0, n) inside a parallel region (the earlier
-/// threads' pieces one longer when the team does not divide n): what it may prefetch for its next item
-/// without pulling another thread's lines to its core.
+/// The calling thread's contiguous piece [begin, end) of [0, n) inside a parallel region: pieces of
+/// ceil(n / threads) in thread order, the last ones shorter or empty. A kernel that knows where its piece
+/// ends fetches ahead only its own next item, never another thread's lines across cores.
 struct ThreadShare {
   std::int64_t begin, end;
 };
