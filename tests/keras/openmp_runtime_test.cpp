@@ -19,11 +19,13 @@ std::string library_defining(const char* symbol, const char* version) {
 }  // namespace
 
 TEST_CASE("LLVM's OpenMP runtime serves the entry points oneDNN and kerascpp call") {
-  // The ones libdnnl.so.2 and libkerascpp.so import (nm -D --with-symbol-versions), at their versions.
-  const char* entry_points[][2] = {{"GOMP_parallel", "GOMP_4.0"},     {"GOMP_barrier", "GOMP_1.0"},
-                                   {"GOMP_single_start", "GOMP_1.0"}, {"GOMP_loop_end", "GOMP_1.0"},
-                                   {"omp_get_max_threads", "OMP_1.0"}, {"omp_get_thread_num", "OMP_1.0"},
-                                   {"omp_in_parallel", "OMP_1.0"},     {"omp_set_num_threads", "OMP_1.0"},
+  // The ones libdnnl.so.2 imports at GCC's versions (nm -D --with-symbol-versions), and those libkerascpp.so
+  // imports (bound to libomp's own version when it was linked) at the versions GCC-compiled code would ask for.
+  const char* entry_points[][2] = {{"GOMP_parallel", "GOMP_4.0"},      {"GOMP_barrier", "GOMP_1.0"},
+                                   {"GOMP_single_start", "GOMP_1.0"},  {"GOMP_loop_end", "GOMP_1.0"},
+                                   {"omp_get_max_threads", "OMP_1.0"}, {"omp_get_num_threads", "OMP_1.0"},
+                                   {"omp_get_thread_num", "OMP_1.0"},  {"omp_in_parallel", "OMP_1.0"},
+                                   {"omp_set_num_threads", "OMP_1.0"},
                                    {"GOMP_loop_ull_nonmonotonic_dynamic_start", "GOMP_4.5"}};
   for (const auto& [symbol, version] : entry_points) {
     INFO(symbol << "@" << version);
